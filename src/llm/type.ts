@@ -1,0 +1,55 @@
+import type {
+  ChatCompletionAssistantMessageParam as OpenAIAssistantMessageParam,
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsBase,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageParam,
+  ChatCompletionToolChoiceOption,
+  ChatCompletionToolMessageParam,
+} from 'openai/resources/chat/completions';
+
+/**
+ * A function tool call as the model sends it.
+ *
+ * openai 6 widened `ChatCompletionMessageToolCall` to a union with `custom` calls; agentcall only runs
+ * function tools, so the seed's name stands for the function variant.
+ */
+export type ChatCompletionMessageToolCall = ChatCompletionMessageFunctionToolCall;
+
+/** A function tool schema as the model sees it (`{ type: 'function', function: { name, description, parameters, strict } }`). */
+export type ChatCompletionTool = ChatCompletionFunctionTool;
+
+/**
+ * An assistant message as agentcall writes it into the history: the openai type plus the
+ * `reasoning_content` field that DeepSeek, Qwen and vLLM reasoning models use.
+ */
+export type ChatCompletionAssistantMessageParam = OpenAIAssistantMessageParam & {
+  reasoning_content?: string;
+};
+
+/** Why a model turn ended: the provider's value, `close` when the run was aborted, `error` when the request failed. */
+export type CompletionFinishReason =
+  | ChatCompletionChunk.Choice['finish_reason']
+  | 'close'
+  | 'error';
+
+/**
+ * One billable item. The loop pushes one per model request (`moduleName: 'agent_call'`), one per
+ * compression request, and whatever tools return in `usages`.
+ */
+export type UsageItem = {
+  moduleName: string;
+  model?: string;
+  inputTokens?: number;
+  outputTokens?: number;
+  totalPoints?: number;
+};
+
+export type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsBase,
+  ChatCompletionMessageParam,
+  ChatCompletionToolChoiceOption,
+  ChatCompletionToolMessageParam,
+};

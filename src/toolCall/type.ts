@@ -1,0 +1,58 @@
+import type {
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+  ChatCompletionTool,
+  UsageItem,
+} from '../llm/type';
+
+/**
+ * The outcome of a tool's parse phase: typed data, or the text the model reads to correct its call.
+ */
+export type ToolParseResult<P> = { success: true; data: P } | { success: false; errorMessage: string };
+
+/** What `execute` receives for one tool call. */
+export type ToolExecuteContext<P = unknown> = {
+  /** The raw call as the model sent it. */
+  call: ChatCompletionMessageToolCall;
+  /** The request messages of the turn that produced this call (a snapshot taken before the assistant message). */
+  messages: ChatCompletionMessageParam[];
+  /** The output of `parseParams`. */
+  params: P;
+  /** Aborted when the run is aborted or the tool's `timeoutMs` passes; hand it to fetch, child processes, etc. */
+  signal: AbortSignal;
+};
+
+/**
+ * What a tool needs from the user before it can finish (a question, a form, a choice).
+ * Opaque to the loop: it is handed back in `interactiveResponse` and persisted by the caller.
+ */
+export type ToolInteractive = { type: string; [key: string]: unknown };
+
+/** What a tool hands back to the loop. */
+export type ToolExecuteResult = {
+  /** The text of the `role: 'tool'` message the model reads. */
+  response: string;
+  /** Messages produced inside the tool (a sub-agent's answer): returned to the caller, never sent to the model. */
+  assistantMessages?: ChatCompletionMessageParam[];
+  /** Billable items produced by the tool; pushed through `usagePush`. */
+  usages?: UsageItem[];
+  /** Pause the loop and ask the user; resumed later with `childrenInteractiveParams`. */
+  interactive?: ToolInteractive;
+  /** End the loop after this turn's tool calls. */
+  stop?: boolean;
+};
+
+/**
+ * A tool: the schema the model sees, how its arguments are parsed, and what it does.
+ * A hand-written definition and one built from decorators are indistinguishable to `runTool` and `runAgentLoop`.
+ */
+export type ToolDefinition<P = any> = {
+  /** The schema sent to the model; `schema.function.name` is the tool's name. */
+  schema: ChatCompletionTool;
+  /** Parse and validate the raw arguments; without it, `parseJsonArgs` turns them into a plain object. */
+  parseParams?: (rawArgs: string) => ToolParseResult<P>;
+  /** Run the tool. Whatever it throws becomes a `Tool error: …` response. */
+  execute: (ctx: ToolExecuteContext<P>) => Promise<ToolExecuteResult>;
+  /** Abort the tool's signal and answer the model with a timeout message after this many milliseconds. */
+  timeoutMs?: number;
+};
