@@ -1,0 +1,24 @@
+/**
+ * A scripted reply that cannot be served as written (e.g. `argumentChunks` that contradict `arguments`).
+ *
+ * The server never throws it at the test: it answers the request with HTTP 500 carrying this message, so the
+ * mistake surfaces in the client under test instead of as an unhandled rejection inside the server.
+ */
+export class ScriptedReplyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ScriptedReplyError';
+  }
+}
+
+/**
+ * The client went away before its request body was complete.
+ *
+ * Internal: the handler only needs it to stop waiting; there is no one left to answer.
+ */
+export class RequestAbortedError extends Error {
+  constructor() {
+    super('scripted server: client closed the connection before the request body was complete');
+    this.name = 'RequestAbortedError';
+  }
+}

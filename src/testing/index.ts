@@ -1,0 +1,18 @@
+/**
+ * `agentcall/testing`: a scripted OpenAI-compatible server for testing tools and agent loops against the real
+ * openai SDK over real HTTP.
+ */
+export { startScriptedServer } from './server';
+export { ScriptedReplyError } from './errors';
+export type {
+  RecordedRequest,
+  ScriptedClientOptions,
+  ScriptedFinishReason,
+  ScriptedReply,
+  ScriptedServer,
+  ScriptedServerOptions,
+  ScriptedSession,
+  ScriptedToolCall,
+  ScriptedTurn,
+  ScriptedUsage,
+} from './types';

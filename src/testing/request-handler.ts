@@ -1,0 +1,120 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
+import { buildCompletionBody } from './completion-body';
+import { ScriptedReplyError } from './errors';
+import { sendError } from './error-body';
+import { planReply } from './plan-reply';
+import { parseJsonObject, readBody } from './read-body';
+import type { ServerState } from './server-state';
+import { sleep } from './sleep';
+import { buildStreamEvents } from './stream-events';
+import { writeSse } from './sse-writer';
+import type { RecordedRequest, ScriptedReply, ScriptedTurn } from './types';
+import { validateReply } from './validate-reply';
+
+const CHAT_PATH = '/v1/chat/completions';
+const FALLBACK_MODEL = 'scripted-model';
+
+/** The node:http listener serving `POST /v1/chat/completions` from the scripts in `state`. */
+export function createRequestHandler(state: ServerState): RequestListener {
+  return (req, res) => {
+    const signal = state.track((listener) => res.once('close', listener));
+    // Writing to a client that already left is expected here (aborts are what tests exercise), not a crash.
+    res.on('error', ignore);
+    handle(req, res, state, signal).catch((error: unknown) => {
+      // The script is intact; only this exchange broke. Tell the client if it can still hear it.
+      if (!res.headersSent && !res.destroyed) sendError(res, 500, `scripted server: ${messageOf(error)}`, { retry: false });
+      else res.destroy();
+    });
+  };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, state: ServerState, signal: AbortSignal): Promise<void> {
+  const path = (req.url ?? '').split('?', 1)[0];
+  if (req.method !== 'POST' || path !== CHAT_PATH) {
+    req.resume();
+    return sendError(res, 404, `scripted server: no route for ${req.method} ${path}; only POST ${CHAT_PATH}`, {
+      code: 'unknown_url',
+      retry: false,
+    });
+  }
+  const body = parseJsonObject(await readBody(req)) as ChatCompletionCreateParams | undefined;
+  if (body === undefined) {
+    return sendError(res, 400, 'scripted server: request body is not a JSON object', { code: 'invalid_json', retry: false });
+  }
+
+  const apiKey = bearerToken(req.headers.authorization);
+  const script = state.scriptFor(apiKey);
+  const request = state.record(script, { path, headers: req.headers, body, apiKey });
+  const turn = script.take();
+  if (turn === undefined) {
+    return sendError(res, 500, `scripted server: no scripted turn left for request #${request.index}`, {
+      code: 'scripted_turn_missing',
+      retry: false,
+    });
+  }
+
+  let reply: ScriptedReply;
+  try {
+    reply = await resolveTurn(turn, request);
+  } catch (error) {
+    const reason = error instanceof ScriptedReplyError ? error.message : `turn function threw: ${messageOf(error)}`;
+    return sendError(res, 500, `scripted server: request #${request.index}: ${reason}`, { code: 'scripted_turn_failed', retry: false });
+  }
+
+  if (reply.status !== undefined) {
+    if (!(await stall(reply.delayMs, signal))) return;
+    return sendError(res, reply.status, reply.errorMessage ?? `scripted error ${reply.status}`, {
+      code: reply.status === 429 ? 'rate_limit_exceeded' : 'scripted_error',
+    });
+  }
+
+  // Planned before the stall so tool-call ids follow arrival order, not answer order.
+  const plan = planReply(reply, {
+    body,
+    defaultChunkSize: state.chunkSize,
+    nextToolCallId: () => state.nextToolCallId(),
+  });
+  const meta = {
+    id: state.nextCompletionId(),
+    created: Math.floor(Date.now() / 1000),
+    model: state.model ?? (typeof body.model === 'string' ? body.model : FALLBACK_MODEL),
+  };
+  if (!(await stall(reply.delayMs, signal))) return;
+
+  if (body.stream === true) {
+    const events = buildStreamEvents(plan, {
+      ...meta,
+      includeUsage: body.stream_options?.include_usage === true,
+      malformedChunkAt: reply.malformedChunkAt,
+      streamErrorAt: reply.streamErrorAt,
+      errorMessage: reply.errorMessage,
+    });
+    return writeSse(res, events, { chunkDelayMs: reply.chunkDelayMs ?? 0, cutAfter: reply.cutAfter }, signal);
+  }
+  const payload = JSON.stringify(buildCompletionBody(plan, meta));
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }).end(payload);
+}
+
+async function resolveTurn(turn: ScriptedTurn, request: RecordedRequest): Promise<ScriptedReply> {
+  const reply: unknown = typeof turn === 'function' ? await turn(request) : turn;
+  validateReply(reply);
+  return reply;
+}
+
+/** Wait out a scripted delay; `false` when the client left or the server is closing, i.e. nobody to answer. */
+async function stall(delayMs: number | undefined, signal: AbortSignal): Promise<boolean> {
+  if (delayMs) return sleep(delayMs, signal);
+  return !signal.aborted;
+}
+
+function bearerToken(authorization: string | undefined): string | undefined {
+  const match = authorization?.match(/^Bearer\s+(.+)$/i);
+  return match?.[1];
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function ignore(): void {}

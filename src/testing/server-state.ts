@@ -1,0 +1,80 @@
+import { Script } from './script';
+import type { RecordedRequest, ScriptedServerOptions, ScriptedTurn } from './types';
+
+/** The API key of the default script; also the script chosen for unknown or missing keys. */
+export const DEFAULT_API_KEY = 'sk-scripted-default';
+
+/** Characters per streamed text/reasoning chunk when neither the server nor the reply says otherwise. */
+export const DEFAULT_CHUNK_SIZE = 8;
+
+/**
+ * Everything the request handler shares across requests: scripts, the request log, id counters and the
+ * abort controllers of in-flight requests (so `close()` can cut every stall short).
+ */
+export class ServerState {
+  readonly requests: RecordedRequest[] = [];
+  readonly defaultScript: Script;
+  readonly chunkSize: number;
+  readonly model: string | undefined;
+  private readonly sessions = new Map<string, Script>();
+  private readonly inflight = new Set<AbortController>();
+  private sessionCount = 0;
+  private toolCallCount = 0;
+  private completionCount = 0;
+
+  constructor(options: ScriptedServerOptions) {
+    if (options.chunkSize !== undefined && !(Number.isInteger(options.chunkSize) && options.chunkSize > 0)) {
+      throw new RangeError(`startScriptedServer: chunkSize must be a positive integer, got ${options.chunkSize}`);
+    }
+    this.defaultScript = new Script(DEFAULT_API_KEY, options.turns);
+    this.chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
+    this.model = options.model;
+  }
+
+  /** A new session script with a key unique to this server. */
+  newSession(turns: readonly ScriptedTurn[]): Script {
+    const script = new Script(`sk-scripted-session-${++this.sessionCount}`, turns);
+    this.sessions.set(script.apiKey, script);
+    return script;
+  }
+
+  /**
+   * The script a key selects. Unknown keys fall back to the default script so a hand-built client with any
+   * key still works; a session client never sends an unknown key because its key is fixed.
+   */
+  scriptFor(apiKey: string | undefined): Script {
+    return (apiKey !== undefined && this.sessions.get(apiKey)) || this.defaultScript;
+  }
+
+  /** Log a request in the server's and its script's lists before it is answered. */
+  record(script: Script, request: Omit<RecordedRequest, 'index' | 'turnIndex'>): RecordedRequest {
+    const recorded: RecordedRequest = { index: this.requests.length, turnIndex: script.requests.length, ...request };
+    this.requests.push(recorded);
+    script.requests.push(recorded);
+    return recorded;
+  }
+
+  nextToolCallId(): string {
+    return `call_${++this.toolCallCount}`;
+  }
+
+  nextCompletionId(): string {
+    return `chatcmpl-scripted-${++this.completionCount}`;
+  }
+
+  /** A controller aborted when the response closes or the server shuts down, whichever comes first. */
+  track(onClose: (listener: () => void) => void): AbortSignal {
+    const controller = new AbortController();
+    this.inflight.add(controller);
+    onClose(() => {
+      this.inflight.delete(controller);
+      controller.abort();
+    });
+    return controller.signal;
+  }
+
+  abortAll(): void {
+    for (const controller of this.inflight) controller.abort();
+    this.inflight.clear();
+  }
+}

@@ -1,0 +1,51 @@
+import type { ServerResponse } from 'node:http';
+import { sleep } from './sleep';
+import { DONE_EVENT } from './stream-events';
+
+/** Pacing and breakage of one stream. */
+export type SseWriteOptions = {
+  chunkDelayMs: number;
+  /** Destroy the socket after this many events instead of sending `[DONE]`. */
+  cutAfter?: number;
+};
+
+const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
+
+/** Sent only when a cut stream has no event to send, so the client sees a 200 before the socket dies. */
+const KEEPALIVE_COMMENT = ': scripted stream\n\n';
+
+/**
+ * Write SSE events, then `[DONE]` or (with `cutAfter`) a destroyed socket.
+ *
+ * Without a delay everything goes out in one write: the cheap path benchmarks rely on. With a delay each event
+ * is written alone and the wait stops as soon as `signal` aborts (client gone or server closing).
+ */
+export async function writeSse(
+  res: ServerResponse,
+  events: string[],
+  options: SseWriteOptions,
+  signal: AbortSignal,
+): Promise<void> {
+  const cut = options.cutAfter !== undefined;
+  const out = cut ? events.slice(0, options.cutAfter) : events;
+  if (!cut) out.push(DONE_EVENT);
+  res.writeHead(200, SSE_HEADERS);
+
+  if (options.chunkDelayMs === 0) {
+    if (!cut) res.end(out.join(''));
+    else writeThenDestroy(res, out.length > 0 ? out.join('') : KEEPALIVE_COMMENT);
+    return;
+  }
+  for (let i = 0; i < out.length; i++) {
+    if (i > 0 && !(await sleep(options.chunkDelayMs, signal))) return;
+    if (cut && i === out.length - 1) writeThenDestroy(res, out[i]);
+    else res.write(out[i]);
+  }
+  if (!cut) res.end();
+  else if (out.length === 0) writeThenDestroy(res, KEEPALIVE_COMMENT);
+}
+
+/** Destroy only once the bytes reached the socket, so the client really receives the events before the cut. */
+function writeThenDestroy(res: ServerResponse, data: string): void {
+  res.write(data, () => res.destroy());
+}

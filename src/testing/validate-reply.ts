@@ -1,0 +1,43 @@
+import { ScriptedReplyError } from './errors';
+import type { ScriptedReply } from './types';
+
+const COUNT_FIELDS = ['cutAfter', 'malformedChunkAt', 'streamErrorAt', 'delayMs', 'chunkDelayMs'] as const;
+
+/**
+ * Refuse a reply the server could only serve by guessing, with a message naming the field.
+ *
+ * Function turns are typed but run at request time, so their result is checked too; a wrong script must
+ * fail loudly rather than make the client under test pass or fail for an unrelated reason.
+ */
+export function validateReply(reply: unknown): asserts reply is ScriptedReply {
+  if (typeof reply !== 'object' || reply === null || Array.isArray(reply)) {
+    throw new ScriptedReplyError(`scripted reply must be an object, got ${JSON.stringify(reply)}`);
+  }
+  const r = reply as ScriptedReply;
+  if (r.chunkSize !== undefined && !(Number.isInteger(r.chunkSize) && r.chunkSize > 0)) {
+    throw new ScriptedReplyError(`scripted reply: chunkSize must be a positive integer, got ${r.chunkSize}`);
+  }
+  if (r.status !== undefined && !(Number.isInteger(r.status) && r.status >= 400 && r.status <= 599)) {
+    throw new ScriptedReplyError(`scripted reply: status must be an HTTP error status (400-599), got ${r.status}`);
+  }
+  for (const field of COUNT_FIELDS) {
+    const value = r[field];
+    if (value !== undefined && !(Number.isInteger(value) && value >= 0)) {
+      throw new ScriptedReplyError(`scripted reply: ${field} must be a non-negative integer, got ${value}`);
+    }
+  }
+  for (const call of r.toolCalls ?? []) {
+    if (typeof call?.name !== 'string' || call.name === '') {
+      throw new ScriptedReplyError(`scripted reply: every tool call needs a name, got ${JSON.stringify(call)}`);
+    }
+    if (call.argumentChunks !== undefined && call.arguments !== undefined) {
+      const joined = call.argumentChunks.join('');
+      const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
+      if (joined !== args) {
+        throw new ScriptedReplyError(
+          `scripted reply: argumentChunks of tool call '${call.name}' join to ${JSON.stringify(joined)}, not its arguments ${JSON.stringify(args)}`,
+        );
+      }
+    }
+  }
+}
