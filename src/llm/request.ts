@@ -1,0 +1,209 @@
+import type OpenAI from 'openai';
+import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
+import type { Stream } from 'openai/core/streaming';
+import { linkAbort } from '../utils/abort';
+import { createId } from '../utils/id';
+import { resolveClient, type UserKey } from './client';
+import { ThinkTagSplitter, splitThinkTags } from './thinkTags';
+import { ToolCallAccumulator, type ToolCallStreamEvents } from './toolCallAccumulator';
+import { estimateMessagesTokens, estimateTokens } from './tokens';
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionCreateParamsBase,
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+  CompletionFinishReason,
+} from './type';
+
+/** Streaming hooks of one model request. */
+export type ResponseEvents = ToolCallStreamEvents & {
+  /** Each visible answer delta (the whole text once for a non-streamed response). */
+  onStreaming?: (e: { text: string }) => void;
+  /** Each reasoning delta: `reasoning_content`, or a leading `<think>…</think>` block. */
+  onReasoning?: (e: { text: string }) => void;
+};
+
+/** A chat-completions body as agentcall sends it: `stream` is a plain flag, `stream_options` is set for you. */
+export type LLMRequestBody = Omit<ChatCompletionCreateParamsBase, 'messages' | 'stream' | 'stream_options'> & {
+  messages: ChatCompletionMessageParam[];
+  /** Stream the answer (default `true`). */
+  stream?: boolean;
+};
+
+/** Arguments of {@link createLLMResponse}. */
+export type CreateLLMResponseProps = ResponseEvents & {
+  body: LLMRequestBody;
+  /** An openai SDK client; without it one is built from `userKey` or the environment. */
+  client?: OpenAI;
+  userKey?: UserKey;
+  /** Polled on every chunk: return true to stop the stream (`finish_reason: 'close'`). */
+  isAborted?: () => boolean | undefined | null;
+  /** Aborting it cancels the request (`finish_reason: 'close'`). */
+  abortSignal?: AbortSignal;
+  /** Per-request SDK options (a timeout in ms, extra headers). */
+  requestOptions?: { timeout?: number; headers?: Record<string, string> };
+};
+
+/** What one model request produced. Failures come back in `error`, never as a throw. */
+export type LLMResponse = {
+  /** The provider's completion id, or a generated one. */
+  requestId: string;
+  isStreamResponse: boolean;
+  answerText: string;
+  reasoningText: string;
+  /** Every function call the model made, unknown names included; empty arguments are `'{}'`. */
+  toolCalls: ChatCompletionMessageToolCall[];
+  finish_reason: CompletionFinishReason;
+  /** The provider's numbers, or an estimate when it reports none. */
+  usage: { inputTokens: number; outputTokens: number };
+  /**
+   * The message to append to the history. After an error or abort it keeps the partial text but no tool
+   * calls, since those calls were never completed and would leave the history without their tool messages.
+   */
+  assistantMessage?: ChatCompletionAssistantMessageParam;
+  /** The request error (HTTP status, broken stream, timeout), with whatever arrived before it kept above. */
+  error?: unknown;
+};
+
+/**
+ * One chat-completions request over the openai SDK, streamed or not, with hooks for text, reasoning,
+ * tool calls and argument fragments.
+ *
+ * @example
+ * const res = await createLLMResponse({ client, body: { model: 'gpt-4o-mini', messages, tools }, onStreaming: ({ text }) => process.stdout.write(text) });
+ */
+export async function createLLMResponse(props: CreateLLMResponseProps): Promise<LLMResponse> {
+  const { body, isAborted, abortSignal, requestOptions } = props;
+  const stream = body.stream ?? true;
+  const state = new ResponseState(props, stream);
+  const { controller, dispose } = linkAbort(abortSignal);
+  try {
+    if (isAborted?.() || controller.signal.aborted) return state.close();
+    const client = resolveClient(props.client, props.userKey);
+    const request = stream
+      ? { ...body, stream: true as const, stream_options: { include_usage: true } }
+      : { ...body, stream: false as const };
+    const response = await client.chat.completions.create(request, { ...requestOptions, signal: controller.signal });
+    if (stream) await state.consumeStream(response as Stream<ChatCompletionChunk>, controller);
+    else state.consumeCompletion(response as ChatCompletion);
+  } catch (error) {
+    if (controller.signal.aborted || isAborted?.()) state.finishReason = 'close';
+    else state.error = error ?? new Error('Request failed');
+  } finally {
+    dispose();
+  }
+  return state.result();
+}
+
+class ResponseState {
+  requestId = '';
+  answerText = '';
+  reasoningText = '';
+  finishReason: CompletionFinishReason = null;
+  error: unknown;
+  private usage?: { inputTokens: number; outputTokens: number };
+  private readonly toolCalls: ToolCallAccumulator;
+  private readonly think = new ThinkTagSplitter();
+
+  constructor(
+    private readonly props: CreateLLMResponseProps,
+    private readonly isStream: boolean,
+  ) {
+    this.toolCalls = new ToolCallAccumulator(props);
+  }
+
+  async consumeStream(stream: Stream<ChatCompletionChunk>, controller: AbortController): Promise<void> {
+    const { isAborted } = this.props;
+    for await (const chunk of stream) {
+      if (isAborted?.()) {
+        controller.abort();
+        this.finishReason = 'close';
+        return;
+      }
+      if (!this.requestId && chunk.id) this.requestId = chunk.id;
+      if (chunk.usage) this.usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+      const choice = chunk.choices?.[0];
+      if (!choice) continue;
+      const delta = choice.delta as ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null };
+      if (delta) {
+        if (delta.reasoning_content) this.addReasoning(delta.reasoning_content);
+        if (delta.content) {
+          const { reasoning, answer } = this.think.push(delta.content);
+          if (reasoning) this.addReasoning(reasoning);
+          if (answer) this.addAnswer(answer);
+        }
+        if (delta.tool_calls) this.toolCalls.push(delta.tool_calls);
+      }
+      if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    }
+    const rest = this.think.flush();
+    if (rest.reasoning) this.addReasoning(rest.reasoning);
+    if (rest.answer) this.addAnswer(rest.answer);
+  }
+
+  consumeCompletion(completion: ChatCompletion): void {
+    this.requestId = completion.id ?? '';
+    if (completion.usage) this.usage = { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens };
+    const choice = completion.choices?.[0];
+    if (!choice) return;
+    const message = choice.message as ChatCompletion.Choice['message'] & { reasoning_content?: string | null };
+    const { reasoning, answer } = splitThinkTags(message.content ?? '');
+    if (message.reasoning_content) this.addReasoning(message.reasoning_content);
+    if (reasoning) this.addReasoning(reasoning);
+    if (answer) this.addAnswer(answer);
+    const calls = (message.tool_calls ?? []).flatMap((call) => (call.type === 'function' ? [call] : []));
+    calls.forEach((call, index) =>
+      this.toolCalls.push([{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: call.function.arguments } }]),
+    );
+    this.finishReason = choice.finish_reason;
+  }
+
+  close(): LLMResponse {
+    this.finishReason = 'close';
+    return this.result();
+  }
+
+  result(): LLMResponse {
+    const toolCalls = this.toolCalls.finish();
+    const failed = this.error !== undefined || this.finishReason === 'close';
+    const finish_reason: CompletionFinishReason = this.error !== undefined ? 'error' : this.finishReason;
+    const keptCalls = failed ? [] : toolCalls;
+    const hasMessage = this.answerText || this.reasoningText || keptCalls.length;
+    const assistantMessage: ChatCompletionAssistantMessageParam | undefined = hasMessage
+      ? {
+          role: 'assistant',
+          content: this.answerText || (keptCalls.length ? null : ''),
+          ...(this.reasoningText ? { reasoning_content: this.reasoningText } : {}),
+          ...(keptCalls.length ? { tool_calls: keptCalls } : {}),
+        }
+      : undefined;
+    return {
+      requestId: this.requestId || createId(),
+      isStreamResponse: this.isStream,
+      answerText: this.answerText,
+      reasoningText: this.reasoningText,
+      toolCalls,
+      finish_reason,
+      usage: this.usage ?? this.estimateUsage(toolCalls),
+      assistantMessage,
+      ...(this.error !== undefined ? { error: this.error } : {}),
+    };
+  }
+
+  private addReasoning(text: string): void {
+    this.reasoningText += text;
+    this.props.onReasoning?.({ text });
+  }
+
+  private addAnswer(text: string): void {
+    this.answerText += text;
+    this.props.onStreaming?.({ text });
+  }
+
+  private estimateUsage(toolCalls: ChatCompletionMessageToolCall[]): { inputTokens: number; outputTokens: number } {
+    if (this.error !== undefined && !this.answerText && !toolCalls.length) return { inputTokens: 0, outputTokens: 0 };
+    let outputTokens = estimateTokens(this.answerText) + estimateTokens(this.reasoningText);
+    for (const call of toolCalls) outputTokens += estimateTokens(call.function.name) + estimateTokens(call.function.arguments);
+    return { inputTokens: estimateMessagesTokens(this.props.body.messages), outputTokens };
+  }
+}

@@ -1,0 +1,49 @@
+import type { ChatCompletionMessageParam } from './type';
+
+/** Tokens every message costs beyond its text (role, separators), as OpenAI's cookbook counts them. */
+const MESSAGE_OVERHEAD = 4;
+
+/**
+ * A fast token estimate without a tokenizer: ~4 ASCII characters per token, one token per other character
+ * (CJK text runs close to that). Good enough for budgets and thresholds, never for billing.
+ */
+export function estimateTokens(text: string | null | undefined): number {
+  if (!text) return 0;
+  let ascii = 0;
+  let other = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) < 128) ascii++;
+    else other++;
+  }
+  return Math.ceil(ascii / 4) + other;
+}
+
+/** {@link estimateTokens} of one chat message: its text parts, tool calls and a fixed overhead. */
+export function estimateMessageTokens(message: ChatCompletionMessageParam): number {
+  let tokens = MESSAGE_OVERHEAD;
+  const content = message.content;
+  if (typeof content === 'string') tokens += estimateTokens(content);
+  else if (Array.isArray(content)) {
+    for (const part of content) {
+      if (part.type === 'text') tokens += estimateTokens(part.text);
+      else if (part.type === 'refusal') tokens += estimateTokens(part.refusal);
+      // Images and audio are billed by size, not text; a flat guess keeps thresholds sane.
+      else tokens += 256;
+    }
+  }
+  if (message.role === 'assistant') {
+    const reasoning = (message as { reasoning_content?: string }).reasoning_content;
+    tokens += estimateTokens(reasoning);
+    for (const call of message.tool_calls ?? []) {
+      if (call.type === 'function') tokens += estimateTokens(call.function.name) + estimateTokens(call.function.arguments);
+    }
+  }
+  return tokens;
+}
+
+/** Sum of {@link estimateMessageTokens} over a history. */
+export function estimateMessagesTokens(messages: readonly ChatCompletionMessageParam[]): number {
+  let total = 0;
+  for (const message of messages) total += estimateMessageTokens(message);
+  return total;
+}
