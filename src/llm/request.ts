@@ -86,6 +86,8 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
     const response = await client.chat.completions.create(request, { ...requestOptions, signal: controller.signal });
     if (stream) await state.consumeStream(response as Stream<ChatCompletionChunk>, controller);
     else state.consumeCompletion(response as ChatCompletion);
+    // The SDK ends an aborted stream quietly instead of throwing.
+    if (controller.signal.aborted) state.finishReason = 'close';
   } catch (error) {
     if (controller.signal.aborted || isAborted?.()) state.finishReason = 'close';
     else state.error = error ?? new Error('Request failed');

@@ -1,0 +1,102 @@
+import type OpenAI from 'openai';
+import { createLLMResponse } from '../llm/request';
+import { estimateMessageTokens, estimateMessagesTokens } from '../llm/tokens';
+import type { ChatCompletionMessageParam, UsageItem } from '../llm/type';
+import type { CompressContextEvent } from './type';
+
+const SUMMARY_PROMPT = `You compress the history of a conversation between a user, an AI agent and its tools, so the agent can continue the task with less context.
+Write a concise summary that keeps: the user's goal and constraints, decisions taken, facts and numbers learned from tool results, what is done and what remains.
+Never invent anything. Answer with the summary only.`;
+
+/** Longest text of one message quoted in the summarising request. */
+const MAX_QUOTED_CHARS = 4000;
+
+/** The history after compression, with what the summary cost. */
+export type CompressedContext = { messages: ChatCompletionMessageParam[]; usage: UsageItem; event: CompressContextEvent };
+
+/**
+ * Replace the older part of the history with a model-written summary, keeping system messages and the most
+ * recent turns (at least the last `keepTokens` worth), cut only where no tool call loses its tool message.
+ * Returns undefined when there is nothing to compress or the summary request failed.
+ */
+export async function compressContext({
+  messages,
+  client,
+  model,
+  keepTokens,
+  abortSignal,
+}: {
+  messages: ChatCompletionMessageParam[];
+  client: OpenAI;
+  model: string;
+  keepTokens: number;
+  abortSignal?: AbortSignal;
+}): Promise<CompressedContext | undefined> {
+  let start = 0;
+  while (start < messages.length && (messages[start].role === 'system' || messages[start].role === 'developer')) start++;
+  const cut = findCut(messages, start, keepTokens);
+  if (cut <= start) return undefined;
+
+  const began = Date.now();
+  const res = await createLLMResponse({
+    client,
+    abortSignal,
+    body: {
+      model,
+      stream: false,
+      temperature: 0.1,
+      messages: [
+        { role: 'system', content: SUMMARY_PROMPT },
+        { role: 'user', content: transcript(messages.slice(start, cut)) },
+      ],
+    },
+  });
+  if (res.error !== undefined || res.finish_reason === 'close' || !res.answerText.trim()) return undefined;
+
+  const compressed: ChatCompletionMessageParam[] = [
+    ...messages.slice(0, start),
+    { role: 'user', content: `[Summary of the earlier conversation]\n${res.answerText.trim()}` },
+    ...messages.slice(cut),
+  ];
+  const { inputTokens, outputTokens } = res.usage;
+  return {
+    messages: compressed,
+    usage: { moduleName: 'compress_context', model, inputTokens, outputTokens },
+    event: {
+      modelName: model,
+      inputTokens,
+      outputTokens,
+      seconds: (Date.now() - began) / 1000,
+      beforeTokens: estimateMessagesTokens(messages),
+      afterTokens: estimateMessagesTokens(compressed),
+    },
+  };
+}
+
+/** Index where the kept tail begins: a user or assistant message, with at least `keepTokens` after it. */
+function findCut(messages: ChatCompletionMessageParam[], start: number, keepTokens: number): number {
+  let tail = 0;
+  for (let i = messages.length - 1; i > start; i--) {
+    tail += estimateMessageTokens(messages[i]);
+    const role = messages[i].role;
+    if (tail >= keepTokens && (role === 'user' || role === 'assistant')) return i;
+  }
+  return start;
+}
+
+function transcript(messages: ChatCompletionMessageParam[]): string {
+  return messages
+    .map((message) => {
+      const text = typeof message.content === 'string' ? message.content : JSON.stringify(message.content ?? '');
+      const calls =
+        message.role === 'assistant' && message.tool_calls?.length
+          ? `\n[tool calls] ${message.tool_calls.map((c) => (c.type === 'function' ? `${c.function.name}(${c.function.arguments})` : c.type)).join('; ')}`
+          : '';
+      return `### ${message.role}\n${clip(text ?? '')}${calls}`;
+    })
+    .join('\n\n');
+}
+
+function clip(text: string): string {
+  return text.length > MAX_QUOTED_CHARS ? `${text.slice(0, MAX_QUOTED_CHARS)} …` : text;
+}

@@ -1,0 +1,147 @@
+import type OpenAI from 'openai';
+import type { UserKey } from '../llm/client';
+import type { LLMRequestBody, ResponseEvents } from '../llm/request';
+import type {
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+  CompletionFinishReason,
+  UsageItem,
+} from '../llm/type';
+import type { ToolDefinition, ToolExecuteResult, ToolInteractive } from '../toolCall/type';
+
+/** What a paused run saved: the tool's question, the history at the pause, and the call awaiting an answer. */
+export type ChildrenInteractiveParams = {
+  /** What the tool returned in `interactive`. */
+  childrenResponse: ToolInteractive;
+  toolParams: {
+    /** The whole request history at the pause, the paused tool's own `role: 'tool'` message included. */
+    memoryRequestMessages: ChatCompletionMessageParam[];
+    /** The id of the call whose tool message the resumed answer replaces. */
+    toolCallId: string;
+  };
+};
+
+/** The `interactiveResponse` of a paused run; persist it and pass its `params` back to resume. */
+export type ToolCallChildrenInteractive = {
+  type: 'toolChildrenInteractive';
+  params: ChildrenInteractiveParams;
+};
+
+/** Why a run ended. */
+export type AgentStopReason =
+  /** The model answered without calling a tool. */
+  | 'completed'
+  /** A tool returned `stop`. */
+  | 'tool_stop'
+  /** A tool returned `interactive`: the run is paused, see `interactiveResponse`. */
+  | 'interactive'
+  /** `isAborted` returned true or `abortSignal` fired. */
+  | 'aborted'
+  /** `maxRunAgentTimes` model turns were used up. */
+  | 'max_turns'
+  /** The run-wide `timeoutMs` passed. */
+  | 'timeout'
+  /** A model request failed (see `error`) or the model sent an empty response. */
+  | 'error';
+
+/** History compression: summarise old turns once the history nears the model's context window. */
+export type CompressionOptions = {
+  /** The model's context window, in tokens. */
+  maxContext: number;
+  /** Fraction of `maxContext` (after `reservedTokens`) that triggers compression; default 0.8. */
+  threshold?: number;
+  /** Tokens kept free for the model's answer; default min(8000, maxContext / 4). */
+  reservedTokens?: number;
+  /** Model used for the summaries; default `body.model`. */
+  model?: string;
+};
+
+/** Reported after the history was summarised. */
+export type CompressContextEvent = {
+  modelName: string;
+  inputTokens: number;
+  outputTokens: number;
+  seconds: number;
+  /** Estimated history tokens before and after. */
+  beforeTokens: number;
+  afterTokens: number;
+};
+
+/** Reported after a tool response was shortened to fit the budget. */
+export type ToolCompressEvent = {
+  call: ChatCompletionMessageToolCall;
+  /** The text the model will read. */
+  response: string;
+  /** The tool's own text. */
+  originalResponse: string;
+  /** The summarising request's usage, when a model did the shortening (truncation has none). */
+  usage?: UsageItem;
+};
+
+/** Arguments of `runAgentLoop`. */
+export type RunAgentCallProps = ResponseEvents & {
+  /** The chat-completions body (model, messages, temperature, …) without `tools`: those come from `tools`. */
+  body: Omit<LLMRequestBody, 'tools'>;
+  /** Every tool the model may call; the model sees `tools.map(t => t.schema)`. */
+  tools: ToolDefinition[];
+  /** Most model requests in one run (default 20). */
+  maxRunAgentTimes?: number;
+  /** Called with each billable item as it happens. */
+  usagePush?: (usages: UsageItem[]) => void;
+  /** Polled during the run: return true to stop it. */
+  isAborted?: () => boolean | undefined | null;
+  /** Aborting it stops the run, cancels the current request and aborts running tools' signals. */
+  abortSignal?: AbortSignal;
+  /** An openai SDK client (any OpenAI-compatible server); without it one is built from `userKey` or the environment. */
+  client?: OpenAI;
+  userKey?: UserKey;
+  /** Per-request SDK options (timeout in ms, headers). */
+  requestOptions?: { timeout?: number; headers?: Record<string, string> };
+
+  /** Resume a paused run: the `params` of a previous `interactiveResponse`. */
+  childrenInteractiveParams?: ChildrenInteractiveParams;
+  /** Finish the paused tool with the user's answer; its `response` replaces the paused tool message. */
+  handleInteractiveTool?: (params: ChildrenInteractiveParams) => Promise<ToolExecuteResult>;
+
+  /** Summarise history and shorten large tool responses against the model's context window (off by default). */
+  compression?: CompressionOptions;
+  /** Cap every tool response at this many tokens, keeping its head and tail (off by default). */
+  maxToolResponseTokens?: number;
+  onAfterCompressContext?: (e: CompressContextEvent) => void;
+  onToolCompress?: (e: ToolCompressEvent) => void;
+  /** After every tool call on every path (found, not found, bad arguments, throw, timeout), before compression. */
+  onAfterToolCall?: (e: { call: ChatCompletionMessageToolCall; response: string }) => void;
+
+  /** How many of one turn's tool calls run at once (default 1: in order); messages stay in call order. */
+  toolConcurrency?: number;
+  /** Timeout for tools that set no `timeoutMs` of their own. */
+  toolTimeoutMs?: number;
+  /** Stop the whole run after this many milliseconds (`stopReason: 'timeout'`). */
+  timeoutMs?: number;
+  /** After this many consecutive tool-only turns the next request sends `tool_choice: 'none'` (default 5; 0 = never). */
+  maxConsecutiveToolTurns?: number;
+};
+
+/** What `runAgentLoop` returns. */
+export type RunAgentResponse = {
+  /** The whole request history at the end: input, assistant messages and tool messages. */
+  completeMessages: ChatCompletionMessageParam[];
+  /** Only what this run produced: assistant messages, tool messages, and messages tools returned. */
+  assistantMessages: ChatCompletionMessageParam[];
+  /** Set when a tool paused the run; pass `interactiveResponse.params` as `childrenInteractiveParams` to resume. */
+  interactiveResponse?: ToolCallChildrenInteractive;
+  /** Sum over the main model requests. */
+  inputTokens: number;
+  outputTokens: number;
+  /** Every usage item pushed during the run, in order. */
+  usages: UsageItem[];
+  /** Of the last model request. */
+  finish_reason: CompletionFinishReason;
+  /** One id per main model request. */
+  requestIds: string[];
+  /** The model request error, when one ended the run. */
+  error?: unknown;
+  stopReason: AgentStopReason;
+  /** Model requests made. */
+  runTimes: number;
+};
