@@ -1,0 +1,52 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import OpenAI from 'openai';
+
+/** A scripted model server running in a child process. */
+export type BenchServer = { client: OpenAI; stop: () => void };
+
+/** Start {@link ./server-process} and return a client for it. */
+export async function startBenchServer(): Promise<BenchServer> {
+  const child: ChildProcess = fork(join(__dirname, 'server-process.js'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const baseURL = await new Promise<string>((resolve, reject) => {
+    child.once('message', (message) => resolve((message as { baseURL: string }).baseURL));
+    child.once('error', reject);
+  });
+  const client = new OpenAI({ baseURL, apiKey: 'bench', maxRetries: 0 });
+  return { client, stop: () => child.disconnect() };
+}
+
+/** CPU microseconds (user + system) spent by this process while `fn` ran. */
+export async function cpuMicros(fn: () => Promise<unknown>): Promise<number> {
+  const start = process.cpuUsage();
+  await fn();
+  const used = process.cpuUsage(start);
+  return used.user + used.system;
+}
+
+/**
+ * Run each variant `rounds` times, interleaved so drift on the machine hits them alike, and return the
+ * median measurement of each.
+ */
+export async function compare<K extends string>(
+  variants: Record<K, () => Promise<number>>,
+  rounds: number,
+): Promise<Record<K, number>> {
+  const samples = Object.fromEntries(Object.keys(variants).map((k) => [k, [] as number[]])) as Record<K, number[]>;
+  for (let round = 0; round < rounds; round++) {
+    for (const key of Object.keys(variants) as K[]) samples[key].push(await variants[key]());
+  }
+  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v as number[])])) as Record<K, number>;
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Print one result line: `label  value unit  (ratio× baseline)`. */
+export function report(label: string, value: number, unit: string, baseline?: number): void {
+  const ratio = baseline ? `  ${(value / baseline).toFixed(2)}× baseline` : '';
+  console.log(`  ${label.padEnd(34)} ${value.toFixed(value < 10 ? 3 : 1).padStart(10)} ${unit}${ratio}`);
+}

@@ -1,0 +1,49 @@
+import { startScriptedServer } from '../../src/testing';
+import type { RecordedRequest, ScriptedReply } from '../../src/testing';
+
+/**
+ * A scripted model in its own process, so the benchmarks measure only the client's CPU.
+ *
+ * The model name carries the plan: `bench-<toolTurns>-<callsPerTurn>` calls `lookup` on that many turns
+ * (counting the tool messages already in the history), then answers. `bench-stream-<n>` streams a long reply.
+ */
+function reply(request: RecordedRequest): ScriptedReply {
+  const [, toolTurns = '1', callsPerTurn = '1'] = String(request.body.model).split('-');
+  if (toolTurns === 'stream') return streamReply(Number(callsPerTurn));
+  const turns = Number(toolTurns);
+  const perTurn = Number(callsPerTurn);
+  let answered = 0;
+  for (const message of request.body.messages) if (message.role === 'tool') answered++;
+  const turn = answered / perTurn;
+  if (turn >= turns) return { text: 'All done.', usage: { prompt_tokens: 1, completion_tokens: 1 } };
+  return {
+    toolCalls: Array.from({ length: perTurn }, (_, i) => ({ id: `call_${turn}_${i}`, name: 'lookup', arguments: { key: `k${turn}`, slot: i } })),
+    usage: { prompt_tokens: 1, completion_tokens: 1 },
+  };
+}
+
+/** `bench-stream-<n>`: n characters of text in 4-character chunks, then a call whose arguments come in n / 4 fragments. */
+function streamReply(chars: number): ScriptedReply {
+  const args = JSON.stringify({ key: 'y'.repeat(chars) });
+  const argumentChunks: string[] = [];
+  for (let i = 0; i < args.length; i += 4) argumentChunks.push(args.slice(i, i + 4));
+  return { text: 'x'.repeat(chars), chunkSize: 4, toolCalls: [{ id: 'call_s', name: 'lookup', argumentChunks }], usage: { prompt_tokens: 1, completion_tokens: 1 } };
+}
+
+async function main(): Promise<void> {
+  const server = await startScriptedServer();
+  const refill = () => server.enqueue(...Array.from({ length: 5000 }, () => reply));
+  refill();
+  const timer = setInterval(() => {
+    if (server.pending() < 2500) refill();
+    // The recorded bodies are for tests; a benchmark would only grow memory with them.
+    server.requests.length = 0;
+  }, 20);
+  process.send?.({ baseURL: server.baseURL });
+  process.on('disconnect', () => {
+    clearInterval(timer);
+    void server.close().then(() => process.exit(0));
+  });
+}
+
+void main();

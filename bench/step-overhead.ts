@@ -1,0 +1,47 @@
+/**
+ * Question: what does one agent step cost in CPU, next to the floor (a hand-written loop over the bare
+ * openai SDK)? One tool call per turn, a zero-latency scripted model in another process.
+ * Budget (DESIGN §8): ≤ 1.25× the floor per step, decorated tool included.
+ */
+import { runAgentLoop } from '../src/agentCall';
+import { compare, cpuMicros, report, startBenchServer } from './lib/harness';
+import { floorLoop } from './lib/floor-loop';
+import { lookupDefinition, lookupSchema, lookupText } from './lib/lookup-tool';
+import { decoratedLookupTools } from './lib/decorated-lookup';
+
+const TURNS = 10;
+const RUNS = 40;
+const ROUNDS = 7;
+
+export async function stepOverhead(): Promise<void> {
+  const server = await startBenchServer();
+  const model = `bench-${TURNS}-1`;
+  const steps = RUNS * (TURNS + 1);
+  const handWritten = [lookupDefinition(64)];
+  const decorated = decoratedLookupTools(64);
+  const agentcall = (tools: typeof handWritten) => () =>
+    cpuMicros(async () => {
+      for (let i = 0; i < RUNS; i++) {
+        await runAgentLoop({ client: server.client, body: { model, messages: [{ role: 'user', content: 'Look things up.' }] }, tools, maxRunAgentTimes: 100, maxConsecutiveToolTurns: 0 });
+      }
+    });
+  try {
+    const floor = () =>
+      cpuMicros(async () => {
+        for (let i = 0; i < RUNS; i++) {
+          await floorLoop({ client: server.client, model, tools: [lookupSchema], maxTurns: 100, run: (_n, args) => lookupText(String(args.key), 64) });
+        }
+      });
+    // Warm both paths (JIT, sockets) before measuring.
+    await compare({ floor, hand: agentcall(handWritten), decorated: agentcall(decorated) }, 2);
+    const result = await compare({ floor, hand: agentcall(handWritten), decorated: agentcall(decorated) }, ROUNDS);
+    console.log(`step overhead: ${RUNS} runs × ${TURNS + 1} model turns, median of ${ROUNDS}, CPU per step`);
+    report('floor (bare openai SDK loop)', result.floor / steps / 1000, 'ms');
+    report('agentcall, hand-written tool', result.hand / steps / 1000, 'ms', result.floor / steps / 1000);
+    report('agentcall, decorated tool', result.decorated / steps / 1000, 'ms', result.floor / steps / 1000);
+  } finally {
+    server.stop();
+  }
+}
+
+if (require.main === module) void stepOverhead();

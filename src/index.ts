@@ -1,0 +1,51 @@
+/**
+ * agentcall: LLM tools as decorated classes, and the loop that runs them.
+ *
+ * The core (`runTool`, `runAgentLoop`, `createLLMResponse`) knows no tool by name and never imports the
+ * decorator layer; NestJS lives in `agentcall/nestjs`, the scripted test server in `agentcall/testing`.
+ */
+export { runAgentLoop } from './agentCall';
+export type {
+  AgentStopReason,
+  ChildrenInteractiveParams,
+  CompressContextEvent,
+  CompressionOptions,
+  RunAgentCallProps,
+  RunAgentResponse,
+  ToolCallChildrenInteractive,
+  ToolCompressEvent,
+} from './agentCall/type';
+
+export { runTool } from './toolCall';
+export type { RunToolProps } from './toolCall';
+export { parseJsonArgs, safeParseJsonArgs, sliceJsonStr } from './toolCall/parseJsonArgs';
+export type { JsonArgsLimits } from './toolCall/parseJsonArgs';
+export { getErrText, maskSecrets } from './toolCall/errorText';
+export type {
+  ToolDefinition,
+  ToolExecuteContext,
+  ToolExecuteResult,
+  ToolInteractive,
+  ToolParseResult,
+} from './toolCall/type';
+
+export { createLLMResponse } from './llm/request';
+export type { CreateLLMResponseProps, LLMRequestBody, LLMResponse, ResponseEvents } from './llm/request';
+export type { UserKey } from './llm/client';
+export { estimateTokens, estimateMessageTokens, estimateMessagesTokens } from './llm/tokens';
+export type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+  ChatCompletionTool,
+  CompletionFinishReason,
+  UsageItem,
+} from './llm/type';
+
+export {
+  DEFAULT_MAX_ARGS_DEPTH,
+  DEFAULT_MAX_ARGS_LENGTH,
+  DEFAULT_MAX_CONSECUTIVE_TOOL_TURNS,
+  DEFAULT_MAX_RUN_AGENT_TIMES,
+  TOOL_NAME_PATTERN,
+} from './constants';
