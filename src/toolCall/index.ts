@@ -42,7 +42,10 @@ export async function runTool({ call, messages, tools, signal, defaultTimeoutMs 
   } catch (error) {
     return { response: `Tool error: ${getErrText(error)}` };
   }
-  if (!parsed.success) return { response: parsed.errorMessage };
+  // A hand-written parser may return anything; only a real success runs the tool, and the model always gets text.
+  if (parsed?.success !== true) {
+    return { response: typeof parsed?.errorMessage === 'string' ? parsed.errorMessage : `Invalid arguments for ${name}` };
+  }
 
   const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
   if (!timeoutMs && !signal) return execute(tool, { call, messages, params: parsed.data, signal: NEVER_ABORTED });

@@ -21,7 +21,9 @@ export type JsonArgsLimits = {
  * @example parseJsonArgs('```json\n{"city": "Paris",}\n```') // { city: 'Paris' }
  */
 export function parseJsonArgs(raw: string): unknown {
-  const text = sliceJsonStr(raw ?? '');
+  // Providers have sent null and already-parsed objects here; only text is parsed, nothing else may throw.
+  if (typeof raw !== 'string') return raw === undefined || raw === null ? {} : undefined;
+  const text = sliceJsonStr(raw);
   if (text === '') return {};
   try {
     return JSON.parse(text, dropForbiddenKeys);
