@@ -18,6 +18,8 @@ export type ToolCallStreamEvents = {
  */
 export class ToolCallAccumulator {
   private readonly calls: ChatCompletionMessageToolCall[] = [];
+  /** Provider index → position in `calls`. */
+  private readonly slots = new Map<number, number>();
 
   constructor(private readonly events: ToolCallStreamEvents) {}
 
@@ -26,15 +28,20 @@ export class ToolCallAccumulator {
     for (let i = 0; i < deltas.length; i++) {
       const delta = deltas[i];
       const index = delta.index ?? i;
-      let call = this.calls[index];
-      if (!call) {
+      let slot = this.slots.get(index);
+      // Some providers put every call at index 0 and tell them apart only by a new id.
+      if (slot !== undefined && delta.id && this.calls[slot].id !== delta.id) slot = undefined;
+      let call: ChatCompletionMessageToolCall;
+      if (slot === undefined) {
         call = { id: delta.id || `call_${createId(12)}`, type: 'function', function: { name: delta.function?.name ?? '', arguments: '' } };
-        this.calls[index] = call;
+        this.slots.set(index, this.calls.length);
+        this.calls.push(call);
         this.events.onToolCall?.({ call });
-      } else if (delta.function?.name && !call.function.name) {
-        // Some providers open a call with its id alone and send the name in a later delta; others repeat the
-        // name on every delta, so a name already known is never extended.
-        call.function.name = delta.function.name;
+      } else {
+        call = this.calls[slot];
+        // Some providers open a call with its id alone and name it in a later delta; others repeat the name on
+        // every delta, so a name already known is never extended.
+        if (delta.function?.name && !call.function.name) call.function.name = delta.function.name;
       }
       const argsDelta = delta.function?.arguments;
       if (argsDelta) {
@@ -44,14 +51,17 @@ export class ToolCallAccumulator {
     }
   }
 
-  /** The calls in index order; empty arguments become `'{}'` (an empty string is not valid JSON for the API). */
+  /**
+   * The calls in arrival order. Empty arguments become `'{}'` (an empty string is not valid JSON for the API),
+   * and an id the model used twice is made unique, so every call can get exactly one tool message.
+   */
   finish(): ChatCompletionMessageToolCall[] {
-    const calls: ChatCompletionMessageToolCall[] = [];
+    const seen = new Set<string>();
     for (const call of this.calls) {
-      if (!call) continue;
       if (!call.function.arguments) call.function.arguments = '{}';
-      calls.push(call);
+      if (seen.has(call.id)) call.id = `${call.id}_${createId(6)}`;
+      seen.add(call.id);
     }
-    return calls;
+    return this.calls;
   }
 }
