@@ -1,0 +1,32 @@
+/** The JSON Schema type names agentcall emits. */
+export type JsonSchemaType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
+
+/**
+ * The subset of JSON Schema agentcall emits for tool parameters.
+ *
+ * A type alias rather than an interface, so it is assignable to the openai SDK's `FunctionParameters`.
+ */
+export type JsonSchema = {
+  type?: JsonSchemaType | JsonSchemaType[];
+  description?: string;
+  enum?: (string | number | null)[];
+  examples?: unknown[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  $ref?: string;
+  $defs?: Record<string, JsonSchema>;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  format?: string;
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
+};

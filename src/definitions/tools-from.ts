@@ -1,0 +1,64 @@
+import { ReflectMetadataMissingError } from '../errors/reflect-metadata-missing.error';
+import { ToolDefinitionError, type ToolDefinitionProblem } from '../errors/tool-definition.error';
+import { isReflectMetadataLoaded } from '../metadata/reflect-type';
+import type { ToolDefinition } from '../toolCall/type';
+import { bindTool, type ToolDefaults } from './bind-tool';
+import { getClassTools } from './get-class-tools';
+
+/** Options of the list form of {@link toolsFrom}. */
+export type ToolsFromOptions = ToolDefaults;
+
+/**
+ * Build `ToolDefinition`s from the `@Tool` methods of class instances, bound to those instances.
+ *
+ * Schemas, arguments classes and parsers are built once per class and shared by its instances; only
+ * `execute` is bound per instance. Building also completes each arguments class's class-validator
+ * metadata with the checks its schema implies (type checks, `@IsOptional`, `@IsIn`, `@ValidateNested` +
+ * `@Type`), which only tightens validation to match what the model is shown.
+ *
+ * Throws {@link ToolDefinitionError} listing every problem of every class (undecorated parameters, types
+ * that cannot be reflected, invalid or duplicate names, fields strict mode cannot express), and
+ * {@link ReflectMetadataMissingError} when `reflect-metadata` is not loaded.
+ *
+ * @example
+ * const tools = toolsFrom(new WeatherTools(api), new FlightTools());
+ * const strictTools = toolsFrom([new WeatherTools(api)], { strict: true, timeoutMs: 10_000 });
+ */
+export function toolsFrom(...instances: object[]): ToolDefinition[];
+export function toolsFrom(instances: readonly object[], options?: ToolsFromOptions): ToolDefinition[];
+export function toolsFrom(...args: unknown[]): ToolDefinition[] {
+  const [instances, defaults] = Array.isArray(args[0])
+    ? [args[0] as readonly unknown[], (args[1] ?? {}) as ToolsFromOptions]
+    : [args, {}];
+  if (!isReflectMetadataLoaded()) throw new ReflectMetadataMissingError();
+  const problems: ToolDefinitionProblem[] = [];
+  const definitions: ToolDefinition[] = [];
+  const owners = new Map<string, string>();
+  for (const instance of instances) {
+    if (typeof instance !== 'object' || instance === null) {
+      problems.push({ className: typeof instance === 'function' ? instance.name : String(instance), message: misuse(instance) });
+      continue;
+    }
+    const className = instance.constructor.name;
+    const { tools, problems: classProblems } = getClassTools(instance.constructor);
+    problems.push(...classProblems);
+    for (const tool of tools) {
+      const definition = bindTool(tool, instance, defaults);
+      const strict = tool.strict ?? defaults.strict ?? false;
+      problems.push(...tool.problems, ...(strict ? tool.strictProblems : []));
+      const name = definition.schema.function.name;
+      const owner = `${className}.${tool.methodName}`;
+      const first = owners.get(name);
+      if (first === undefined) owners.set(name, owner);
+      else problems.push({ className, methodName: tool.methodName, message: `duplicate tool name "${name}" (also used by ${first})` });
+      definitions.push(definition);
+    }
+  }
+  if (problems.length > 0) throw new ToolDefinitionError(problems);
+  return definitions;
+}
+
+function misuse(value: unknown): string {
+  if (typeof value === 'function') return `a class was passed where an instance is expected; pass new ${value.name || 'YourClass'}(...)`;
+  return `${typeof value} was passed where a class instance is expected`;
+}

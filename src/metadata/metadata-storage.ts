@@ -1,0 +1,68 @@
+import type { ParamMetadata, PropertyMetadata } from './param-metadata';
+import type { ToolMetadata } from './tool-metadata';
+
+type ClassRecords = {
+  tools: ToolMetadata[];
+  params: ParamMetadata[];
+  properties: PropertyMetadata[];
+};
+
+/**
+ * Every record agentcall's decorators make, keyed by the class that declares the member.
+ *
+ * Lookups are per class, so records of one class never leak into another's build, and a WeakMap lets
+ * classes created at run time (tests, synthesized argument classes) be collected.
+ */
+export class MetadataStorage {
+  private readonly byClass = new WeakMap<Function, ClassRecords>();
+
+  addTool(record: ToolMetadata): void {
+    this.recordsOf(record.target).tools.push(record);
+  }
+
+  addParam(record: ParamMetadata): void {
+    this.recordsOf(record.target).params.push(record);
+  }
+
+  addProperty(record: PropertyMetadata): void {
+    this.recordsOf(record.target).properties.push(record);
+  }
+
+  /** The `@Tool` records the class itself declares (not inherited ones), in declaration order. */
+  getTools(target: Function): readonly ToolMetadata[] {
+    return this.byClass.get(target)?.tools ?? [];
+  }
+
+  /** The parameter records of one method declared by `target`, sorted by parameter index. */
+  getParams(target: Function, methodName: string): readonly ParamMetadata[] {
+    const params = this.byClass.get(target)?.params ?? [];
+    return params.filter((param) => param.methodName === methodName).sort((a, b) => a.index - b.index);
+  }
+
+  /** The `@Param` property records the class itself declares, in declaration order. */
+  getProperties(target: Function): readonly PropertyMetadata[] {
+    return this.byClass.get(target)?.properties ?? [];
+  }
+
+  private recordsOf(target: Function): ClassRecords {
+    let records = this.byClass.get(target);
+    if (!records) {
+      records = { tools: [], params: [], properties: [] };
+      this.byClass.set(target, records);
+    }
+    return records;
+  }
+}
+
+const STORAGE_KEY = Symbol.for('agentcall.metadata-storage');
+
+/**
+ * The one metadata storage, kept on `globalThis` so that two installed copies of agentcall share it.
+ *
+ * @example
+ * getMetadataStorage().getTools(WeatherTools); // [{ target: WeatherTools, methodName: 'getWeather', name: 'getWeather', ... }]
+ */
+export function getMetadataStorage(): MetadataStorage {
+  const holder = globalThis as { [STORAGE_KEY]?: MetadataStorage };
+  return (holder[STORAGE_KEY] ??= new MetadataStorage());
+}

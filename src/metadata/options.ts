@@ -1,0 +1,38 @@
+/** A class agentcall can instantiate: a DTO, or the class behind `type: () => X`. */
+export type ClassType<T = object> = new (...args: never[]) => T;
+
+/**
+ * What a `type: () => …` thunk returns: `String`, `Number`, `Boolean`, a DTO class, or `[X]` for an array of X.
+ *
+ * A thunk, not a value, so a DTO may refer to a class declared further down the file (or to itself).
+ */
+export type TypeSpec = StringConstructor | NumberConstructor | BooleanConstructor | ClassType | readonly [TypeSpec];
+
+/** Options of `@Tool`. */
+export type ToolOptions = {
+  /** The name the model calls; defaults to the method name. Must match `^[a-zA-Z0-9_-]{1,64}$`. */
+  name?: string;
+  /** What the tool does and when to use it; the model reads this to choose tools. */
+  description?: string;
+  /** OpenAI strict mode for this tool; overrides the `strict` default given to `toolsFrom`. */
+  strict?: boolean;
+  /** Abort the tool's signal and answer the model with a timeout message after this many milliseconds. */
+  timeoutMs?: number;
+};
+
+/** Options of `@Param`, on a method parameter or on a DTO property. */
+export type ParamOptions = {
+  /** Shown to the model next to the field. */
+  description?: string;
+  /** The model may leave the field out (adds `@IsOptional()`); nulls it sends for the field are dropped. */
+  optional?: boolean;
+  /**
+   * The field's type when reflection cannot tell it: arrays (`() => [String]`), unions and interfaces
+   * (which reflect as `Object`), or a DTO class declared later.
+   */
+  type?: () => TypeSpec;
+  /** Allowed values: a list, or a TypeScript `enum` object (adds `@IsIn(values)`). */
+  enum?: readonly (string | number)[] | Readonly<Record<string, string | number>>;
+  /** Example values, shown to the model as JSON Schema `examples`. */
+  examples?: readonly unknown[];
+};

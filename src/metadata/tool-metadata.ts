@@ -1,0 +1,11 @@
+/** What `@Tool` records for one method. */
+export type ToolMetadata = {
+  /** The class that declares the method. */
+  readonly target: Function;
+  readonly methodName: string;
+  /** The tool name (the method name unless `name` was given). */
+  readonly name: string;
+  readonly description?: string;
+  readonly strict?: boolean;
+  readonly timeoutMs?: number;
+};
