@@ -2,10 +2,11 @@ import { DEFAULT_MAX_CONSECUTIVE_TOOL_TURNS, DEFAULT_MAX_RUN_AGENT_TIMES } from 
 import { resolveClient } from '../llm/client';
 import { createLLMResponse } from '../llm/request';
 import { estimateMessageTokens, estimateMessagesTokens } from '../llm/tokens';
-import type { ChatCompletionMessageParam, ChatCompletionTool, UsageItem } from '../llm/type';
+import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, ChatCompletionTool, UsageItem } from '../llm/type';
 import { getErrText } from '../toolCall/errorText';
 import type { ToolExecuteResult } from '../toolCall/type';
 import { linkAbort } from '../utils/abort';
+import { createId } from '../utils/id';
 import { compressContext } from './compressContext';
 import { compressToolResponse } from './compressToolResponse';
 import { restoreInteractiveHistory } from './resumeInteractive';
@@ -68,6 +69,8 @@ class AgentLoop {
   private runTimes = 0;
   private finishReason: RunAgentResponse['finish_reason'] = null;
   private interactiveResponse?: ToolCallChildrenInteractive;
+  /** Tool-call ids already in the history; see {@link AgentLoop.ensureUniqueCallIds}. */
+  private callIds?: Set<string>;
 
   constructor(
     private readonly props: RunAgentCallProps,
@@ -119,6 +122,7 @@ class AgentLoop {
       this.inputTokens += res.usage.inputTokens;
       this.outputTokens += res.usage.outputTokens;
       this.pushUsages([{ moduleName: 'agent_call', model: this.model, ...res.usage }]);
+      if (res.toolCalls.length) this.ensureUniqueCallIds(res.toolCalls);
       if (res.assistantMessage) {
         this.assistantMessages.push(res.assistantMessage);
         this.append(res.assistantMessage);
@@ -231,6 +235,20 @@ class AgentLoop {
     }
     if (result.stop) return this.finish('tool_stop');
     return undefined;
+  }
+
+  /**
+   * Give a call whose id is already in the history (reused from an earlier turn or from the caller's messages) a
+   * fresh one before it enters the history: strict providers (Mistral, MiniMax) refuse a repeated id anywhere in
+   * it. Repeats inside one turn are already made unique by the accumulator.
+   */
+  private ensureUniqueCallIds(calls: ChatCompletionMessageToolCall[]): void {
+    // Seeded once from the history the run started with (or resumed), then kept up to date: no per-turn re-walk.
+    this.callIds ??= new Set(this.messages.flatMap((m) => (m.role === 'assistant' && m.tool_calls ? m.tool_calls.map((c) => c.id) : [])));
+    for (const call of calls) {
+      while (this.callIds.has(call.id)) call.id = `call_${createId(12)}`;
+      this.callIds.add(call.id);
+    }
   }
 
   private append(message: ChatCompletionMessageParam): void {

@@ -23,3 +23,20 @@ export async function unusedPort(): Promise<number> {
   await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
   return port;
 }
+
+/**
+ * A `fetch` for the openai client that lets a test rewrite a non-streamed completion before the SDK reads it:
+ * for shapes the scripted server will not produce because no well-behaved provider does (`arguments: null`,
+ * `tool_calls: null`, missing ids). The request itself still goes to, and is recorded by, the scripted server.
+ */
+export function fetchRewritingCompletion(rewrite: (completion: any) => void): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    if (!response.ok || !response.headers.get('content-type')?.includes('application/json')) return response;
+    const completion = await response.json();
+    rewrite(completion);
+    const headers = new Headers(response.headers);
+    headers.delete('content-length');
+    return new Response(JSON.stringify(completion), { status: response.status, headers });
+  };
+}
