@@ -46,11 +46,14 @@ export function planArguments(owner: Function, methodName: string): ArgumentPlan
     slots.push(at.length === 0 ? { kind: 'context' } : toSlot(at[0]));
   }
   const named = records.filter((record): record is NamedParamMetadata => record.kind === 'param');
-  problems.push(...namedProblems(named));
+  const badNames = namedProblems(named);
+  problems.push(...badNames);
+  // Misnamed parameters stay out of the synthesized class: a property called __proto__ would corrupt it.
+  const usable = named.filter((param) => !badNames.some((problem) => problem.parameterIndex === param.index));
   const indexOf = new Map(named.map((param) => [param.name, param.index]));
   const whole = records.filter((record) => record.kind === 'args');
   if (whole.length === 0) {
-    return { argsClass: synthesizeArgsClass(owner, methodName, named, paramTypes), synthesized: true, slots, indexOf, problems };
+    return { argsClass: synthesizeArgsClass(owner, methodName, usable, paramTypes), synthesized: true, slots, indexOf, problems };
   }
   const [dto, ...extra] = whole;
   indexOf.set('', dto.index);

@@ -29,12 +29,12 @@ export type FieldFacts = {
  */
 export function readFieldFacts(type: Function): FieldFacts[] {
   const metas = getValidationStorage().getTargetValidationMetadatas(type, '', true, false);
-  const metasByName = getValidationStorage().groupByPropertyName(metas);
+  const metasByName = groupByProperty(metas);
   const records = propertyRecords(type);
   const chain = classChain(type);
   const names = declarationOrder(chain, metas, records);
   return names.map((propertyName) => {
-    const own = metasByName[propertyName] ?? [];
+    const own = metasByName.get(propertyName) ?? [];
     const record = records.get(propertyName);
     const exclude = defaultMetadataStorage.findExcludeMetadata(type, propertyName);
     return {
@@ -47,6 +47,13 @@ export function readFieldFacts(type: Function): FieldFacts[] {
       owner: chain.find((c) => record?.target === c || own.some((m) => m.target === c)) ?? type,
     };
   });
+}
+
+// A Map, not class-validator's groupByPropertyName: a property named __proto__ must not reach an object key.
+function groupByProperty(metas: readonly ValidationMetadata[]): Map<string, ValidationMetadata[]> {
+  const grouped = new Map<string, ValidationMetadata[]>();
+  for (const meta of metas) grouped.set(meta.propertyName, [...(grouped.get(meta.propertyName) ?? []), meta]);
+  return grouped;
 }
 
 /** `@Param` property records by name; a derived class's record wins over its base's. */

@@ -1,0 +1,45 @@
+import { AgentcallError } from '../../src/errors/agentcall.error';
+import { ReflectMetadataMissingError } from '../../src/errors/reflect-metadata-missing.error';
+import { ToolDefinitionError } from '../../src/errors/tool-definition.error';
+
+describe('AgentcallError', () => {
+  it('names each error after its concrete class and keeps it an Error', () => {
+    const error = new ToolDefinitionError([{ className: 'A', message: 'broken' }]);
+    expect(error.name).toBe('ToolDefinitionError');
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toBeInstanceOf(AgentcallError);
+    expect(String(error)).toMatch(/^ToolDefinitionError: Invalid tool definitions/);
+  });
+
+  it('isInstance recognises the class it is called on and the base, not siblings', () => {
+    const error = new ReflectMetadataMissingError();
+    expect(ReflectMetadataMissingError.isInstance(error)).toBe(true);
+    expect(AgentcallError.isInstance(error)).toBe(true);
+    expect(ToolDefinitionError.isInstance(error)).toBe(false);
+  });
+
+  it('isInstance refuses plain errors and non-objects', () => {
+    expect(AgentcallError.isInstance(new Error('x'))).toBe(false);
+    expect(AgentcallError.isInstance(null)).toBe(false);
+    expect(AgentcallError.isInstance('ToolDefinitionError')).toBe(false);
+  });
+
+  it('isInstance recognises an error thrown by another copy of the package (same Symbol.for marker)', () => {
+    // What a second copy's ToolDefinitionError looks like from here: a different class, the same global marker.
+    const foreign = Object.assign(new Error('from elsewhere'), {
+      [Symbol.for('agentcall.error')]: ['ToolDefinitionError', 'AgentcallError'],
+    });
+    expect(foreign instanceof ToolDefinitionError).toBe(false);
+    expect(ToolDefinitionError.isInstance(foreign)).toBe(true);
+    expect(ReflectMetadataMissingError.isInstance(foreign)).toBe(false);
+  });
+
+  it('a subclass of a concrete error is recognised by its own and every ancestor class', () => {
+    class StricterError extends ToolDefinitionError {}
+    const error = new StricterError([]);
+    expect(error.name).toBe('StricterError');
+    expect(StricterError.isInstance(error)).toBe(true);
+    expect(ToolDefinitionError.isInstance(error)).toBe(true);
+    expect(StricterError.isInstance(new ToolDefinitionError([]))).toBe(false);
+  });
+});
