@@ -1,7 +1,8 @@
 import { Type } from 'class-transformer';
 import {
   IS_ARRAY, IS_BOOLEAN, IS_ENUM, IS_IN, IS_INT, IS_NUMBER, IS_OBJECT, IS_OPTIONAL, IS_STRING,
-  IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, ValidateNested, ValidationTypes,
+  IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, ValidateBy, ValidateNested, ValidationTypes,
+  buildMessage,
 } from 'class-validator';
 import type { FieldModel, FieldShape } from './field-model';
 import { hasCheck } from './has-check';
@@ -56,7 +57,23 @@ function nestedChecks(facts: FieldFacts, type: Function, each: boolean): Propert
   if (!facts.metas.some((meta) => meta.type === ValidationTypes.NESTED_VALIDATION)) checks.push(ValidateNested({ each }));
   // Without @Type, plainToInstance leaves a plain object, which class-validator refuses as an unknown value.
   if (facts.transformType === undefined) checks.push(Type(() => type));
-  // ValidateNested alone accepts an array where one object is expected.
-  if (!each && !hasCheck(facts.metas, IS_OBJECT, false)) checks.push(IsObject());
+  // ValidateNested alone accepts an array where one object is expected, and an array of arrays where an array of
+  // objects is expected (other non-objects it reports itself).
+  if (!hasCheck(facts.metas, IS_OBJECT, each)) checks.push(each ? ItemIsNotArray() : IsObject());
   return checks;
+}
+
+/** Each item of the array must not itself be an array (where the schema promises objects). */
+function ItemIsNotArray(): PropertyDecorator {
+  const validationOptions = { each: true };
+  return ValidateBy(
+    {
+      name: 'itemIsNotArray',
+      validator: {
+        validate: (value) => !Array.isArray(value),
+        defaultMessage: buildMessage((eachPrefix) => `${eachPrefix}$property must be an object, not an array`, validationOptions),
+      },
+    },
+    validationOptions,
+  );
 }
