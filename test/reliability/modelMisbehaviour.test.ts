@@ -1,4 +1,8 @@
+import 'reflect-metadata';
 import { runAgentLoop } from '../../src/agentCall';
+import { Param } from '../../src/decorators/param.decorator';
+import { Tool } from '../../src/decorators/tool.decorator';
+import { toolsFrom } from '../../src/definitions/tools-from';
 import type { ChatCompletionMessageParam } from '../../src/llm/type';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { assertValidHistory, assertValidRequests } from '../helpers/history';
@@ -149,6 +153,32 @@ describe('model misbehaviour: every call answered once, every request valid for 
     expect(result.stopReason).toBe('completed');
     expect(tool.calls.map((c) => c.params)).toEqual([[1, 2], 42, 'text', null, true, undefined, undefined, undefined]);
     expect(toolMessages(validated(result.completeMessages))).toHaveLength(args.length);
+  });
+
+  it('refuses arguments that are not an object for a decorated tool, telling the model what it sent', async () => {
+    class Weather {
+      cities: string[] = [];
+
+      @Tool({ description: 'Weather' })
+      weather(@Param('city') city: string) {
+        this.cities.push(city);
+        return `sunny in ${city}`;
+      }
+    }
+    const args = ['[1,2]', '42', '"Paris"', 'null', 'not json at all'];
+    server.enqueue({ toolCalls: [...args.map((a, i) => ({ id: `d${i}`, name: 'weather', arguments: a })), { id: 'ok', name: 'weather', arguments: { city: 'Oslo' } }] }, { text: 'done' });
+    const instance = new Weather();
+    const result = await runAgentLoop({ client: server.client(), body, tools: toolsFrom(instance) });
+    expect(instance.cities).toEqual(['Oslo']);
+    const header = 'Invalid arguments for tool "weather":\n';
+    expect(toolMessages(validated(result.completeMessages))).toEqual([
+      ['d0', `${header}the arguments must be a JSON object, not an array`],
+      ['d1', `${header}the arguments must be a JSON object, not a number`],
+      ['d2', `${header}the arguments must be a JSON object, not a string`],
+      ['d3', `${header}the arguments must be a JSON object, not null`],
+      ['d4', `${header}not valid JSON`],
+      ['ok', 'sunny in Oslo'],
+    ]);
   });
 
   it('runs ten tool calls of one turn, sequentially or concurrently, answering them in call order', async () => {
