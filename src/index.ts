@@ -4,6 +4,18 @@
  * The core (`runTool`, `runAgentLoop`, `createLLMResponse`) knows no tool by name and never imports the
  * decorator layer; NestJS lives in `agentcall/nestjs`, the scripted test server in `agentcall/testing`.
  */
+export { Tool } from './decorators/tool.decorator';
+export { Param } from './decorators/param.decorator';
+export type { ParamDecorator } from './decorators/param.decorator';
+export { Ctx } from './decorators/ctx.decorator';
+export type { ClassType, ParamOptions, ToolOptions, TypeSpec } from './metadata/options';
+export { toolsFrom } from './definitions/tools-from';
+export type { ToolsFromOptions } from './definitions/tools-from';
+export { isToolResult, toolResult } from './definitions/tool-result';
+export type { ToolResult, ToolResultOptions } from './definitions/tool-result';
+export { AgentcallError, ReflectMetadataMissingError, ToolDefinitionError } from './errors';
+export type { ToolDefinitionProblem } from './errors';
+
 export { runAgentLoop } from './agentCall';
 export type {
   AgentStopReason,
