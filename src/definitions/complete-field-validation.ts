@@ -1,11 +1,11 @@
 import { Type } from 'class-transformer';
 import {
-  IS_ARRAY, IS_BOOLEAN, IS_ENUM, IS_IN, IS_INT, IS_NUMBER, IS_OBJECT, IS_OPTIONAL, IS_STRING,
+  IS_ARRAY, IS_BOOLEAN, IS_ENUM, IS_IN, IS_INT, IS_NUMBER, IS_OBJECT, IS_OPTIONAL,
   IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, ValidateBy, ValidateNested, ValidationTypes,
   buildMessage,
 } from 'class-validator';
 import type { FieldModel, FieldShape } from './field-model';
-import { hasCheck } from './has-check';
+import { hasCheck, STRING_CHECKS } from './has-check';
 import type { FieldFacts } from './read-field-facts';
 
 /**
@@ -33,7 +33,7 @@ function levelChecks(facts: FieldFacts, shape: FieldShape, each: boolean): Prope
   const options = { each };
   switch (shape.kind) {
     case 'string':
-      return has(IS_STRING) ? [] : [IsString(options)];
+      return STRING_CHECKS.some(has) ? [] : [IsString(options)];
     case 'number':
       return has(IS_NUMBER) || has(IS_INT) ? [] : [IsNumber({}, options)];
     case 'integer':

@@ -29,5 +29,6 @@ function describe(error: ValidationError, path: string): string[] {
 
 function isMissing(error: ValidationError): boolean {
   const { target, property, value } = error;
-  return value === undefined && typeof target === 'object' && target !== null && !Object.hasOwn(target, property);
+  if (property === undefined || value !== undefined) return false;
+  return typeof target === 'object' && target !== null && !Object.hasOwn(target, property);
 }

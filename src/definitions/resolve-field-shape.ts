@@ -1,15 +1,10 @@
-import {
-  IS_ARRAY, IS_BOOLEAN, IS_DATE_STRING, IS_EMAIL, IS_ENUM, IS_IN, IS_INT, IS_ISO8601, IS_LENGTH, IS_NUMBER,
-  IS_OBJECT, IS_STRING, IS_URL, IS_UUID, MATCHES, MAX_LENGTH, MIN_LENGTH,
-} from 'class-validator';
+import { IS_ARRAY, IS_BOOLEAN, IS_ENUM, IS_IN, IS_INT, IS_NUMBER, IS_OBJECT } from 'class-validator';
 import type { TypeSpec } from '../metadata/options';
 import { constraintKeywords } from './constraint-keywords';
 import type { FieldShape } from './field-model';
-import { hasCheck } from './has-check';
+import { hasCheck, STRING_CHECKS } from './has-check';
 import { isDtoClass, typeName } from './is-dto-class';
 import type { FieldFacts } from './read-field-facts';
-
-const STRING_CHECKS = [IS_STRING, IS_EMAIL, IS_URL, IS_UUID, IS_DATE_STRING, IS_ISO8601, MATCHES, IS_LENGTH, MIN_LENGTH, MAX_LENGTH];
 
 /**
  * Decide what a field holds. Precedence: `type: () => X`, then allowed values (`enum`, `@IsIn`, `@IsEnum`),

@@ -8,7 +8,7 @@ export type ToolResultOptions = Omit<ToolExecuteResult, 'response'>;
 
 /**
  * A `ToolExecuteResult` made by {@link toolResult}. The brand is what tells it apart from an ordinary
- * returned object that merely happens to have a `response` or `stop` field.
+ * returned object that merely happens to have a `response` or `stop` field; a spread copy loses it.
  */
 export type ToolResult = ToolExecuteResult & { readonly [TOOL_RESULT]: true };
 
@@ -24,7 +24,9 @@ export type ToolResult = ToolExecuteResult & { readonly [TOOL_RESULT]: true };
  * }
  */
 export function toolResult(response: unknown, options: ToolResultOptions = {}): ToolResult {
-  return { ...options, response: stringifyForModel(response), [TOOL_RESULT]: true };
+  const result = { ...options, response: stringifyForModel(response) };
+  // Not enumerable: results compare, log and serialise as the plain ToolExecuteResult they are.
+  return Object.defineProperty(result, TOOL_RESULT, { value: true }) as ToolResult;
 }
 
 /**
