@@ -1,0 +1,102 @@
+import { createServer } from 'node:net';
+import { runDemo, type DemoIo } from '../../samples/demo/run-demo';
+import { startScriptedServer } from '../../src/testing';
+
+function capture(): { text: () => string; sink: { write(text: string): void } } {
+  let text = '';
+  return { text: () => text, sink: { write: (chunk: string) => void (text += chunk) } };
+}
+
+async function demo(args: string[], env: DemoIo['env'] = {}, ask?: DemoIo['ask']) {
+  const out = capture();
+  const err = capture();
+  const code = await runDemo({ args, env, out: out.sink, err: err.sink, ask });
+  return { code, out: out.text(), err: err.text() };
+}
+
+/** A port on 127.0.0.1 that nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('npm run demo', () => {
+  it('without a key, runs the embedded model: tool calls, a validation error and its correction, the answer, usage', async () => {
+    const { code, out, err } = await demo(['Weather', 'in', 'Rome,', 'and', 'add', 'a', 'to-do', 'to', 'book', 'a', 'table']);
+    expect(code).toBe(0);
+    expect(err).toBe('');
+    const lines = out.split('\n');
+    expect(lines[0]).toMatch(/^No OPENAI_API_KEY set: running against the embedded scripted model/);
+    expect(out).toContain('⚙ get_weather {"city":"Rome"}');
+    expect(out).toContain('✓ get_weather → {"city":"Rome","temperatureC":19,"conditions":"sunny"}');
+    expect(out).toMatch(/✗ add_todo → Invalid arguments for tool "add_todo": ⏎ title: .* ⏎ priority: priority must be one of the following values: low, normal, high/);
+    expect(out).toContain('✓ add_todo → {"title":"Book a table","priority":"high"');
+    expect(out).toContain('It is 19°C and sunny in Rome. I added "Book a table" to your to-do list (todo-1, high priority).');
+    expect(out).toMatch(/— completed · 4 model turns · 3 tool calls \(1 failed\) · \d+ input \/ \d+ output tokens\n$/);
+  });
+
+  it.each([[[]], [['   ']], [['x'.repeat(4001)]]])('refuses a bad prompt argument with exit code 2', async (args) => {
+    const { code, out, err } = await demo(args as string[]);
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err).toMatch(/^(usage: npm run demo -- "<prompt>"|error: the prompt is 4001 characters; the limit is 4000)/);
+  });
+
+  it('talks to the endpoint in OPENAI_BASE_URL with OPENAI_API_KEY and OPENAI_MODEL', async () => {
+    const server = await startScriptedServer({ turns: [{ text: 'Hello from a real endpoint.' }] });
+    try {
+      const session = server.session([{ text: 'Hello from a real endpoint.' }]);
+      const { code, out } = await demo(['hi'], { OPENAI_API_KEY: session.apiKey, OPENAI_BASE_URL: session.baseURL, OPENAI_MODEL: 'my-model' });
+      expect(code).toBe(0);
+      expect(out.split('\n')[0]).toBe(`agentcall demo · model my-model at ${session.baseURL}`);
+      expect(out).toContain('Hello from a real endpoint.');
+      expect(session.requests[0].body.model).toBe('my-model');
+      expect(session.requests[0].headers.authorization).toBe(`Bearer ${session.apiKey}`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('exits 1 with a clear message on a bad key', async () => {
+    const server = await startScriptedServer();
+    try {
+      const session = server.session([{ status: 401, errorMessage: 'Incorrect API key provided' }]);
+      const { code, err } = await demo(['hi'], { OPENAI_API_KEY: session.apiKey, OPENAI_BASE_URL: session.baseURL });
+      expect(code).toBe(1);
+      expect(err).toBe('error: the endpoint refused the API key (401): check OPENAI_API_KEY\n');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('exits 1 with a clear message when the endpoint is unreachable', async () => {
+    const baseURL = `http://127.0.0.1:${await closedPort()}/v1`;
+    const { code, err } = await demo(['hi'], { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: baseURL });
+    expect(code).toBe(1);
+    expect(err).toBe(`error: cannot reach the model endpoint ${baseURL} (check OPENAI_BASE_URL and your network)\n`);
+  });
+
+  it('asks the user when the model calls ask_user, and resumes with the answer', async () => {
+    const server = await startScriptedServer();
+    try {
+      const session = server.session([
+        { toolCalls: [{ name: 'ask_user', arguments: { question: 'Which city?' } }] },
+        (req) => ({ text: `You said: ${req.body.messages.at(-1)?.content}` }),
+      ]);
+      const questions: string[] = [];
+      const { code, out } = await demo(['weather please'], { OPENAI_API_KEY: session.apiKey, OPENAI_BASE_URL: session.baseURL }, async ({ question }) => {
+        questions.push(question);
+        return 'Oslo';
+      });
+      expect(code).toBe(0);
+      expect(questions).toEqual(['Which city?']);
+      expect(out).toContain('? Which city?');
+      expect(out).toContain('You said: The user answered: Oslo');
+    } finally {
+      await server.close();
+    }
+  });
+});
