@@ -1,0 +1,50 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type OpenAI from 'openai';
+import { Observable } from 'rxjs';
+import { getErrText, runAgentLoop } from '../../src';
+import { ToolRegistry } from '../../src/nestjs';
+import type { AgentEvent } from './agent.events';
+import { MODEL_NAME, OPENAI_CLIENT } from './agent.tokens';
+
+/** Runs the agent loop over every discovered tool and reports it as a stream of events. */
+@Injectable()
+export class AgentService {
+  constructor(
+    private readonly registry: ToolRegistry,
+    @Inject(OPENAI_CLIENT) private readonly client: OpenAI,
+    @Inject(MODEL_NAME) private readonly model: string,
+  ) {}
+
+  /** One run per subscription; unsubscribing (the HTTP client went away) aborts it. */
+  run(prompt: string): Observable<AgentEvent> {
+    return new Observable<AgentEvent>((subscriber) => {
+      const abort = new AbortController();
+      runAgentLoop({
+        client: this.client,
+        body: { model: this.model, messages: [{ role: 'user', content: prompt }] },
+        tools: this.registry.getTools(),
+        abortSignal: abort.signal,
+        maxRunAgentTimes: 12,
+        onStreaming: ({ text }) => subscriber.next({ type: 'text', text }),
+        onReasoning: ({ text }) => subscriber.next({ type: 'reasoning', text }),
+        onToolCall: ({ call }) => subscriber.next({ type: 'tool_call', id: call.id, name: call.function.name }),
+        onToolParam: ({ tool, argsDelta }) => subscriber.next({ type: 'tool_args', id: tool.id, delta: argsDelta }),
+        onAfterToolCall: ({ call, response }) => subscriber.next({ type: 'tool_result', id: call.id, name: call.function.name, response }),
+      }).then(
+        (result) => {
+          if (result.interactiveResponse) subscriber.next({ type: 'interactive', question: result.interactiveResponse.params.childrenResponse });
+          subscriber.next({
+            type: 'done',
+            stopReason: result.stopReason,
+            inputTokens: result.inputTokens,
+            outputTokens: result.outputTokens,
+            ...(result.error !== undefined ? { error: getErrText(result.error) } : {}),
+          });
+          subscriber.complete();
+        },
+        (error: unknown) => subscriber.error(error),
+      );
+      return () => abort.abort();
+    });
+  }
+}

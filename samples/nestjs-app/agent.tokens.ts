@@ -1,0 +1,4 @@
+/** The openai client the agent talks through (any OpenAI-compatible server). */
+export const OPENAI_CLIENT = Symbol('OPENAI_CLIENT');
+/** The model name sent with every request. */
+export const MODEL_NAME = Symbol('MODEL_NAME');

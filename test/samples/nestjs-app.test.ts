@@ -1,0 +1,73 @@
+import 'reflect-metadata';
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { AppModule } from '../../samples/nestjs-app/app.module';
+import type { AgentEvent } from '../../samples/nestjs-app/agent.events';
+import { TodoStore } from '../../samples/tools';
+import { startScriptedServer, type ScriptedServer } from '../../src/testing';
+
+/** The events of an SSE response body (`data:` lines of each blank-line separated block). */
+function parseSse(body: string): AgentEvent[] {
+  return body
+    .split('\n\n')
+    .map((block) => block.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('\n'))
+    .filter(Boolean)
+    .map((data) => JSON.parse(data) as AgentEvent);
+}
+
+describe('samples/nestjs-app: the SSE endpoint over real HTTP', () => {
+  let server: ScriptedServer;
+  let app: INestApplication;
+  let url: string;
+
+  beforeEach(async () => {
+    server = await startScriptedServer();
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule.register({ client: server.client(), model: 'nest-model' })] }).compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    await app.listen(0, '127.0.0.1');
+    url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  });
+  afterEach(async () => {
+    await app.close();
+    await server.close();
+  });
+
+  it('streams text, tool calls with their argument fragments, tool results and a done event', async () => {
+    server.enqueue(
+      { text: 'Adding it.', toolCalls: [{ id: 't1', name: 'add_todo', argumentChunks: ['{"title":', '"Buy milk"}'] }] },
+      { text: 'Done: todo-1.' },
+    );
+    const res = await fetch(`${url}/agent/stream?prompt=${encodeURIComponent('remind me to buy milk')}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events = parseSse(await res.text());
+
+    const kinds = events.map((e) => e.type);
+    expect(kinds[0]).toBe('text');
+    expect(kinds.at(-1)).toBe('done');
+    expect(events.filter((e) => e.type === 'tool_call')).toEqual([{ type: 'tool_call', id: 't1', name: 'add_todo' }]);
+    expect(events.flatMap((e) => (e.type === 'tool_args' ? [e.delta] : []))).toEqual(['{"title":', '"Buy milk"}']);
+    const result = events.find((e) => e.type === 'tool_result');
+    expect(result).toMatchObject({ id: 't1', name: 'add_todo' });
+    expect(JSON.parse((result as { response: string }).response)).toMatchObject({ id: 'todo-1', title: 'Buy milk', done: false });
+    expect(events.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join('')).toBe('Adding it.Done: todo-1.');
+    expect(events.at(-1)).toMatchObject({ type: 'done', stopReason: 'completed' });
+
+    // The tool ran on the DI singleton: the store Nest injected holds the item.
+    expect(app.get(TodoStore).list().map((t) => t.title)).toEqual(['Buy milk']);
+    expect(server.requests[0].body.model).toBe('nest-model');
+    expect(server.requests[0].body.tools?.length).toBe(10);
+  });
+
+  it('reports a model error in the done event', async () => {
+    server.enqueue({ status: 503, errorMessage: 'try later' });
+    const events = parseSse(await (await fetch(`${url}/agent/stream?prompt=hi`)).text());
+    expect(events).toEqual([expect.objectContaining({ type: 'done', stopReason: 'error', error: expect.stringMatching(/try later/) })]);
+  });
+
+  it('answers 400 without a prompt', async () => {
+    const res = await fetch(`${url}/agent/stream`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ message: 'Query parameter "prompt" is required' });
+  });
+});
