@@ -10,8 +10,8 @@ import { lookupDefinition, lookupSchema, lookupText } from './lib/lookup-tool';
 import { decoratedLookupTools } from './lib/decorated-lookup';
 
 const TURNS = 10;
-const RUNS = 40;
-const ROUNDS = 7;
+const RUNS = 100;
+const ROUNDS = 9;
 
 export async function stepOverhead(): Promise<void> {
   const server = await startBenchServer();
