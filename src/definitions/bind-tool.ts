@@ -16,6 +16,8 @@ export type ToolDefaults = {
  *
  * The method is looked up on every call, so spies and patches applied after binding are honoured; whatever
  * it throws propagates to `runTool`, which turns it into a `Tool error: …` response.
+ *
+ * @internal
  */
 export function bindTool(blueprint: ToolBlueprint, instance: object, defaults: ToolDefaults): ToolDefinition<object> {
   const strict = blueprint.strict ?? defaults.strict ?? false;

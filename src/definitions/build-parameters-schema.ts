@@ -19,6 +19,8 @@ type BuildContext = {
  * `additionalProperties: false`, matching the validation, which refuses unknown properties.
  *
  * @example buildParametersSchema(collectClassGraph(OrderDto)) // { type: 'object', properties: {...}, required: [...], additionalProperties: false }
+ *
+ * @internal
  */
 export function buildParametersSchema(graph: ClassGraph, description?: string): JsonSchema {
   const root = graph.classes[0];

@@ -12,7 +12,11 @@ import { createParseParams } from './parse-params';
 import { planArguments, type ArgumentPlan, type ArgumentSlot } from './plan-arguments';
 import { toStrictSchema } from './to-strict-schema';
 
-/** Everything about one `@Tool` method that does not depend on the instance: built once per class. */
+/**
+ * Everything about one `@Tool` method that does not depend on the instance: built once per class.
+ *
+ * @internal
+ */
 export type ToolBlueprint = {
   readonly methodName: string;
   readonly strict?: boolean;
@@ -29,6 +33,8 @@ export type ToolBlueprint = {
 /**
  * Build the instance-independent part of a tool: its arguments class, schemas, parser and problems.
  * `className` is the class the instance belongs to, which may extend the class declaring the method.
+ *
+ * @internal
  */
 export function buildToolBlueprint(className: string, tool: ToolMetadata): ToolBlueprint {
   const at = (message: string, parameterIndex?: number): ToolDefinitionProblem => ({

@@ -2,7 +2,11 @@ import type { ClassType } from '../metadata/options';
 import type { FieldShape } from './field-model';
 import { getClassModel } from './get-class-model';
 
-/** Every class reachable from an arguments class through its fields. */
+/**
+ * Every class reachable from an arguments class through its fields.
+ *
+ * @internal
+ */
 export type ClassGraph = {
   /** The root first, then each nested class once, in depth-first order. */
   readonly classes: readonly ClassType[];
@@ -14,6 +18,8 @@ export type ClassGraph = {
  * Walk the nested DTO classes of `root`.
  *
  * @example collectClassGraph(OrderDto) // { classes: [OrderDto, LineItem, Address], recursive: Set {} }
+ *
+ * @internal
  */
 export function collectClassGraph(root: ClassType): ClassGraph {
   const classes: ClassType[] = [];

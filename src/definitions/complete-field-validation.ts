@@ -15,6 +15,8 @@ import type { FieldFacts } from './read-field-facts';
  *
  * The checks go on the most derived class declaring the property: class-validator lets a subclass's checks
  * of one kind hide all of its base's checks of that kind on the same property.
+ *
+ * @internal
  */
 export function completeFieldValidation(facts: FieldFacts, field: FieldModel): void {
   const decorators: PropertyDecorator[] = [];

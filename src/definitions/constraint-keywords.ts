@@ -49,6 +49,8 @@ const CONVERTERS: Readonly<Record<string, Converter>> = {
  * the value itself (`each: false`) or, for arrays, each item (`each: true`).
  *
  * @example constraintKeywords(metasOf(Dto, 'age'), false) // { minimum: 0, maximum: 130 }
+ *
+ * @internal
  */
 export function constraintKeywords(metas: readonly ValidationMetadata[], each: boolean): JsonSchema {
   let keywords: JsonSchema = {};

@@ -6,6 +6,8 @@ import type { ValidationError } from 'class-validator';
  * `path: <name> is required` line instead of every check it failed.
  *
  * @example formatValidationErrors(validateSync(order)) // ['items[1].qty: qty must not be less than 1']
+ *
+ * @internal
  */
 export function formatValidationErrors(errors: readonly ValidationError[], parentPath = ''): string[] {
   return errors.flatMap((error) => {

@@ -10,6 +10,8 @@ const models = new WeakMap<Function, ClassModel>();
 /**
  * The fields of an arguments class, resolved once per class; the first call also completes the class's
  * validation so that it checks everything the schema promises.
+ *
+ * @internal
  */
 export function getClassModel(type: ClassType): ClassModel {
   const cached = models.get(type);

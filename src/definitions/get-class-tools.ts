@@ -4,7 +4,11 @@ import { getMetadataStorage } from '../metadata/metadata-storage';
 import type { ToolMetadata } from '../metadata/tool-metadata';
 import { buildToolBlueprint, type ToolBlueprint } from './build-tool-blueprint';
 
-/** The blueprints of every tool a class has (its own and inherited), and the class-level problems. */
+/**
+ * The blueprints of every tool a class has (its own and inherited), and the class-level problems.
+ *
+ * @internal
+ */
 export type ClassTools = {
   readonly tools: readonly ToolBlueprint[];
   readonly problems: readonly ToolDefinitionProblem[];
@@ -15,6 +19,8 @@ const cache = new WeakMap<Function, ClassTools>();
 /**
  * The tools of a class, built on first use and cached for the life of the class, so every instance
  * shares one schema, one arguments class and one parser.
+ *
+ * @internal
  */
 export function getClassTools(type: Function): ClassTools {
   const cached = cache.get(type);

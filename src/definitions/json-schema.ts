@@ -1,10 +1,16 @@
-/** The JSON Schema type names agentcall emits. */
+/**
+ * The JSON Schema type names agentcall emits.
+ *
+ * @internal
+ */
 export type JsonSchemaType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
 
 /**
  * The subset of JSON Schema agentcall emits for tool parameters.
  *
  * A type alias rather than an interface, so it is assignable to the openai SDK's `FunctionParameters`.
+ *
+ * @internal
  */
 export type JsonSchema = {
   type?: JsonSchemaType | JsonSchemaType[];

@@ -8,6 +8,8 @@ import { isToolResult } from './tool-result';
  * becomes the `response` text.
  *
  * @example mapToolReturn({ temp: 21 }) // { response: '{"temp":21}' }
+ *
+ * @internal
  */
 export function mapToolReturn(value: unknown): ToolExecuteResult {
   if (!isToolResult(value)) return { response: stringifyForModel(value) };

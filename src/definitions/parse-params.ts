@@ -21,6 +21,8 @@ const VALIDATOR_OPTIONS: ValidatorOptions = { whitelist: true, forbidNonWhitelis
  * @example
  * createParseParams('getWeather', GetWeatherArgs)('{"city": 3}')
  * // { success: false, errorMessage: 'Invalid arguments for tool "getWeather":\ncity: city must be a string' }
+ *
+ * @internal
  */
 export function createParseParams(toolName: string, argsClass: ClassType): (rawArgs: string) => ToolParseResult<object> {
   const header = `Invalid arguments for tool "${toolName}":`;

@@ -6,13 +6,25 @@ import { reflectParamTypes } from '../metadata/reflect-type';
 import { isDtoClass, typeName } from './is-dto-class';
 import { synthesizeArgsClass } from './synthesize-args-class';
 
-/** How `execute` fills one method parameter. */
+/**
+ * How `execute` fills one method parameter.
+ *
+ * @internal
+ */
 export type ArgumentSlot = { readonly kind: 'param'; readonly name: string } | { readonly kind: 'args' } | { readonly kind: 'context' };
 
-/** A method parameter problem, before it is located in a class. */
+/**
+ * A method parameter problem, before it is located in a class.
+ *
+ * @internal
+ */
 export type PlanProblem = { readonly parameterIndex?: number; readonly message: string };
 
-/** How a tool method's parameters map onto one arguments class. */
+/**
+ * How a tool method's parameters map onto one arguments class.
+ *
+ * @internal
+ */
 export type ArgumentPlan = {
   /** The class the arguments are validated against: the DTO, or one synthesized from named parameters. */
   readonly argsClass: ClassType;
@@ -31,6 +43,8 @@ export type ArgumentPlan = {
  * Read a method's parameter records and design types, and decide its arguments class.
  *
  * @example planArguments(WeatherTools, 'getWeather').slots // [{ kind: 'param', name: 'city' }, { kind: 'context' }]
+ *
+ * @internal
  */
 export function planArguments(owner: Function, methodName: string): ArgumentPlan {
   const records = getMetadataStorage().getParams(owner, methodName);

@@ -7,7 +7,11 @@ import type { ParamOptions } from '../metadata/options';
 import type { PropertyMetadata } from '../metadata/param-metadata';
 import { reflectPropertyType } from '../metadata/reflect-type';
 
-/** Everything recorded about one property of an arguments class, before any interpretation. */
+/**
+ * Everything recorded about one property of an arguments class, before any interpretation.
+ *
+ * @internal
+ */
 export type FieldFacts = {
   readonly propertyName: string;
   /** class-validator records for the property, inherited ones included. */
@@ -26,6 +30,8 @@ export type FieldFacts = {
 /**
  * The properties of `type` that take part in validation (a class-validator record or a `@Param`),
  * in declaration order.
+ *
+ * @internal
  */
 export function readFieldFacts(type: Function): FieldFacts[] {
   const metas = getValidationStorage().getTargetValidationMetadatas(type, '', true, false);

@@ -10,6 +10,8 @@ import type { FieldFacts } from './read-field-facts';
  * Decide what a field holds. Precedence: `type: () => X`, then allowed values (`enum`, `@IsIn`, `@IsEnum`),
  * then a nested class (`@Type`, or a class-typed property), then class-validator type checks, then the
  * reflected TypeScript type. Returns a problem message when none of them tells.
+ *
+ * @internal
  */
 export function resolveFieldShape(facts: FieldFacts): FieldShape | string {
   const explicit = facts.options?.type?.();

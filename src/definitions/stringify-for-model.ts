@@ -6,6 +6,8 @@ import { instanceToPlain } from 'class-transformer';
  * (password hashes, internal ids) away from the model.
  *
  * @example stringifyForModel(new User('ada', 'hash')) // '{"name":"ada"}' when passwordHash is @Exclude()d
+ *
+ * @internal
  */
 export function stringifyForModel(value: unknown): string {
   if (typeof value === 'string') return value;

@@ -8,6 +8,8 @@ import { getClassModel } from './get-class-model';
  * optional field they leave out; a `null` for a required field is kept, and fails validation.
  *
  * @example stripOptionalNulls({ city: 'Oslo', days: null }, ForecastArgs) // → { city: 'Oslo' }
+ *
+ * @internal
  */
 export function stripOptionalNulls(value: Record<string, unknown>, type: ClassType): void {
   for (const field of getClassModel(type).fields) {
@@ -23,7 +25,11 @@ function stripShape(value: unknown, shape: FieldShape): void {
   else if (shape.kind === 'array' && Array.isArray(value)) value.forEach((item) => stripShape(item, shape.items));
 }
 
-/** Whether `value` is a JSON object (not an array, not null). */
+/**
+ * Whether `value` is a JSON object (not an array, not null).
+ *
+ * @internal
+ */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -8,6 +8,8 @@ import { defineDesignType } from '../metadata/reflect-type';
  * written a DTO: the reflected parameter type becomes the property's `design:type`, and `@Param(options)`
  * followed by the extra decorators is applied to the property. Inline parameters and
  * DTOs then share one path for schema, transformation and validation.
+ *
+ * @internal
  */
 export function synthesizeArgsClass(
   owner: Function,

@@ -4,7 +4,11 @@ import type { JsonSchema, JsonSchemaType } from './json-schema';
 const STRICT_FORMATS: ReadonlySet<string> = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
 const PRIMITIVES: ReadonlySet<JsonSchemaType> = new Set(['string', 'number', 'integer', 'boolean']);
 
-/** A strict-mode schema, and what could not be expressed in strict mode. */
+/**
+ * A strict-mode schema, and what could not be expressed in strict mode.
+ *
+ * @internal
+ */
 export type StrictSchemaResult = { readonly schema: JsonSchema; readonly problems: readonly string[] };
 
 /**
@@ -18,6 +22,8 @@ export type StrictSchemaResult = { readonly schema: JsonSchema; readonly problem
  * @example
  * toStrictSchema({ type: 'object', properties: { n: { type: 'integer' } }, required: [], additionalProperties: false })
  * // { schema: { type: 'object', properties: { n: { type: ['integer', 'null'] } }, required: ['n'], additionalProperties: false }, problems: [] }
+ *
+ * @internal
  */
 export function toStrictSchema(schema: JsonSchema): StrictSchemaResult {
   const problems: string[] = [];

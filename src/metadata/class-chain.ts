@@ -2,6 +2,8 @@
  * A class followed by each class it extends, most derived first (`Object` and `Function.prototype` left out).
  *
  * @example classChain(AdminTools) // [AdminTools, BaseTools]
+ *
+ * @internal
  */
 export function classChain(type: Function): Function[] {
   const chain: Function[] = [];

@@ -16,14 +16,17 @@ type ClassRecords = {
 export class MetadataStorage {
   private readonly byClass = new WeakMap<Function, ClassRecords>();
 
+  /** Record a `@Tool` method. */
   addTool(record: ToolMetadata): void {
     this.recordsOf(record.target).tools.push(record);
   }
 
+  /** Record a `@Param` or `@Ctx` method parameter. */
   addParam(record: ParamMetadata): void {
     this.recordsOf(record.target).params.push(record);
   }
 
+  /** Record a `@Param` DTO property. */
   addProperty(record: PropertyMetadata): void {
     this.recordsOf(record.target).properties.push(record);
   }

@@ -61,16 +61,4 @@ describe('completing a class with the checks its schema promises', () => {
     const instance = Object.assign(new Derived(), { title: '', extra: 'x' });
     expect(validateSync(instance).map((error) => Object.keys(error.constraints ?? {}))).toEqual([['isNotEmpty']]);
   });
-
-  it('orders fields base first, each class in declaration order, @Param or not', () => {
-    class Base {
-      @IsInt() id!: number;
-      @Param() kind!: string;
-    }
-    class Derived extends Base {
-      @Param() name!: string;
-      @IsEmail() email!: string;
-    }
-    expect(getClassModel(Derived).fields.map((field) => field.name)).toEqual(['id', 'kind', 'name', 'email']);
-  });
 });
