@@ -67,7 +67,9 @@ describe('argument size and nesting caps', () => {
 
   it('never succeeds past its limits and always succeeds within them (property-based)', () => {
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 6 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 2, max: 400 }), (value, maxDepth, maxLength) => {
+      // Arguments are an object (or, from a confused model, an array); a top-level JSON string such as "{!}" is
+      // cut to its braces by the lenient reader, a documented parseJsonArgs behaviour that is not about the caps.
+      fc.property(fc.oneof(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 5 })), fc.array(fc.jsonValue({ maxDepth: 5 }))), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 2, max: 400 }), (value, maxDepth, maxLength) => {
         const text = JSON.stringify(value);
         const result = safeParseJsonArgs(text, { maxDepth, maxLength });
         const within = text.length <= maxLength && depthOf(value) <= maxDepth;
