@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import OpenAI, { APIError } from 'openai';
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { collectStream } from './collect-stream';
@@ -211,7 +211,7 @@ describe('startScriptedServer: replies through the real openai SDK', () => {
     const error = await openai.chat.completions.create({ model: 'm', messages: USER }).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(OpenAI.InternalServerError);
-    expect((error as OpenAI.APIError).message).toBe(
+    expect((error as APIError).message).toBe(
       '500 scripted server: request #0: turn function threw: assertion inside the turn failed',
     );
   });
@@ -222,8 +222,8 @@ describe('startScriptedServer: replies through the real openai SDK', () => {
     const error = await openai.chat.completions.create({ model: 'm', messages: USER }).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(OpenAI.APIError);
-    expect((error as OpenAI.APIError).status).toBe(500);
-    expect((error as OpenAI.APIError).message).toMatch(/argumentChunks of tool call 'calc' join to/);
+    expect((error as APIError).status).toBe(500);
+    expect((error as APIError).message).toMatch(/argumentChunks of tool call 'calc' join to/);
   });
 
   it('surfaces scripted HTTP 500 and 429 as APIError with that status and message', async () => {
