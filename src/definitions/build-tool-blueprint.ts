@@ -9,7 +9,7 @@ import { deepFreeze } from './deep-freeze';
 import { getClassModel } from './get-class-model';
 import type { JsonSchema } from './json-schema';
 import { createParseParams } from './parse-params';
-import { planArguments, type ArgumentPlan, type ArgumentSlot } from './plan-arguments';
+import { planArguments, type ArgumentSlot } from './plan-arguments';
 import { toStrictSchema } from './to-strict-schema';
 
 /**
@@ -46,7 +46,9 @@ export function buildToolBlueprint(className: string, tool: ToolMetadata): ToolB
   const plan = planArguments(tool.target, tool.methodName);
   const graph = collectClassGraph(plan.argsClass);
   const problems = [
-    ...(TOOL_NAME_PATTERN.test(tool.name) ? [] : [at(`tool name "${tool.name}" is invalid; it must match ${TOOL_NAME_PATTERN}`)]),
+    ...(TOOL_NAME_PATTERN.test(tool.name)
+      ? []
+      : [at(`tool name "${tool.name}" is invalid; it must match ${TOOL_NAME_PATTERN}`)]),
     ...plan.problems.map((problem) => at(problem.message, problem.parameterIndex)),
     ...graph.classes.flatMap((type) =>
       getClassModel(type).problems.map(({ propertyName, message }) =>

@@ -11,7 +11,10 @@ import { synthesizeArgsClass } from './synthesize-args-class';
  *
  * @internal
  */
-export type ArgumentSlot = { readonly kind: 'param'; readonly name: string } | { readonly kind: 'args' } | { readonly kind: 'context' };
+export type ArgumentSlot =
+  | { readonly kind: 'param'; readonly name: string }
+  | { readonly kind: 'args' }
+  | { readonly kind: 'context' };
 
 /**
  * A method parameter problem, before it is located in a class.
@@ -50,12 +53,17 @@ export function planArguments(owner: Function, methodName: string): ArgumentPlan
   const records = getMetadataStorage().getParams(owner, methodName);
   const paramTypes = reflectParamTypes(owner, methodName);
   const declared: unknown = owner.prototype[methodName];
-  const arity = Math.max(paramTypes?.length ?? 0, typeof declared === 'function' ? declared.length : 0, ...records.map((r) => r.index + 1));
+  // design:paramtypes counts every parameter; `length` stops at the first one with a default value.
+  const arity = Math.max(
+    paramTypes?.length ?? 0,
+    typeof declared === 'function' ? declared.length : 0,
+    ...records.map((record) => record.index + 1),
+  );
   const problems: PlanProblem[] = [];
   const slots: ArgumentSlot[] = [];
   for (let index = 0; index < arity; index++) {
     const at = records.filter((record) => record.index === index);
-    if (at.length === 0) problems.push({ parameterIndex: index, message: 'has no @Param or @Ctx decorator; every parameter of a @Tool method needs one' });
+    if (at.length === 0) problems.push({ parameterIndex: index, message: UNDECORATED });
     if (at.length > 1) problems.push({ parameterIndex: index, message: 'has more than one @Param / @Ctx decorator' });
     slots.push(at.length === 0 ? { kind: 'context' } : toSlot(at[0]));
   }
@@ -67,22 +75,29 @@ export function planArguments(owner: Function, methodName: string): ArgumentPlan
   const indexOf = new Map(named.map((param) => [param.name, param.index]));
   const whole = records.filter((record) => record.kind === 'args');
   if (whole.length === 0) {
-    return { argsClass: synthesizeArgsClass(owner, methodName, usable, paramTypes), synthesized: true, slots, indexOf, problems };
+    const argsClass = synthesizeArgsClass(owner, methodName, usable, paramTypes);
+    return { argsClass, synthesized: true, slots, indexOf, problems };
   }
   const [dto, ...extra] = whole;
   indexOf.set('', dto.index);
-  extra.forEach((param) => problems.push({ parameterIndex: param.index, message: 'a second @Param() without a name; only one parameter can take the whole arguments object' }));
-  if (named.length > 0) {
-    problems.push({ parameterIndex: dto.index, message: '@Param() without a name takes the whole arguments object, so the method cannot also have named @Param(name) parameters' });
-  }
+  extra.forEach((param) => problems.push({ parameterIndex: param.index, message: SECOND_WHOLE }));
+  if (named.length > 0) problems.push({ parameterIndex: dto.index, message: WHOLE_AND_NAMED });
   const type = dto.options.type?.() ?? paramTypes?.[dto.index];
-  if (isDtoClass(type)) return { argsClass: type, synthesized: false, slots, indexOf, description: dto.options.description, problems };
+  if (isDtoClass(type)) {
+    return { argsClass: type, synthesized: false, slots, indexOf, description: dto.options.description, problems };
+  }
+  const actual = type === undefined ? 'not known (no design:paramtypes were emitted)' : typeName(type);
   problems.push({
     parameterIndex: dto.index,
-    message: `@Param() without a name needs a parameter typed by a DTO class, but its type is ${type === undefined ? 'not known (no design:paramtypes were emitted)' : typeName(type)}; give the parameter a name (@Param('x')) or a class type`,
+    message: `@Param() without a name needs a parameter typed by a DTO class, but its type is ${actual}; give the parameter a name (@Param('x')) or a class type`,
   });
   return { argsClass: synthesizeArgsClass(owner, methodName, [], paramTypes), synthesized: false, slots, indexOf, problems };
 }
+
+const UNDECORATED = 'has no @Param or @Ctx decorator; every parameter of a @Tool method needs one';
+const SECOND_WHOLE = 'a second @Param() without a name; only one parameter can take the whole arguments object';
+const WHOLE_AND_NAMED =
+  '@Param() without a name takes the whole arguments object, so the method cannot also have named @Param(name) parameters';
 
 function toSlot(record: ParamMetadata): ArgumentSlot {
   return record.kind === 'param' ? { kind: 'param', name: record.name } : { kind: record.kind };

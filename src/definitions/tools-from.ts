@@ -24,8 +24,8 @@ export type ToolsFromOptions = ToolDefaults;
  * const tools = toolsFrom(new WeatherTools(api), new FlightTools());
  * const strictTools = toolsFrom([new WeatherTools(api)], { strict: true, timeoutMs: 10_000 });
  */
-export function toolsFrom(...instances: object[]): ToolDefinition[];
 export function toolsFrom(instances: readonly object[], options?: ToolsFromOptions): ToolDefinition[];
+export function toolsFrom(...instances: object[]): ToolDefinition[];
 export function toolsFrom(...args: unknown[]): ToolDefinition[] {
   const [instances, defaults] = Array.isArray(args[0])
     ? [args[0] as readonly unknown[], (args[1] ?? {}) as ToolsFromOptions]
