@@ -1,6 +1,5 @@
 import 'reflect-metadata';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsEmail, IsInt, IsOptional, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsEmail, IsInt, IsOptional, Length, Matches, Max, Min } from 'class-validator';
 import { Param, Tool } from '../../src';
 
 export enum Cabin {
@@ -53,8 +52,8 @@ export class FlightTools {
   @Tool({ description: 'Check in one passenger' })
   checkIn(
     @Param('bookingRef') bookingRef: string,
-    // A nested DTO as one inline parameter: its design type is the class.
-    @Param('passenger', {}, ValidateNested(), Type(() => Passenger)) passenger: Passenger,
+    // A DTO-typed inline parameter is a nested object; @ValidateNested and @Type are added for you.
+    @Param('passenger') passenger: Passenger,
   ) {
     return `${passenger.name} checked in on ${bookingRef}`;
   }

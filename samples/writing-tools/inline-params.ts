@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { IsInt, Max, Min } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsInt, Max, Min } from 'class-validator';
 import { Ctx, Param, Tool } from '../../src';
 import type { ToolExecuteContext } from '../../src';
 
@@ -17,17 +17,20 @@ export class WeatherTools {
     @Param('city', { description: 'City name', examples: ['Oslo'] }) city: string,
     @Param('days', { description: 'How many days, 1 to 7', optional: true }, IsInt(), Min(1), Max(7)) days = 1,
     @Param('unit', { enum: ['celsius', 'fahrenheit'], optional: true }) unit: 'celsius' | 'fahrenheit' = 'celsius',
-    @Ctx() ctx?: ToolExecuteContext,
+    @Ctx() ctx: ToolExecuteContext,
   ) {
     // The context's signal aborts when the run is aborted or the tool's timeout passes.
-    const highs = await this.source.forecast(city, days, ctx?.signal ?? new AbortController().signal);
+    const highs = await this.source.forecast(city, days, ctx.signal);
     return highs.map((celsius) => (unit === 'celsius' ? celsius : Math.round(celsius * 1.8 + 32)));
   }
 
   @Tool({ name: 'compare_cities', description: 'Which of the cities is warmest today' })
-  async warmest(@Param('cities', { type: () => [String], description: 'Two to five cities' }) cities: string[]) {
-    const signal = new AbortController().signal;
-    const highs = await Promise.all(cities.map(async (city) => [city, (await this.source.forecast(city, 1, signal))[0]] as const));
-    return highs.reduce((best, next) => (next[1] > best[1] ? next : best))[0];
+  async warmest(
+    // Arrays reflect as Array, so `type` names the item type.
+    @Param('cities', { type: () => [String], description: 'Two to five cities' }, ArrayMinSize(2), ArrayMaxSize(5)) cities: string[],
+    @Ctx() { signal }: ToolExecuteContext,
+  ) {
+    const highs = await Promise.all(cities.map(async (city) => (await this.source.forecast(city, 1, signal))[0]));
+    return cities[highs.indexOf(Math.max(...highs))];
   }
 }

@@ -40,6 +40,9 @@ describe('samples/writing-tools (the README "Writing tools" section)', () => {
       ].join('\n'),
     );
     await expect(callTool(tools, 'compare_cities', '{"cities": ["Oslo", "Rome"]}')).resolves.toBe('Oslo');
+    await expect(callTool(tools, 'compare_cities', '{"cities": ["Oslo"]}')).resolves.toBe(
+      'Invalid arguments for tool "compare_cities":\ncities: cities must contain at least 2 elements',
+    );
   });
 
   it('DTO parameters: strict schema, nulls for optional fields, nested validation', async () => {
@@ -62,6 +65,9 @@ describe('samples/writing-tools (the README "Writing tools" section)', () => {
     );
     await expect(callTool(tools, 'checkIn', '{"bookingRef": "X1", "passenger": {"name": "Ada", "age": 36}}')).resolves.toBe(
       'Ada checked in on X1',
+    );
+    await expect(callTool(tools, 'checkIn', '{"bookingRef": "X1", "passenger": {"name": "Ada"}}')).resolves.toBe(
+      'Invalid arguments for tool "checkIn":\npassenger.age: age is required',
     );
   });
 
