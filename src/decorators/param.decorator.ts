@@ -10,7 +10,9 @@ export type ParamDecorator = ParameterDecorator & PropertyDecorator;
 // Listed first: TypeScript infers `type: () => [X]` as a tuple only if the first overload it tries takes options.
 /**
  * Without a name, on a parameter typed by a DTO class: that class is the whole arguments object.
- * On a DTO property: describe the field (description, optional, enum, examples, `type: () => X`).
+ * On a DTO property: describe the field (description, optional, enum, examples, `type: () => X`); the
+ * property's TypeScript type is enough for its JSON type and its check, and class-validator decorators on
+ * it add constraints.
  *
  * @example
  * class Passenger {
