@@ -7,7 +7,7 @@ export type CompletionMeta = { id: string; created: number; model: string };
 /** An assistant message plus the `reasoning_content` field of DeepSeek-style reasoning models. */
 type ScriptedMessage = ChatCompletionMessage & { reasoning_content?: string };
 
-/** Encode a planned reply as a non-stream `chat.completion` body; `content` is `null` when empty, as OpenAI sends it. */
+/** Encode a planned reply as a non-stream `chat.completion` body; empty `content` is `null`, as OpenAI sends it. */
 export function buildCompletionBody(plan: PlannedReply, meta: CompletionMeta): ChatCompletion {
   const message: ScriptedMessage = { role: 'assistant', content: plan.text === '' ? null : plan.text, refusal: null };
   if (plan.reasoning !== '') message.reasoning_content = plan.reasoning;

@@ -23,13 +23,19 @@ export function createRequestHandler(state: ServerState): RequestListener {
     res.on('error', ignore);
     handle(req, res, state, signal).catch((error: unknown) => {
       // The script is intact; only this exchange broke. Tell the client if it can still hear it.
-      if (!res.headersSent && !res.destroyed) sendError(res, 500, `scripted server: ${messageOf(error)}`, { retry: false });
-      else res.destroy();
+      if (res.headersSent || res.destroyed) res.destroy();
+      else sendError(res, 500, `scripted server: ${messageOf(error)}`, { retry: false });
     });
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, state: ServerState, signal: AbortSignal): Promise<void> {
+/** Route, parse, record, take the turn: everything that must happen before the reply is known. */
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  state: ServerState,
+  signal: AbortSignal,
+): Promise<void> {
   const path = (req.url ?? '').split('?', 1)[0];
   if (req.method !== 'POST' || path !== CHAT_PATH) {
     req.resume();
@@ -40,7 +46,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, state: ServerSt
   }
   const body = parseJsonObject(await readBody(req)) as ChatCompletionCreateParams | undefined;
   if (body === undefined) {
-    return sendError(res, 400, 'scripted server: request body is not a JSON object', { code: 'invalid_json', retry: false });
+    return sendError(res, 400, 'scripted server: request body is not a JSON object', {
+      code: 'invalid_json',
+      retry: false,
+    });
   }
 
   const apiKey = bearerToken(req.headers.authorization);
@@ -59,9 +68,22 @@ async function handle(req: IncomingMessage, res: ServerResponse, state: ServerSt
     reply = await resolveTurn(turn, request);
   } catch (error) {
     const reason = error instanceof ScriptedReplyError ? error.message : `turn function threw: ${messageOf(error)}`;
-    return sendError(res, 500, `scripted server: request #${request.index}: ${reason}`, { code: 'scripted_turn_failed', retry: false });
+    return sendError(res, 500, `scripted server: request #${request.index}: ${reason}`, {
+      code: 'scripted_turn_failed',
+      retry: false,
+    });
   }
+  return answer(res, reply, body, state, signal);
+}
 
+/** Serve a validated reply: an HTTP error, a JSON completion or an SSE stream, after its stall. */
+async function answer(
+  res: ServerResponse,
+  reply: ScriptedReply,
+  body: ChatCompletionCreateParams,
+  state: ServerState,
+  signal: AbortSignal,
+): Promise<void> {
   if (reply.status !== undefined) {
     if (!(await stall(reply.delayMs, signal))) return;
     return sendError(res, reply.status, reply.errorMessage ?? `scripted error ${reply.status}`, {

@@ -11,14 +11,15 @@ export type SseWriteOptions = {
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
 
-/** Sent only when a cut stream has no event to send, so the client sees a 200 before the socket dies. */
-const KEEPALIVE_COMMENT = ': scripted stream\n\n';
+/** An SSE comment (clients skip it) sent when a stream is cut before its first event, so headers reach the client. */
+const CUT_BEFORE_FIRST_EVENT = ': scripted stream\n\n';
 
 /**
  * Write SSE events, then `[DONE]` or (with `cutAfter`) a destroyed socket.
  *
  * Without a delay everything goes out in one write: the cheap path benchmarks rely on. With a delay each event
  * is written alone and the wait stops as soon as `signal` aborts (client gone or server closing).
+ * Takes ownership of `events` (appends `[DONE]` to it).
  */
 export async function writeSse(
   res: ServerResponse,
@@ -33,7 +34,7 @@ export async function writeSse(
 
   if (options.chunkDelayMs === 0) {
     if (!cut) res.end(out.join(''));
-    else writeThenDestroy(res, out.length > 0 ? out.join('') : KEEPALIVE_COMMENT);
+    else writeThenDestroy(res, out.length > 0 ? out.join('') : CUT_BEFORE_FIRST_EVENT);
     return;
   }
   for (let i = 0; i < out.length; i++) {
@@ -42,7 +43,7 @@ export async function writeSse(
     else res.write(out[i]);
   }
   if (!cut) res.end();
-  else if (out.length === 0) writeThenDestroy(res, KEEPALIVE_COMMENT);
+  else if (out.length === 0) writeThenDestroy(res, CUT_BEFORE_FIRST_EVENT);
 }
 
 /** Destroy only once the bytes reached the socket, so the client really receives the events before the cut. */

@@ -32,7 +32,8 @@ const MALFORMED_EVENT = 'data: {"id":"scripted-malformed", this is not JSON\n\n'
  * and spliced into every event, so per-chunk work is one small `JSON.stringify`: benchmarks share this server.
  */
 export function buildStreamEvents(plan: PlannedReply, meta: StreamMeta): string[] {
-  const head = `data: ${JSON.stringify({ id: meta.id, object: 'chat.completion.chunk', created: meta.created, model: meta.model }).slice(0, -1)},"choices":`;
+  const fixed = { id: meta.id, object: 'chat.completion.chunk', created: meta.created, model: meta.model };
+  const head = `data: ${JSON.stringify(fixed).slice(0, -1)},"choices":`;
   const choice = (delta: ScriptedDelta, finish: ChatCompletionChunk.Choice['finish_reason'] = null): string => {
     const choices: ChatCompletionChunk.Choice[] = [{ index: 0, delta, finish_reason: finish }];
     return `${head}${JSON.stringify(choices)}}\n\n`;

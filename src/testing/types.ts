@@ -1,5 +1,4 @@
-import type OpenAI from 'openai';
-import type { ClientOptions } from 'openai';
+import type { ClientOptions, OpenAI } from 'openai';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 
 /** One tool call the scripted model makes. */

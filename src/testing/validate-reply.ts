@@ -35,7 +35,8 @@ export function validateReply(reply: unknown): asserts reply is ScriptedReply {
       const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
       if (joined !== args) {
         throw new ScriptedReplyError(
-          `scripted reply: argumentChunks of tool call '${call.name}' join to ${JSON.stringify(joined)}, not its arguments ${JSON.stringify(args)}`,
+          `scripted reply: argumentChunks of tool call '${call.name}' join to ${JSON.stringify(joined)}, ` +
+            `not its arguments ${JSON.stringify(args)}`,
         );
       }
     }

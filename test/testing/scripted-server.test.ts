@@ -99,7 +99,8 @@ describe('startScriptedServer: replies through the real openai SDK', () => {
   });
 
   it('sends the usage chunk (choices: []) only when the request asks include_usage', async () => {
-    server.enqueue({ text: 'hi', usage: { prompt_tokens: 11, completion_tokens: 7 } }, { text: 'hi', usage: { prompt_tokens: 11, completion_tokens: 7 } });
+    const usage = { prompt_tokens: 11, completion_tokens: 7 };
+    server.enqueue({ text: 'hi', usage }, { text: 'hi', usage });
 
     const withUsage = await collectStream(await stream({ include_usage: true }));
     const without = await collectStream(await stream());
@@ -177,7 +178,8 @@ describe('startScriptedServer: replies through the real openai SDK', () => {
     ];
     server.enqueue({ status: 400, errorMessage: 'bad tools' });
 
-    await expect(openai.chat.completions.create({ model: 'm', messages: USER, tools, stream: true })).rejects.toThrow('bad tools');
+    const call = openai.chat.completions.create({ model: 'm', messages: USER, tools, stream: true });
+    await expect(call).rejects.toThrow('bad tools');
 
     expect(server.requests).toHaveLength(1);
     const [request] = server.requests;
