@@ -155,7 +155,7 @@ class ResponseState {
     if (answer) this.addAnswer(answer);
     const calls = (message.tool_calls ?? []).flatMap((call) => (call.type === 'function' ? [call] : []));
     calls.forEach((call, index) =>
-      this.toolCalls.push([{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: call.function.arguments } }]),
+      this.toolCalls.push([{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: argumentsText(call.function.arguments) } }]),
     );
     this.finishReason = choice.finish_reason;
   }
@@ -207,5 +207,16 @@ class ResponseState {
     let outputTokens = estimateTokens(this.answerText) + estimateTokens(this.reasoningText);
     for (const call of toolCalls) outputTokens += estimateTokens(call.function.name) + estimateTokens(call.function.arguments);
     return { inputTokens: estimateMessagesTokens(this.props.body.messages), outputTokens };
+  }
+}
+
+/** Some OpenAI-compatible servers send non-streamed arguments as an object instead of JSON text. */
+function argumentsText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return '';
   }
 }

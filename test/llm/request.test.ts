@@ -116,6 +116,24 @@ describe('createLLMResponse', () => {
     expect(server.requests[0].body.stream).toBe(false);
   });
 
+  it('accepts non-streamed arguments sent as an object rather than JSON text', async () => {
+    server.enqueue((req) => {
+      expect(req.body.stream).toBe(false);
+      return { toolCalls: [{ id: 'c1', name: 'get_weather', arguments: '{}' }] };
+    });
+    const client = server.client({
+      // A server that sends `arguments` as an object, as some OpenAI-compatible ones do.
+      fetch: async (url, init) => {
+        const res = await fetch(url, init);
+        const body = (await res.json()) as { choices: { message: { tool_calls: { function: { arguments: unknown } }[] } }[] };
+        body.choices[0].message.tool_calls[0].function.arguments = { city: 'Oslo' };
+        return new Response(JSON.stringify(body), { status: res.status, headers: { 'content-type': 'application/json' } });
+      },
+    });
+    const res = await createLLMResponse({ client, body: { model: 'm', messages, tools, stream: false } });
+    expect(res.toolCalls[0].function.arguments).toBe('{"city":"Oslo"}');
+  });
+
   it('estimates usage when the provider reports none', async () => {
     server.enqueue({ text: 'abcdefgh', usage: null });
     const res = await createLLMResponse({ client: server.client(), body: { model: 'm', messages } });
