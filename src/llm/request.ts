@@ -40,9 +40,21 @@ export type CreateLLMResponseProps = ResponseEvents & {
   isAborted?: () => boolean | undefined | null;
   /** Aborting it cancels the request (`finish_reason: 'close'`). */
   abortSignal?: AbortSignal;
-  /** Per-request SDK options (a timeout in ms, extra headers). */
+  /**
+   * Per-request SDK options. `timeout` (ms) bounds the wait for the response headers (the SDK's own
+   * timeout) and, for a stream, every silence between two chunks: the SDK alone would wait forever on a
+   * stream that stalls after its headers.
+   */
   requestOptions?: { timeout?: number; headers?: Record<string, string> };
 };
+
+/** The error of a stream that went silent for longer than `requestOptions.timeout`. */
+export class StreamIdleTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`The model stream sent nothing for ${timeoutMs} ms`);
+    this.name = 'StreamIdleTimeoutError';
+  }
+}
 
 /** What one model request produced. Failures come back in `error`, never as a throw. */
 export type LLMResponse = {
@@ -84,12 +96,14 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
       ? { ...body, stream: true as const, stream_options: { include_usage: true } }
       : { ...body, stream: false as const };
     const response = await client.chat.completions.create(request, { ...requestOptions, signal: controller.signal });
-    if (stream) await state.consumeStream(response as Stream<ChatCompletionChunk>, controller);
+    if (stream) await state.consumeStream(response as Stream<ChatCompletionChunk>, controller, requestOptions?.timeout);
     else state.consumeCompletion(response as ChatCompletion);
     // The SDK ends an aborted stream quietly instead of throwing.
-    if (controller.signal.aborted) state.finishReason = 'close';
+    if (controller.signal.reason instanceof StreamIdleTimeoutError) state.error = controller.signal.reason;
+    else if (controller.signal.aborted) state.finishReason = 'close';
   } catch (error) {
-    if (controller.signal.aborted || isAborted?.()) state.finishReason = 'close';
+    if (controller.signal.reason instanceof StreamIdleTimeoutError) state.error = controller.signal.reason;
+    else if (controller.signal.aborted || isAborted?.()) state.finishReason = 'close';
     else state.error = error ?? new Error('Request failed');
   } finally {
     dispose();
@@ -114,9 +128,19 @@ class ResponseState {
     this.toolCalls = new ToolCallAccumulator(props);
   }
 
-  async consumeStream(stream: Stream<ChatCompletionChunk>, controller: AbortController): Promise<void> {
+  async consumeStream(stream: Stream<ChatCompletionChunk>, controller: AbortController, idleTimeoutMs?: number): Promise<void> {
+    const idle = idleTimeoutMs && idleTimeoutMs > 0 ? setTimeout(() => controller.abort(new StreamIdleTimeoutError(idleTimeoutMs)), idleTimeoutMs) : undefined;
+    try {
+      await this.readChunks(stream, controller, idle);
+    } finally {
+      clearTimeout(idle);
+    }
+  }
+
+  private async readChunks(stream: Stream<ChatCompletionChunk>, controller: AbortController, idle: NodeJS.Timeout | undefined): Promise<void> {
     const { isAborted } = this.props;
     for await (const chunk of stream) {
+      idle?.refresh();
       if (isAborted?.()) {
         controller.abort();
         this.finishReason = 'close';

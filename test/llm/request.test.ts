@@ -1,4 +1,4 @@
-import { createLLMResponse } from '../../src/llm/request';
+import { createLLMResponse, StreamIdleTimeoutError } from '../../src/llm/request';
 import type { ChatCompletionMessageToolCall } from '../../src/llm/type';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 
@@ -171,6 +171,21 @@ describe('createLLMResponse', () => {
     expect(res.finish_reason).toBe('close');
     expect(res.error).toBeUndefined();
     expect(res.answerText).toBe('one two ');
+  });
+
+  it('fails a stream that goes silent for longer than requestOptions.timeout, keeping what arrived', async () => {
+    // Headers and the first chunks arrive at once; then the server stalls far beyond the test timeout.
+    server.enqueue({ text: 'partial answer', chunkSize: 7, cutAfter: undefined, chunkDelayMs: 0 }, {});
+    server.enqueue();
+    const slow = await startScriptedServer({ turns: [{ text: 'abcdefgh', chunkSize: 2, chunkDelayMs: 600_000 }] });
+    try {
+      const res = await createLLMResponse({ client: slow.client(), body: { model: 'm', messages }, requestOptions: { timeout: 100 } });
+      expect(res.finish_reason).toBe('error');
+      expect(res.error).toBeInstanceOf(StreamIdleTimeoutError);
+      expect((res.error as Error).message).toBe('The model stream sent nothing for 100 ms');
+    } finally {
+      await slow.close();
+    }
   });
 
   it('cancels the request when the abort signal fires', async () => {
