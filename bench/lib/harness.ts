@@ -48,5 +48,5 @@ export function median(values: number[]): number {
 /** Print one result line: `label  value unit  (ratio× baseline)`. */
 export function report(label: string, value: number, unit: string, baseline?: number): void {
   const ratio = baseline ? `  ${(value / baseline).toFixed(2)}× baseline` : '';
-  console.log(`  ${label.padEnd(34)} ${value.toFixed(value < 10 ? 3 : 1).padStart(10)} ${unit}${ratio}`);
+  console.log(`  ${label.padEnd(44)} ${value.toFixed(value < 10 ? 3 : 1).padStart(10)} ${unit}${ratio}`);
 }
