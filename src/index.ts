@@ -13,7 +13,13 @@ export { toolsFrom } from './definitions/tools-from';
 export type { ToolsFromOptions } from './definitions/tools-from';
 export { isToolResult, toolResult } from './definitions/tool-result';
 export type { ToolResult, ToolResultOptions } from './definitions/tool-result';
-export { AgentcallError, ReflectMetadataMissingError, ToolDefinitionError } from './errors';
+export {
+  AgentcallError,
+  EmptyModelResponseError,
+  ReflectMetadataMissingError,
+  StreamIdleTimeoutError,
+  ToolDefinitionError,
+} from './errors';
 export type { ToolDefinitionProblem } from './errors';
 
 export { runAgentLoop } from './agentCall';

@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_CONSECUTIVE_TOOL_TURNS, DEFAULT_MAX_RUN_AGENT_TIMES } from '../constants';
+import { EmptyModelResponseError } from '../errors/empty-model-response.error';
 import { resolveClient } from '../llm/client';
 import { createLLMResponse } from '../llm/request';
 import { estimateMessageTokens, estimateMessagesTokens } from '../llm/tokens';
@@ -130,7 +131,7 @@ class AgentLoop {
       if (res.error !== undefined) return this.finish('error', res.error);
       if (res.finish_reason === 'close' || this.aborted()) return this.finish(this.abortReason());
       if (!res.toolCalls.length) {
-        if (!res.answerText && !res.reasoningText) return this.finish('error', new Error('The model returned an empty response'));
+        if (!res.answerText && !res.reasoningText) return this.finish('error', new EmptyModelResponseError());
         return this.finish('completed');
       }
 

@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { Stream } from 'openai/core/streaming';
+import { StreamIdleTimeoutError } from '../errors/stream-idle-timeout.error';
 import { linkAbort } from '../utils/abort';
 import { createId } from '../utils/id';
 import { resolveClient, type UserKey } from './client';
@@ -47,14 +48,6 @@ export type CreateLLMResponseProps = ResponseEvents & {
    */
   requestOptions?: { timeout?: number; headers?: Record<string, string> };
 };
-
-/** The error of a stream that went silent for longer than `requestOptions.timeout`. */
-export class StreamIdleTimeoutError extends Error {
-  constructor(readonly timeoutMs: number) {
-    super(`The model stream sent nothing for ${timeoutMs} ms`);
-    this.name = 'StreamIdleTimeoutError';
-  }
-}
 
 /** What one model request produced. Failures come back in `error`, never as a throw. */
 export type LLMResponse = {

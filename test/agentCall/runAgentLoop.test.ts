@@ -1,4 +1,5 @@
 import { runAgentLoop } from '../../src/agentCall';
+import { EmptyModelResponseError } from '../../src/errors';
 import type { ChatCompletionMessageParam } from '../../src/llm/type';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { fakeTool, user } from '../helpers/tools';
@@ -161,7 +162,8 @@ describe('runAgentLoop', () => {
     server.enqueue({});
     const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools: [weather()] });
     expect(result.stopReason).toBe('error');
-    expect(String((result.error as Error).message)).toMatch(/empty response/);
+    expect(EmptyModelResponseError.isInstance(result.error)).toBe(true);
+    expect((result.error as Error).message).toBe('The model returned an empty response');
   });
 
   it('stops mid-stream on abort and says so', async () => {

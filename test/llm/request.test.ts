@@ -1,4 +1,5 @@
-import { createLLMResponse, StreamIdleTimeoutError } from '../../src/llm/request';
+import { StreamIdleTimeoutError } from '../../src/errors';
+import { createLLMResponse } from '../../src/llm/request';
 import type { ChatCompletionMessageToolCall } from '../../src/llm/type';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 
