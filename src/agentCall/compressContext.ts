@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
-import { createLLMResponse } from '../llm/request';
 import { estimateMessageTokens, estimateMessagesTokens } from '../llm/tokens';
 import type { ChatCompletionMessageParam, UsageItem } from '../llm/type';
+import { summarize } from './summarize';
 import type { CompressContextEvent } from './type';
 
 const SUMMARY_PROMPT = `You compress the history of a conversation between a user, an AI agent and its tools, so the agent can continue the task with less context.
@@ -38,27 +38,15 @@ export async function compressContext({
   if (cut <= start) return undefined;
 
   const began = Date.now();
-  const res = await createLLMResponse({
-    client,
-    abortSignal,
-    body: {
-      model,
-      stream: false,
-      temperature: 0.1,
-      messages: [
-        { role: 'system', content: SUMMARY_PROMPT },
-        { role: 'user', content: transcript(messages.slice(start, cut)) },
-      ],
-    },
-  });
-  if (res.error !== undefined || res.finish_reason === 'close' || !res.answerText.trim()) return undefined;
+  const summary = await summarize({ client, model, instructions: SUMMARY_PROMPT, text: transcript(messages.slice(start, cut)), abortSignal });
+  if (!summary) return undefined;
 
   const compressed: ChatCompletionMessageParam[] = [
     ...messages.slice(0, start),
-    { role: 'user', content: `[Summary of the earlier conversation]\n${res.answerText.trim()}` },
+    { role: 'user', content: `[Summary of the earlier conversation]\n${summary.text}` },
     ...messages.slice(cut),
   ];
-  const { inputTokens, outputTokens } = res.usage;
+  const { inputTokens, outputTokens } = summary;
   return {
     messages: compressed,
     usage: { moduleName: 'compress_context', model, inputTokens, outputTokens },

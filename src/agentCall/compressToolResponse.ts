@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { createLLMResponse } from '../llm/request';
+import { summarize } from './summarize';
 import { estimateTokens } from '../llm/tokens';
 import type { UsageItem } from '../llm/type';
 import { truncateMiddle } from './truncate';
@@ -26,25 +26,16 @@ export async function compressToolResponse({
 }): Promise<{ response: string; usage?: UsageItem } | undefined> {
   if (estimateTokens(response) <= maxTokens) return undefined;
   if (client && model) {
-    const res = await createLLMResponse({
+    const summary = await summarize({
       client,
+      model,
       abortSignal,
-      body: {
-        model,
-        stream: false,
-        temperature: 0.1,
-        messages: [
-          {
-            role: 'system',
-            content: `Shorten the tool output the user sends to at most ${maxTokens} tokens. Keep every fact, number, identifier and error that could matter; drop repetition and boilerplate. Never invent anything. Answer with the shortened output only.`,
-          },
-          { role: 'user', content: truncateMiddle(response, maxTokens * CHARS_PER_TOKEN * 8) },
-        ],
-      },
+      instructions: `Shorten the tool output the user sends to at most ${maxTokens} tokens. Keep every fact, number, identifier and error that could matter; drop repetition and boilerplate. Never invent anything. Answer with the shortened output only.`,
+      text: truncateMiddle(response, maxTokens * CHARS_PER_TOKEN * 8),
     });
-    if (res.error === undefined && res.answerText.trim()) {
-      const usage: UsageItem = { moduleName: 'compress_tool_response', model, ...res.usage };
-      return { response: fit(res.answerText.trim(), maxTokens), usage };
+    if (summary) {
+      const usage: UsageItem = { moduleName: 'compress_tool_response', model, inputTokens: summary.inputTokens, outputTokens: summary.outputTokens };
+      return { response: fit(summary.text, maxTokens), usage };
     }
   }
   return { response: fit(response, maxTokens) };
