@@ -5,6 +5,12 @@ import type { ToolDefinition } from '../toolCall/type';
 import { bindTool, type ToolDefaults } from './bind-tool';
 import { getClassTools } from './get-class-tools';
 
+/**
+ * Instances, each refused by the type checker when it is an array, so a list followed by misspelled options
+ * (`toolsFrom([a], { strct: true })`) cannot quietly match the spread form.
+ */
+type NoArrays<T extends object[]> = { [K in keyof T]: T[K] extends readonly unknown[] ? never : T[K] };
+
 /** Options of the list form of {@link toolsFrom}. */
 export type ToolsFromOptions = ToolDefaults;
 
@@ -25,7 +31,7 @@ export type ToolsFromOptions = ToolDefaults;
  * const strictTools = toolsFrom([new WeatherTools(api)], { strict: true, timeoutMs: 10_000 });
  */
 export function toolsFrom(instances: readonly object[], options?: ToolsFromOptions): ToolDefinition[];
-export function toolsFrom(...instances: object[]): ToolDefinition[];
+export function toolsFrom<T extends object[]>(...instances: NoArrays<T>): ToolDefinition[];
 export function toolsFrom(...args: unknown[]): ToolDefinition[] {
   const [instances, defaults] = Array.isArray(args[0])
     ? [args[0] as readonly unknown[], (args[1] ?? {}) as ToolsFromOptions]
