@@ -158,6 +158,34 @@ describe('runAgentLoop', () => {
     expect(result.completeMessages.at(-1)).toEqual({ role: 'assistant', content: 'I was saying' });
   });
 
+  it('ends the run with the error of a throwing streaming hook, and ignores a throwing onAfterToolCall', async () => {
+    server.enqueue({ toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: 'X' } }] });
+    const broken = new Error('UI went away');
+    const failed = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [weather()],
+      onToolCall: () => {
+        throw broken;
+      },
+    });
+    expect(failed.stopReason).toBe('error');
+    expect(failed.error).toBe(broken);
+    expect(failed.completeMessages).toEqual([user('go')]);
+
+    server.enqueue({ toolCalls: [{ id: 'c2', name: 'get_weather', arguments: { city: 'Y' } }] }, { text: 'done' });
+    const survived = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [weather()],
+      onAfterToolCall: () => {
+        throw new Error('observer bug');
+      },
+    });
+    expect(survived.stopReason).toBe('completed');
+    expect(survived.completeMessages.find((m) => m.role === 'tool')).toEqual({ role: 'tool', tool_call_id: 'c2', content: 'Y: 21°C' });
+  });
+
   it('treats an empty response as an error instead of a silent success', async () => {
     server.enqueue({});
     const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools: [weather()] });
