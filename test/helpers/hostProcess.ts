@@ -38,3 +38,15 @@ export function watchProcess(): ProcessWatch {
   hostProcess.on('warning', onWarning);
   return watch;
 }
+
+/** Register hooks that fail each test of the enclosing `describe` in which a promise rejected unobserved. */
+export function expectNoUnhandledRejections(): void {
+  let watch: ProcessWatch;
+  beforeEach(() => {
+    watch = watchProcess();
+  });
+  afterEach(async () => {
+    await watch.stop();
+    expect(watch.unhandledRejections).toEqual([]);
+  });
+}

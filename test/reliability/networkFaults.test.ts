@@ -3,23 +3,18 @@ import { runAgentLoop } from '../../src/agentCall';
 import type { ChatCompletionMessageParam } from '../../src/llm/type';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { assertValidHistory, assertValidRequests } from '../helpers/history';
-import { watchProcess, type ProcessWatch } from '../helpers/hostProcess';
+import { expectNoUnhandledRejections } from '../helpers/hostProcess';
 import { fetchWithRetryAfterMs, unusedPort } from '../helpers/network';
 import { fakeTool, user } from '../helpers/tools';
 
 describe('network faults: the loop returns what it gathered, as a value, and leaks nothing', () => {
+  // No promise the loop or the SDK dropped may reject unobserved, whatever the fault.
+  expectNoUnhandledRejections();
   let server: ScriptedServer;
-  let watch: ProcessWatch;
   beforeEach(async () => {
     server = await startScriptedServer();
-    watch = watchProcess();
   });
-  afterEach(async () => {
-    await server.close();
-    await watch.stop();
-    // No promise the loop or the SDK dropped may reject unobserved, whatever the fault.
-    expect(watch.unhandledRejections).toEqual([]);
-  });
+  afterEach(() => server.close());
 
   const body = { model: 'm', messages: [user('go')] };
   const weather = () => fakeTool<{ city: string }>('get_weather', ({ params }) => ({ response: `${params.city}: 21°C` }));
