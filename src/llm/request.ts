@@ -91,15 +91,17 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
     const response = await client.chat.completions.create(request, { ...requestOptions, signal: controller.signal });
     if (stream) await state.consumeStream(response as Stream<ChatCompletionChunk>, controller, requestOptions?.timeout);
     else state.consumeCompletion(response as ChatCompletion);
-    // The SDK ends an aborted stream quietly instead of throwing.
-    if (controller.signal.reason instanceof StreamIdleTimeoutError) state.error = controller.signal.reason;
-    else if (controller.signal.aborted) state.finishReason = 'close';
   } catch (error) {
-    if (controller.signal.reason instanceof StreamIdleTimeoutError) state.error = controller.signal.reason;
-    else if (controller.signal.aborted || isAborted?.()) state.finishReason = 'close';
-    else state.error = error ?? new Error('Request failed');
+    state.error = error ?? new Error('Request failed');
   } finally {
     dispose();
+  }
+  // An abort may surface as a throw or, mid-stream, as a quiet end of the SDK's iterator: judge it by the signal.
+  const reason: unknown = controller.signal.reason;
+  if (reason instanceof StreamIdleTimeoutError) state.error = reason;
+  else if (controller.signal.aborted || (state.error !== undefined && isAborted?.())) {
+    state.error = undefined;
+    state.finishReason = 'close';
   }
   return state.result();
 }
