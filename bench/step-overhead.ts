@@ -3,7 +3,7 @@
  * openai SDK)? One tool call per turn, a zero-latency scripted model in another process.
  * Budget (DESIGN §8): ≤ 1.25× the floor per step, decorated tool included.
  */
-import { runAgentLoop } from '../src/agentCall';
+import { runAgentLoop } from '../src/agentCall/run-agent-loop';
 import { compare, cpuMicros, report, startBenchServer } from './lib/harness';
 import { floorLoop } from './lib/floor-loop';
 import { lookupDefinition, lookupSchema, lookupText } from './lib/lookup-tool';

@@ -11,8 +11,8 @@ export { Ctx } from './decorators/ctx.decorator';
 export type { ClassType, ParamOptions, ToolOptions, TypeSpec } from './metadata/options';
 export { toolsFrom } from './definitions/tools-from';
 export type { ToolsFromOptions } from './definitions/tools-from';
-export { isToolResult, toolResult } from './definitions/tool-result';
-export type { ToolResult, ToolResultOptions } from './definitions/tool-result';
+export { isToolResult, toolResult } from './definitions/results/tool-result';
+export type { ToolResult, ToolResultOptions } from './definitions/results/tool-result';
 export {
   AgentcallError,
   EmptyModelResponseError,
@@ -22,7 +22,7 @@ export {
 } from './errors';
 export type { ToolDefinitionProblem } from './errors';
 
-export { runAgentLoop } from './agentCall';
+export { runAgentLoop } from './agentCall/run-agent-loop';
 export type {
   AgentStopReason,
   ChildrenInteractiveParams,
@@ -34,11 +34,11 @@ export type {
   ToolCompressEvent,
 } from './agentCall/type';
 
-export { runTool } from './toolCall';
-export type { RunToolProps } from './toolCall';
-export { parseJsonArgs, safeParseJsonArgs, sliceJsonStr } from './toolCall/parseJsonArgs';
-export type { JsonArgsLimits } from './toolCall/parseJsonArgs';
-export { getErrText, maskSecrets } from './toolCall/errorText';
+export { runTool } from './toolCall/run-tool';
+export type { RunToolProps } from './toolCall/run-tool';
+export { parseJsonArgs, safeParseJsonArgs, sliceJsonStr } from './toolCall/parse-json-args';
+export type { JsonArgsLimits } from './toolCall/parse-json-args';
+export { getErrText, maskSecrets } from './toolCall/error-text';
 export type {
   ToolDefinition,
   ToolExecuteContext,

@@ -1,6 +1,6 @@
 import type { ToolDefinition, ToolExecuteContext } from '../toolCall/type';
 import type { ToolBlueprint } from './build-tool-blueprint';
-import { mapToolReturn } from './map-tool-return';
+import { mapToolReturn } from './results/map-tool-return';
 
 /** Defaults `toolsFrom` applies to every tool that does not set its own. */
 export type ToolDefaults = {

@@ -3,14 +3,14 @@ import type { ToolDefinitionProblem } from '../errors/tool-definition.error';
 import type { ChatCompletionTool } from '../llm/type';
 import type { ToolMetadata } from '../metadata/tool-metadata';
 import type { ToolParseResult } from '../toolCall/type';
-import { buildParametersSchema } from './build-parameters-schema';
-import { collectClassGraph } from './collect-class-graph';
-import { deepFreeze } from './deep-freeze';
-import { getClassModel } from './get-class-model';
-import type { JsonSchema } from './json-schema';
-import { createParseParams } from './parse-params';
+import { buildParametersSchema } from './schema/build-parameters-schema';
+import { collectClassGraph } from './model/collect-class-graph';
+import { deepFreeze } from '../utils/deep-freeze';
+import { getClassModel } from './model/get-class-model';
+import type { JsonSchema } from './schema/json-schema';
+import { createParseParams } from './validation/parse-params';
 import { planArguments, type ArgumentSlot } from './plan-arguments';
-import { toStrictSchema } from './to-strict-schema';
+import { toStrictSchema } from './schema/to-strict-schema';
 
 /**
  * Everything about one `@Tool` method that does not depend on the instance: built once per class.

@@ -3,8 +3,8 @@ import { getMetadataStorage } from '../metadata/metadata-storage';
 import type { ClassType } from '../metadata/options';
 import type { NamedParamMetadata, ParamMetadata } from '../metadata/param-metadata';
 import { reflectParamTypes } from '../metadata/reflect-type';
-import { isDtoClass, typeName } from './is-dto-class';
-import { synthesizeArgsClass } from './synthesize-args-class';
+import { isDtoClass, typeName } from './model/is-dto-class';
+import { synthesizeArgsClass } from './model/synthesize-args-class';
 
 /**
  * How `execute` fills one method parameter.

@@ -5,8 +5,8 @@ import { StreamIdleTimeoutError } from '../errors/stream-idle-timeout.error';
 import { linkAbort } from '../utils/abort';
 import { createId } from '../utils/id';
 import { resolveClient, type UserKey } from './client';
-import { ThinkTagSplitter, splitThinkTags } from './thinkTags';
-import { ToolCallAccumulator, type ToolCallStreamEvents } from './toolCallAccumulator';
+import { ThinkTagSplitter, splitThinkTags } from './think-tags';
+import { ToolCallAccumulator, type ToolCallStreamEvents } from './tool-call-accumulator';
 import { estimateMessagesTokens, estimateTokens } from './tokens';
 import type {
   ChatCompletionAssistantMessageParam,

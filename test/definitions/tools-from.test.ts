@@ -4,7 +4,7 @@ import { IsInt } from 'class-validator';
 import { Ctx } from '../../src/decorators/ctx.decorator';
 import { Param } from '../../src/decorators/param.decorator';
 import { Tool } from '../../src/decorators/tool.decorator';
-import { toolResult } from '../../src/definitions/tool-result';
+import { toolResult } from '../../src/definitions/results/tool-result';
 import { toolsFrom } from '../../src/definitions/tools-from';
 import type { ToolDefinition, ToolExecuteContext } from '../../src/toolCall/type';
 

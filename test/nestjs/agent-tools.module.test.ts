@@ -4,7 +4,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { Param } from '../../src/decorators/param.decorator';
 import { Tool } from '../../src/decorators/tool.decorator';
 import { ToolDefinitionError } from '../../src/errors';
-import { runTool } from '../../src/toolCall';
+import { runTool } from '../../src/toolCall/run-tool';
 import { AgentToolsModule, ToolRegistry, UnsupportedToolScopeError } from '../../src/nestjs';
 
 @Injectable()

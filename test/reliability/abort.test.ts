@@ -1,9 +1,9 @@
-import { runAgentLoop } from '../../src/agentCall';
+import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
 import type { ChatCompletionMessageParam } from '../../src/llm/type';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import type { ToolExecuteContext } from '../../src/toolCall/type';
 import { assertValidHistory, assertValidRequests } from '../helpers/history';
-import { expectNoUnhandledRejections } from '../helpers/hostProcess';
+import { expectNoUnhandledRejections } from '../helpers/host-process';
 import { fakeTool, user } from '../helpers/tools';
 
 const toolContents = (messages: ChatCompletionMessageParam[]) => messages.flatMap((m) => (m.role === 'tool' ? [m.content] : []));

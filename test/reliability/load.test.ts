@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { getEventListeners } from 'node:events';
-import { runAgentLoop } from '../../src/agentCall';
+import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
 import type { RunAgentResponse } from '../../src/agentCall/type';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { getGc, settledHeapUsed } from '../helpers/gc';
 import { assertValidRequests } from '../helpers/history';
-import { watchProcess } from '../helpers/hostProcess';
+import { watchProcess } from '../helpers/host-process';
 import { fakeTool, user } from '../helpers/tools';
 
 const RUNS = 200;

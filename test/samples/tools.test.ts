@@ -1,4 +1,4 @@
-import { runTool } from '../../src/toolCall';
+import { runTool } from '../../src/toolCall/run-tool';
 import type { ToolExecuteResult } from '../../src/toolCall/type';
 import { sampleTools, TodoStore } from '../../samples/tools';
 

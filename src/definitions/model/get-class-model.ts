@@ -1,0 +1,41 @@
+import { IS_OPTIONAL } from 'class-validator';
+import type { ClassType } from '../../metadata/options';
+import { completeFieldValidation } from '../validation/complete-field-validation';
+import type { ClassModel, FieldModel, FieldProblem } from './field-model';
+import { readFieldFacts } from './read-field-facts';
+import { resolveFieldShape } from './resolve-field-shape';
+
+const models = new WeakMap<Function, ClassModel>();
+
+/**
+ * The fields of an arguments class, resolved once per class; the first call also completes the class's
+ * validation so that it checks everything the schema promises.
+ *
+ * @internal
+ */
+export function getClassModel(type: ClassType): ClassModel {
+  const cached = models.get(type);
+  if (cached) return cached;
+  const fields: FieldModel[] = [];
+  const problems: FieldProblem[] = [];
+  for (const facts of readFieldFacts(type)) {
+    if (facts.excluded) continue;
+    const shape = resolveFieldShape(facts);
+    if (typeof shape === 'string') {
+      problems.push({ propertyName: facts.propertyName, message: shape });
+      continue;
+    }
+    const field: FieldModel = {
+      name: facts.propertyName,
+      optional: facts.options?.optional === true || facts.metas.some((meta) => meta.name === IS_OPTIONAL),
+      description: facts.options?.description,
+      examples: facts.options?.examples,
+      shape,
+    };
+    completeFieldValidation(facts, field);
+    fields.push(field);
+  }
+  const model: ClassModel = { type, fields, problems };
+  models.set(type, model);
+  return model;
+}

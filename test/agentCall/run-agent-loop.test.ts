@@ -1,0 +1,272 @@
+import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
+import { EmptyModelResponseError } from '../../src/errors';
+import type { ChatCompletionMessageParam } from '../../src/llm/type';
+import { startScriptedServer, type ScriptedServer } from '../../src/testing';
+import { fakeTool, user } from '../helpers/tools';
+
+describe('runAgentLoop', () => {
+  let server: ScriptedServer;
+  beforeEach(async () => {
+    server = await startScriptedServer();
+  });
+  afterEach(() => server.close());
+
+  const weather = () => fakeTool<{ city: string }>('get_weather', ({ params }) => ({ response: `${params.city}: 21°C` }));
+
+  it('runs tool calls and sends their tool messages in the next request', async () => {
+    server.enqueue(
+      { toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: 'Paris' } }], usage: { prompt_tokens: 10, completion_tokens: 5 } },
+      { text: 'It is 21°C in Paris.', usage: { prompt_tokens: 20, completion_tokens: 7 } },
+    );
+    const tool = weather();
+    const pushed: unknown[] = [];
+    const result = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'test-model', messages: [user('Weather in Paris?')] },
+      tools: [tool],
+      usagePush: (u) => pushed.push(...u),
+    });
+
+    expect(result.stopReason).toBe('completed');
+    expect(result.finish_reason).toBe('stop');
+    expect(tool.calls.map((c) => c.params)).toEqual([{ city: 'Paris' }]);
+    expect(tool.calls[0].messages).toEqual([user('Weather in Paris?')]);
+
+    const first = server.requests[0].body;
+    expect(first.tools).toEqual([tool.schema]);
+    expect(first.tool_choice).toBe('auto');
+    const second = server.requests[1].body.messages;
+    expect(second.slice(1)).toEqual([
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: 'Paris: 21°C' },
+    ]);
+    expect(result.completeMessages).toEqual([...second, { role: 'assistant', content: 'It is 21°C in Paris.' }]);
+    expect(result.assistantMessages).toEqual(result.completeMessages.slice(1));
+    expect(result.inputTokens).toBe(30);
+    expect(result.outputTokens).toBe(12);
+    expect(result.requestIds).toHaveLength(2);
+    expect(pushed).toEqual([
+      { moduleName: 'agent_call', model: 'test-model', inputTokens: 10, outputTokens: 5 },
+      { moduleName: 'agent_call', model: 'test-model', inputTokens: 20, outputTokens: 7 },
+    ]);
+    expect(result.usages).toEqual(pushed);
+  });
+
+  it('does not send body.tools and never mutates the caller messages', async () => {
+    server.enqueue({ text: 'hi' });
+    const messages: ChatCompletionMessageParam[] = [user('hello')];
+    const body = { model: 'm', messages, tools: [{ type: 'function', function: { name: 'sneaky' } }] } as never;
+    await runAgentLoop({ client: server.client(), body, tools: [weather()] });
+    expect(messages).toHaveLength(1);
+    expect(server.requests[0].body.tools?.map((t) => (t.type === 'function' ? t.function.name : ''))).toEqual(['get_weather']);
+  });
+
+  it('sends no tools or tool_choice when there are no tools', async () => {
+    server.enqueue({ text: 'hi' });
+    await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('hello')] }, tools: [] });
+    expect(server.requests[0].body).not.toHaveProperty('tools');
+    expect(server.requests[0].body).not.toHaveProperty('tool_choice');
+  });
+
+  it('fires onAfterToolCall on every path with the raw response, and answers every call', async () => {
+    server.enqueue(
+      {
+        toolCalls: [
+          { id: 'ok', name: 'get_weather', arguments: { city: 'Oslo' } },
+          { id: 'ghost', name: 'teleport', arguments: {} },
+          { id: 'bad', name: 'strict_tool', arguments: '{"n":"x"}' },
+          { id: 'boom', name: 'explode', arguments: {} },
+          { id: 'slow', name: 'sleepy', arguments: {} },
+        ],
+      },
+      { text: 'done' },
+    );
+    const tools = [
+      weather(),
+      fakeTool('strict_tool', () => ({ response: 'never' }), { parseParams: () => ({ success: false, errorMessage: 'n: must be a number' }) }),
+      fakeTool('explode', () => { throw new Error('kaboom'); }),
+      fakeTool('sleepy', () => new Promise(() => undefined), { timeoutMs: 20 }),
+    ];
+    const after: [string, string][] = [];
+    const result = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools,
+      onAfterToolCall: ({ call, response }) => after.push([call.id, response]),
+    });
+    const expected: [string, string][] = [
+      ['ok', 'Oslo: 21°C'],
+      ['ghost', 'Call tool not found: teleport'],
+      ['bad', 'n: must be a number'],
+      ['boom', 'Tool error: kaboom'],
+      ['slow', 'Tool error: sleepy timed out after 20 ms'],
+    ];
+    expect(after).toEqual(expected);
+    const toolMessages = server.requests[1].body.messages.filter((m) => m.role === 'tool');
+    expect(toolMessages.map((m) => [(m as { tool_call_id: string }).tool_call_id, m.content])).toEqual(expected);
+    expect(result.stopReason).toBe('completed');
+  });
+
+  it('ends the run after a turn whose tool returned stop', async () => {
+    server.enqueue({ toolCalls: [{ id: 'a', name: 'finish', arguments: { summary: 'all done' } }, { id: 'b', name: 'get_weather', arguments: { city: 'X' } }] });
+    const tools = [fakeTool('finish', () => ({ response: 'finished', stop: true })), weather()];
+    const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools });
+    expect(result.stopReason).toBe('tool_stop');
+    expect(server.requests).toHaveLength(1);
+    expect(result.completeMessages.filter((m) => m.role === 'tool')).toHaveLength(2);
+  });
+
+  it('stops at maxRunAgentTimes, even with the model still calling tools', async () => {
+    for (let i = 0; i < 5; i++) server.enqueue({ text: `step ${i}`, toolCalls: [{ name: 'get_weather', arguments: { city: 'X' } }] });
+    const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools: [weather()], maxRunAgentTimes: 3 });
+    expect(result.stopReason).toBe('max_turns');
+    expect(result.runTimes).toBe(3);
+    expect(server.requests).toHaveLength(3);
+    expect(result.completeMessages.at(-1)?.role).toBe('tool');
+  });
+
+  it("forces tool_choice 'none' after the configured run of tool-only turns", async () => {
+    for (let i = 0; i < 3; i++) server.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'X' } }] });
+    server.enqueue({ text: 'final' });
+    const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools: [weather()], maxConsecutiveToolTurns: 3 });
+    expect(server.requests.map((r) => r.body.tool_choice)).toEqual(['auto', 'auto', 'auto', 'none']);
+    expect(result.stopReason).toBe('completed');
+  });
+
+  it('answers a hallucinated tool name with a tool message and lets the model recover', async () => {
+    server.enqueue({ toolCalls: [{ id: 'h1', name: 'search_web', arguments: { q: 'x' } }] }, { toolCalls: [{ id: 'h2', name: 'get_weather', arguments: { city: 'Rome' } }] }, { text: 'Rome: 21°C' });
+    const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools: [weather()] });
+    expect(server.requests[1].body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'h1', content: 'Call tool not found: search_web' });
+    expect(result.stopReason).toBe('completed');
+  });
+
+  it('returns an HTTP 500 as error, keeping the messages gathered so far', async () => {
+    server.enqueue({ toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: 'Paris' } }] }, { status: 500, errorMessage: 'overloaded' });
+    const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools: [weather()] });
+    expect(result.stopReason).toBe('error');
+    expect(result.finish_reason).toBe('error');
+    expect(result.error).toMatchObject({ status: 500 });
+    expect(result.completeMessages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(result.requestIds).toHaveLength(2);
+  });
+
+  it('returns a stream cut mid-way as error, keeping the partial answer', async () => {
+    server.enqueue({ text: 'I was saying something long', chunkSize: 4, cutAfter: 4 });
+    const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools: [weather()] });
+    expect(result.stopReason).toBe('error');
+    expect(result.error).toBeDefined();
+    expect(result.completeMessages.at(-1)).toEqual({ role: 'assistant', content: 'I was saying' });
+  });
+
+  it('ends the run with the error of a throwing streaming hook, and ignores a throwing onAfterToolCall', async () => {
+    server.enqueue({ toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: 'X' } }] });
+    const broken = new Error('UI went away');
+    const failed = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [weather()],
+      onToolCall: () => {
+        throw broken;
+      },
+    });
+    expect(failed.stopReason).toBe('error');
+    expect(failed.error).toBe(broken);
+    expect(failed.completeMessages).toEqual([user('go')]);
+
+    server.enqueue({ toolCalls: [{ id: 'c2', name: 'get_weather', arguments: { city: 'Y' } }] }, { text: 'done' });
+    const survived = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [weather()],
+      onAfterToolCall: () => {
+        throw new Error('observer bug');
+      },
+    });
+    expect(survived.stopReason).toBe('completed');
+    expect(survived.completeMessages.find((m) => m.role === 'tool')).toEqual({ role: 'tool', tool_call_id: 'c2', content: 'Y: 21°C' });
+  });
+
+  it('treats an empty response as an error instead of a silent success', async () => {
+    server.enqueue({});
+    const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools: [weather()] });
+    expect(result.stopReason).toBe('error');
+    expect(EmptyModelResponseError.isInstance(result.error)).toBe(true);
+    expect((result.error as Error).message).toBe('The model returned an empty response');
+  });
+
+  it('stops mid-stream on abort and says so', async () => {
+    server.enqueue({ text: 'a long answer that streams slowly', chunkSize: 2, chunkDelayMs: 10 });
+    const controller = new AbortController();
+    let chunks = 0;
+    const result = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [weather()],
+      abortSignal: controller.signal,
+      onStreaming: () => {
+        if (++chunks === 3) controller.abort();
+      },
+    });
+    expect(result.stopReason).toBe('aborted');
+    expect(result.finish_reason).toBe('close');
+    expect(result.completeMessages.at(-1)).toEqual({ role: 'assistant', content: 'a long' });
+  });
+
+  it('stops during a long tool when isAborted turns true, and the tool sees its signal abort', async () => {
+    server.enqueue({ toolCalls: [{ id: 'l1', name: 'long', arguments: {} }, { id: 'l2', name: 'get_weather', arguments: { city: 'X' } }] });
+    let stop = false;
+    let toolSignal: AbortSignal | undefined;
+    const second = weather();
+    const long = fakeTool('long', ({ signal }) => {
+      toolSignal = signal;
+      setTimeout(() => (stop = true), 20);
+      return new Promise(() => undefined);
+    });
+    const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools: [long, second], isAborted: () => stop });
+    expect(result.stopReason).toBe('aborted');
+    expect(toolSignal?.aborted).toBe(true);
+    expect(second.calls).toHaveLength(0);
+    expect(result.completeMessages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual([
+      'Tool error: long was aborted',
+      'Tool error: get_weather was not run because the run was aborted',
+    ]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('runs a turn concurrently with toolConcurrency, keeping tool messages in call order', async () => {
+    server.enqueue({ toolCalls: [0, 1, 2].map((i) => ({ id: `p${i}`, name: 'wait', arguments: { ms: 40 - i * 15, i } })) }, { text: 'ok' });
+    const finished: number[] = [];
+    let running = 0;
+    let peak = 0;
+    const wait = fakeTool<{ ms: number; i: number }>('wait', async ({ params }) => {
+      peak = Math.max(peak, ++running);
+      await new Promise((r) => setTimeout(r, params.ms));
+      running--;
+      finished.push(params.i);
+      return { response: `done ${params.i}` };
+    });
+    await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools: [wait], toolConcurrency: 3 });
+    expect(peak).toBe(3);
+    expect(finished).toEqual([2, 1, 0]);
+    expect(server.requests[1].body.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['done 0', 'done 1', 'done 2']);
+  });
+
+  it('stops the run when timeoutMs passes', async () => {
+    server.enqueue({ toolCalls: [{ name: 'long', arguments: {} }] });
+    const result = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [fakeTool('long', () => new Promise(() => undefined))],
+      timeoutMs: 30,
+    });
+    expect(result.stopReason).toBe('timeout');
+    expect(result.completeMessages.at(-1)).toMatchObject({ role: 'tool', content: 'Tool error: long was aborted' });
+  });
+
+  it('sends a plain JSON request when body.stream is false', async () => {
+    server.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Lima' } }] }, { text: 'Lima: 21°C' });
+    const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')], stream: false }, tools: [weather()] });
+    expect(server.requests.map((r) => r.body.stream)).toEqual([false, false]);
+    expect(result.completeMessages.at(-1)).toEqual({ role: 'assistant', content: 'Lima: 21°C' });
+  });
+});

@@ -1,0 +1,169 @@
+import 'reflect-metadata';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
+import { Param } from '../../../src/decorators/param.decorator';
+import { Tool } from '../../../src/decorators/tool.decorator';
+import { toolsFrom } from '../../../src/definitions/tools-from';
+import type { ToolDefinition } from '../../../src/toolCall/type';
+
+class LineItem {
+  @Param({ description: 'Product code' }) sku!: string;
+  @IsInt() @Min(1) qty!: number;
+}
+
+class Address {
+  @Param() street!: string;
+  @Param({ optional: true }) city?: string;
+}
+
+class OrderDto {
+  @IsString() customer!: string;
+  @Param({ type: () => [LineItem] }) items!: LineItem[];
+  @IsOptional() @ValidateNested() @Type(() => Address) address?: Address;
+  @Param({ optional: true }) note?: string;
+}
+
+class Tools {
+  @Tool()
+  forecast(
+    @Param('city') city: string,
+    @Param('tags', { type: () => [String] }) tags: string[],
+    @Param('days', { optional: true }, IsInt(), Min(1), Max(7)) days?: number,
+  ) {
+    return [city, tags, days];
+  }
+
+  @Tool({ strict: true })
+  order(@Param() order: OrderDto) {
+    return order;
+  }
+}
+
+const [forecast, order] = toolsFrom(new Tools());
+
+function errorOf(tool: ToolDefinition, raw: string): string {
+  const result = tool.parseParams!(raw);
+  if (result.success) throw new Error(`expected a failure for ${raw}`);
+  return result.errorMessage;
+}
+
+function dataOf(tool: ToolDefinition, raw: string): Record<string, unknown> {
+  const result = tool.parseParams!(raw);
+  if (!result.success) throw new Error(result.errorMessage);
+  return result.data;
+}
+
+describe('parseParams: messages the model reads', () => {
+  it('wrong types: one line per failed check', () => {
+    expect(errorOf(forecast, '{"city": 3, "tags": ["a", 1], "days": "5"}')).toBe(
+      [
+        'Invalid arguments for tool "forecast":',
+        'city: city must be a string',
+        'tags: each value in tags must be a string',
+        'days: days must not be greater than 7',
+        'days: days must not be less than 1',
+        'days: days must be an integer number',
+      ].join('\n'),
+    );
+  });
+
+  it('missing required fields: "is required", once per field', () => {
+    expect(errorOf(forecast, '{}')).toBe('Invalid arguments for tool "forecast":\ncity: city is required\ntags: tags is required');
+  });
+
+  it('a null for a required field is a wrong type, not a missing field', () => {
+    expect(errorOf(forecast, '{"city": null, "tags": []}')).toBe('Invalid arguments for tool "forecast":\ncity: city must be a string');
+  });
+
+  it('unknown fields are reported, not dropped', () => {
+    expect(errorOf(forecast, '{"city": "Oslo", "tags": [], "country": "NO"}')).toBe(
+      'Invalid arguments for tool "forecast":\ncountry: property country should not exist',
+    );
+  });
+
+  it('nested errors carry the full path, array items by index', () => {
+    const raw = JSON.stringify({
+      customer: 'ada',
+      items: [{ sku: 'A1', qty: 1 }, { sku: 7, qty: 0, color: 'red' }, 'B2'],
+      address: { city: 'Oslo' },
+    });
+    expect(errorOf(order, raw)).toBe(
+      [
+        'Invalid arguments for tool "order":',
+        'items[1].color: property color should not exist',
+        'items[1].sku: sku must be a string',
+        'items[1].qty: qty must not be less than 1',
+        'items[2]: each value in nested property items must be either object or array',
+        'address.street: street is required',
+      ].join('\n'),
+    );
+  });
+
+  it('a nested object sent as a scalar or an array is refused', () => {
+    expect(errorOf(order, '{"customer": "ada", "items": [], "address": "Main street 1"}')).toBe(
+      [
+        'Invalid arguments for tool "order":',
+        'address: address must be an object',
+        'address: nested property address must be either object or array',
+      ].join('\n'),
+    );
+    expect(errorOf(order, '{"customer": "ada", "items": [], "address": []}')).toBe(
+      'Invalid arguments for tool "order":\naddress: address must be an object',
+    );
+  });
+
+  it('arguments that are not a JSON object', () => {
+    expect(errorOf(forecast, '["Oslo"]')).toBe('Invalid arguments for tool "forecast":\nthe arguments must be a JSON object, not an array');
+    expect(errorOf(forecast, '42')).toBe('Invalid arguments for tool "forecast":\nthe arguments must be a JSON object, not a number');
+    expect(errorOf(forecast, 'city=Oslo')).toBe('Invalid arguments for tool "forecast":\nnot valid JSON');
+  });
+
+  it('size and depth limits answer with a clear message', () => {
+    expect(errorOf(forecast, `{"city": ${'['.repeat(100)}${']'.repeat(100)}}`)).toBe(
+      'Invalid arguments for tool "forecast":\nnesting deeper than 64 levels',
+    );
+  });
+});
+
+describe('parseParams: accepted arguments', () => {
+  it('returns an instance of the arguments class, nested DTOs included', () => {
+    const data = dataOf(order, '{"customer": "ada", "items": [{"sku": "A1", "qty": 2}], "address": {"street": "Main 1"}}');
+    expect(data).toBeInstanceOf(OrderDto);
+    expect((data as unknown as OrderDto).items[0]).toBeInstanceOf(LineItem);
+    expect((data as unknown as OrderDto).address).toBeInstanceOf(Address);
+  });
+
+  it('tolerates the JSON models actually write (JSON5, code fences)', () => {
+    expect(dataOf(forecast, "```json\n{city: 'Oslo', tags: ['rain',],}\n```")).toEqual(expect.objectContaining({ city: 'Oslo', tags: ['rain'] }));
+  });
+
+  it('drops nulls sent for optional fields, also inside nested DTOs, and keeps the field absent', () => {
+    const data = dataOf(order, '{"customer": "ada", "items": [], "address": {"street": "Main 1", "city": null}, "note": null}');
+    expect(Object.keys(data)).toEqual(['customer', 'items', 'address']);
+    expect(Object.keys((data as unknown as OrderDto).address!)).toEqual(['street']);
+    expect(Object.keys(dataOf(order, '{"customer": "ada", "items": [], "address": null}'))).toEqual(['customer', 'items']);
+  });
+
+  it('never lets prototype keys reach an object', () => {
+    const data = dataOf(forecast, '{"city": "Oslo", "tags": [], "__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}');
+    expect(Object.keys(data)).toEqual(['city', 'tags']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect((data as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('a tool without parameters accepts empty arguments and refuses any field', () => {
+    class Clock {
+      @Tool()
+      now() {
+        return 'noon';
+      }
+    }
+    const [now] = toolsFrom(new Clock());
+    expect(now.parseParams!('').success).toBe(true);
+    expect(now.parseParams!('{}').success).toBe(true);
+    expect(now.parseParams!('{"tz": "UTC"}')).toEqual({
+      success: false,
+      errorMessage: 'Invalid arguments for tool "now":\ntz: property tz should not exist',
+    });
+  });
+});

@@ -1,0 +1,172 @@
+import fc from 'fast-check';
+import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
+import type { ChatCompletionMessageToolCall } from '../../src/llm/type';
+import { startScriptedServer } from '../../src/testing';
+import { runTool } from '../../src/toolCall/run-tool';
+import type { ToolDefinition } from '../../src/toolCall/type';
+import { fakeTool, user } from '../helpers/tools';
+
+/** Secrets are long random tokens, so finding one in the output can only mean it leaked. */
+const secret = (n: number) => `S${n}x${'Zq8Yw7Vu6Ts5Rq4P'.slice(n % 4)}${n}`;
+
+/** What each tool throws, and the secrets it carries. */
+const LEAKS: { name: string; thrown: () => unknown; secrets: string[]; keeps: string }[] = [
+  {
+    name: 'url_credentials',
+    thrown: () => new Error(`GET https://admin:${secret(1)}@db.internal:5432/users failed`),
+    secrets: [secret(1), 'admin:'],
+    keeps: 'GET https://[redacted] failed',
+  },
+  {
+    name: 'query_key',
+    thrown: () => new Error(`fetch https://api.example.com/v1/search?api_key=${secret(2)}&q=x returned 401`),
+    secrets: [secret(2)],
+    keeps: 'returned 401',
+  },
+  {
+    name: 'openai_key',
+    thrown: () => new Error(`401 Incorrect API key provided: sk-proj-${secret(3)}. You can find your API key at https://platform.openai.com`),
+    secrets: [secret(3)],
+    keeps: 'Incorrect API key provided: [redacted-key]',
+  },
+  {
+    name: 'bearer_header',
+    thrown: () => new Error(`request failed with headers {"Authorization":"Bearer ${secret(4)}","Accept":"json"}`),
+    secrets: [secret(4)],
+    keeps: 'request failed with headers',
+  },
+  {
+    name: 'basic_auth',
+    thrown: () => new Error(`proxy refused Proxy-Authorization: Basic ${secret(5)}`),
+    secrets: [secret(5)],
+    keeps: 'proxy refused',
+  },
+  {
+    name: 'oauth_form',
+    thrown: () => new Error(`invalid_grant for grant_type=refresh_token&client_secret=${secret(6)}&refresh_token=${secret(7)}`),
+    secrets: [secret(6), secret(7)],
+    keeps: 'invalid_grant',
+  },
+  {
+    // An axios-style error: the message lives in response.data, the key in the request config.
+    name: 'axios_shape',
+    thrown: () => ({
+      message: 'Request failed with status code 401',
+      config: { headers: { Authorization: `Bearer ${secret(8)}` } },
+      response: { status: 401, data: { message: `key ghp_${secret(9)} revoked` } },
+    }),
+    secrets: [secret(8), secret(9)],
+    keeps: 'revoked',
+  },
+  {
+    name: 'stack_in_message',
+    thrown: () => {
+      const inner = new Error('database unavailable');
+      return new Error(inner.stack);
+    },
+    secrets: [__filename, 'node_modules', '    at '],
+    keeps: 'Error: database unavailable',
+  },
+  {
+    name: 'thrown_string_with_stack',
+    thrown: () => `connection reset\n    at Socket.onEnd (/srv/app/${secret(10)}/db.js:10:5)\n    at emit (node:events:1:1)`,
+    secrets: [secret(10), '/srv/app', 'node:events'],
+    keeps: 'connection reset',
+  },
+];
+
+describe('error text the model reads carries no stack trace, credentials or keys', () => {
+  it('checks the tool messages actually sent in the next request', async () => {
+    const server = await startScriptedServer({
+      turns: [{ toolCalls: LEAKS.map((leak, i) => ({ id: `e${i}`, name: leak.name, arguments: {} })) }, { text: 'done' }],
+    });
+    try {
+      const tools: ToolDefinition[] = LEAKS.map((leak) =>
+        fakeTool(leak.name, async () => {
+          await Promise.resolve();
+          throw leak.thrown();
+        }),
+      );
+      const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools });
+      expect(result.stopReason).toBe('completed');
+
+      const sent = server.requests[1].body.messages.filter((m) => m.role === 'tool') as { tool_call_id: string; content: string }[];
+      expect(sent.map((m) => m.tool_call_id)).toEqual(LEAKS.map((_, i) => `e${i}`));
+      sent.forEach(({ content }, i) => {
+        const leak = LEAKS[i];
+        expect(content).toMatch(/^Tool error: /);
+        expect(content).toContain(leak.keeps);
+        expect(content).not.toMatch(/\n|\bat .*:\d+:\d+/);
+        for (const s of leak.secrets) expect(content).not.toContain(s);
+      });
+      // The whole request body, not just the tool messages, is free of every secret.
+      const wire = JSON.stringify(server.requests[1].body);
+      for (const leak of LEAKS) for (const s of leak.secrets.filter((x) => x.startsWith('S'))) expect(wire).not.toContain(s);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('masks a secret in whatever a hand-written parseParams throws', async () => {
+    const tool: ToolDefinition = {
+      schema: { type: 'function', function: { name: 'p', parameters: { type: 'object' } } },
+      parseParams: () => {
+        throw new Error(`schema registry https://svc:${secret(11)}@registry.local unreachable`);
+      },
+      execute: async () => ({ response: 'never' }),
+    };
+    const call: ChatCompletionMessageToolCall = { id: 'c', type: 'function', function: { name: 'p', arguments: '{}' } };
+    const { response } = await runTool({ call, messages: [], tools: [tool] });
+    expect(response).toBe('Tool error: schema registry https://[redacted] unreachable');
+  });
+
+  it('never lets a key-shaped secret through, whatever text surrounds it (property-based)', async () => {
+    const formats: ((s: string) => string)[] = [
+      (s) => `https://user:${s}@host.example/path`,
+      (s) => `postgres://app:${s}@10.0.0.5:5432/db`,
+      (s) => `https://api.example.com/v1?key=${s}&page=2`,
+      (s) => `sk-${s}`,
+      (s) => `sk-proj-${s}`,
+      (s) => `sk-ant-api03-${s}`,
+      (s) => `Bearer ${s}`,
+      (s) => `Authorization: Bearer ${s}`,
+      (s) => `Authorization: Basic ${s}`,
+      (s) => `{"Authorization": "Basic ${s}"}`,
+      (s) => `api_key=${s}`,
+      (s) => `"apiKey": "${s}"`,
+      (s) => `x-api-key: ${s}`,
+      (s) => `password=${s}`,
+      (s) => `client_secret=${s}`,
+      (s) => `refresh_token: '${s}'`,
+      (s) => `access_token=${s}`,
+      (s) => `ghp_${s}`,
+      (s) => `AKIA${s}`,
+      (s) => `ok\n    at leak (/app/${s}.js:1:1)`,
+    ];
+    const tool = (thrown: unknown): ToolDefinition => ({
+      schema: { type: 'function', function: { name: 't', parameters: { type: 'object' } } },
+      execute: async () => {
+        throw thrown;
+      },
+    });
+    const call: ChatCompletionMessageToolCall = { id: 'c', type: 'function', function: { name: 't', arguments: '{}' } };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.stringMatching(/^[A-Za-z0-9]{16,40}$/),
+        fc.nat({ max: formats.length - 1 }),
+        fc.string({ maxLength: 40 }),
+        fc.constantFrom(' ', ': ', '(', '"', ', ', '\t', ' - '),
+        fc.string({ maxLength: 40 }),
+        fc.constantFrom('error', 'string', 'object'),
+        async (s, format, before, separator, after, shape) => {
+          const text = `${before}${separator}${formats[format](s)}${separator}${after}`;
+          const thrown = shape === 'error' ? new Error(text) : shape === 'string' ? text : { response: { data: { message: text } } };
+          const { response } = await runTool({ call, messages: [], tools: [tool(thrown)] });
+          expect(response.startsWith('Tool error: ')).toBe(true);
+          expect(response).not.toContain(s);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -1,0 +1,54 @@
+import { parseJsonArgs, safeParseJsonArgs, sliceJsonStr } from '../../src/toolCall/parse-json-args';
+
+describe('parseJsonArgs', () => {
+  it.each([
+    ['', {}],
+    ['   ', {}],
+    ['{"city":"Paris"}', { city: 'Paris' }],
+    ['```json\n{"city": "Paris"}\n```', { city: 'Paris' }],
+    ["{city: 'Paris', days: 2,}", { city: 'Paris', days: 2 }],
+    ['Sure! {"a": [1, 2]} hope that helps', { a: [1, 2] }],
+    ['[1, 2, 3]', [1, 2, 3]],
+    ['{"a": 1} // trailing comment', { a: 1 }],
+  ])('parses %j', (input, expected) => {
+    expect(parseJsonArgs(input)).toEqual(expected);
+  });
+
+  it.each(['not json', '{"a": ', '{"a": undefined-thing}'])('returns undefined for %j without throwing', (input) => {
+    expect(parseJsonArgs(input)).toBeUndefined();
+  });
+
+  it('drops keys that reach the prototype chain', () => {
+    const parsed = parseJsonArgs('{"__proto__": {"polluted": true}, "a": {"constructor": {"prototype": {"x": 1}}}, "b": 2}') as Record<string, unknown>;
+    expect(parsed).toEqual({ a: {}, b: 2 });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
+    const json5 = parseJsonArgs("{__proto__: {polluted: true}, ok: 1}") as Record<string, unknown>;
+    expect(json5).toEqual({ ok: 1 });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('slices from the first opener to the last closer', () => {
+    expect(sliceJsonStr('  x {"a":1} y  ')).toBe('{"a":1}');
+    expect(sliceJsonStr('no brackets')).toBe('no brackets');
+    expect(sliceJsonStr('{ unclosed')).toBe('{ unclosed');
+  });
+});
+
+describe('safeParseJsonArgs', () => {
+  it('refuses arguments over the length limit', () => {
+    expect(safeParseJsonArgs('{"a":"' + 'x'.repeat(100) + '"}', { maxLength: 50 })).toEqual({
+      success: false,
+      errorMessage: 'Invalid arguments: 108 characters exceeds the limit of 50',
+    });
+  });
+
+  it('refuses nesting over the depth limit, ignoring brackets inside strings', () => {
+    expect(safeParseJsonArgs('[[[[1]]]]', { maxDepth: 3 })).toEqual({ success: false, errorMessage: 'Invalid arguments: nesting deeper than 3 levels' });
+    expect(safeParseJsonArgs('{"a": "[[[[[["}', { maxDepth: 3 })).toEqual({ success: true, data: { a: '[[[[[[' } });
+  });
+
+  it('says when the text is not JSON', () => {
+    expect(safeParseJsonArgs('{"a": ')).toEqual({ success: false, errorMessage: 'Invalid arguments: not valid JSON' });
+  });
+});

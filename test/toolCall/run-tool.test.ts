@@ -1,0 +1,143 @@
+import { runTool } from '../../src/toolCall/run-tool';
+import type { ToolDefinition, ToolExecuteContext } from '../../src/toolCall/type';
+import type { ChatCompletionMessageToolCall } from '../../src/llm/type';
+
+const call = (name: string, args = '{"a":1}'): ChatCompletionMessageToolCall => ({
+  id: 'call_1',
+  type: 'function',
+  function: { name, arguments: args },
+});
+
+const tool = (name: string, execute: ToolDefinition['execute'], extra: Partial<ToolDefinition> = {}): ToolDefinition => ({
+  schema: { type: 'function', function: { name, parameters: { type: 'object', properties: {} } } },
+  execute,
+  ...extra,
+});
+
+const messages = [{ role: 'user' as const, content: 'hi' }];
+
+describe('runTool', () => {
+  it('runs the tool found by name with the parsed params, the call and the messages', async () => {
+    let seen: ToolExecuteContext<unknown> | undefined;
+    const tools = [
+      tool('other', async () => ({ response: 'wrong tool' })),
+      tool('echo', async (ctx) => {
+        seen = ctx;
+        return { response: 'ok', stop: true };
+      }),
+    ];
+    const result = await runTool({ call: call('echo', '{"a": 1, "b": "x"}'), messages, tools });
+    expect(result).toEqual({ response: 'ok', stop: true });
+    expect(seen?.params).toEqual({ a: 1, b: 'x' });
+    expect(seen?.call.id).toBe('call_1');
+    expect(seen?.messages).toBe(messages);
+    expect(seen?.signal).toBeInstanceOf(AbortSignal);
+  });
+
+  it('answers an unknown tool name', async () => {
+    const result = await runTool({ call: call('nope'), messages, tools: [tool('echo', async () => ({ response: 'x' }))] });
+    expect(result).toEqual({ response: 'Call tool not found: nope' });
+  });
+
+  it('returns the parseParams error message and does not execute', async () => {
+    const execute = jest.fn(async () => ({ response: 'ran' }));
+    const tools = [tool('t', execute, { parseParams: () => ({ success: false, errorMessage: 'a: must be a number' }) })];
+    expect(await runTool({ call: call('t'), messages, tools })).toEqual({ response: 'a: must be a number' });
+    expect(execute).not.toHaveBeenCalled();
+  });
+
+  it('passes parseParams data to execute', async () => {
+    const tools = [
+      tool('t', async ({ params }) => ({ response: `n=${(params as { n: number }).n}` }), {
+        parseParams: (raw) => ({ success: true, data: { n: raw.length } }),
+      }),
+    ];
+    expect((await runTool({ call: call('t', 'abcd'), messages, tools })).response).toBe('n=4');
+  });
+
+  it('turns a throw into "Tool error: <message>" without the stack', async () => {
+    const tools = [tool('t', async () => { throw new Error('database is down\n    at db.ts:1:1'); })];
+    expect(await runTool({ call: call('t'), messages, tools })).toEqual({ response: 'Tool error: database is down' });
+  });
+
+  it.each([
+    ['a string', 'plain string', 'Tool error: plain string'],
+    ['a number', 42, 'Tool error: 42'],
+    ['undefined', undefined, 'Tool error: Unknown error'],
+    ['an object with msg', { msg: 'quota exceeded' }, 'Tool error: quota exceeded'],
+  ])('turns a thrown %s into text', async (_label, thrown, expected) => {
+    const tools = [tool('t', () => Promise.reject(thrown))];
+    expect((await runTool({ call: call('t'), messages, tools })).response).toBe(expected);
+  });
+
+  it('survives an error whose message getter throws, and a synchronous throw', async () => {
+    const evil = Object.defineProperty({}, 'message', { get() { throw new Error('boom'); } });
+    const tools = [
+      tool('a', async () => { throw evil; }),
+      tool('b', (() => { throw new Error('sync'); }) as unknown as ToolDefinition['execute']),
+    ];
+    expect((await runTool({ call: call('a'), messages, tools })).response).toBe('Tool error: Unknown error');
+    expect((await runTool({ call: call('b'), messages, tools })).response).toBe('Tool error: sync');
+  });
+
+  it('turns a throwing parseParams into a tool error', async () => {
+    const tools = [tool('t', async () => ({ response: 'x' }), { parseParams: () => { throw new TypeError('bad parser'); } })];
+    expect((await runTool({ call: call('t'), messages, tools })).response).toBe('Tool error: bad parser');
+  });
+
+  it('times out a slow tool, aborts its signal, and answers the model', async () => {
+    let signal: AbortSignal | undefined;
+    const tools = [
+      tool('slow', (ctx) => {
+        signal = ctx.signal;
+        return new Promise(() => undefined);
+      }, { timeoutMs: 30 }),
+    ];
+    const result = await runTool({ call: call('slow'), messages, tools });
+    expect(result).toEqual({ response: 'Tool error: slow timed out after 30 ms' });
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it('uses defaultTimeoutMs for tools without their own timeout', async () => {
+    const tools = [tool('slow', () => new Promise(() => undefined))];
+    expect((await runTool({ call: call('slow'), messages, tools, defaultTimeoutMs: 20 })).response).toBe(
+      'Tool error: slow timed out after 20 ms',
+    );
+  });
+
+  it('answers at once when the run signal aborts, and the tool sees its signal abort', async () => {
+    const run = new AbortController();
+    let toolSignal: AbortSignal | undefined;
+    const tools = [tool('long', (ctx) => { toolSignal = ctx.signal; return new Promise(() => undefined); })];
+    const pending = runTool({ call: call('long'), messages, tools, signal: run.signal });
+    setTimeout(() => run.abort(), 10);
+    expect(await pending).toEqual({ response: 'Tool error: long was aborted' });
+    expect(toolSignal?.aborted).toBe(true);
+  });
+
+  it('does not start a tool when the signal is already aborted', async () => {
+    const run = new AbortController();
+    run.abort();
+    const execute = jest.fn(async () => ({ response: 'ran' }));
+    expect((await runTool({ call: call('t'), messages, tools: [tool('t', execute)], signal: run.signal })).response).toBe('Tool error: t was aborted');
+    expect(execute).not.toHaveBeenCalled();
+  });
+
+  it('normalises sloppy results from hand-written tools', async () => {
+    const tools = [
+      tool('u', (async () => undefined) as unknown as ToolDefinition['execute']),
+      tool('o', (async () => ({ count: 2 })) as unknown as ToolDefinition['execute']),
+      tool('n', (async () => ({ response: 7 })) as unknown as ToolDefinition['execute']),
+    ];
+    expect(await runTool({ call: call('u'), messages, tools })).toEqual({ response: '' });
+    expect(await runTool({ call: call('o'), messages, tools })).toEqual({ response: '{"count":2}' });
+    expect(await runTool({ call: call('n'), messages, tools })).toEqual({ response: '7' });
+  });
+
+  it('defaults empty arguments to an empty object', async () => {
+    let params: unknown;
+    const tools = [tool('t', async (ctx) => { params = ctx.params; return { response: '' }; })];
+    await runTool({ call: call('t', ''), messages, tools });
+    expect(params).toEqual({});
+  });
+});
