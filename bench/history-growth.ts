@@ -16,7 +16,14 @@ const ROUNDS = 3;
 export async function historyGrowth(): Promise<void> {
   const server = await startBenchServer();
   const floor = (turns: number) => (onTurn: () => void) =>
-    floorLoop({ client: server.client, model: `bench-${turns}-1`, tools: [lookupSchema], maxTurns: turns + 1, onTurn, run: (_n, args) => lookupText(String(args.key), RESULT_SIZE) });
+    floorLoop({
+      client: server.client,
+      model: `bench-${turns}-1`,
+      tools: [lookupSchema],
+      maxTurns: turns + 1,
+      onTurn,
+      run: (_n, args) => lookupText(String(args.key), RESULT_SIZE),
+    });
   const agent = (turns: number) => (onTurn: () => void) =>
     runAgentLoop({
       client: server.client,
@@ -40,7 +47,9 @@ export async function historyGrowth(): Promise<void> {
     const agentTurns = medianPerTurn(agentRuns);
     const first = (turns: number[]) => median(turns.slice(0, WINDOW));
     const last = (turns: number[]) => median(turns.slice(-WINDOW));
-    console.log(`history growth: ${ROUNDS} runs of ${TURNS} turns each, ${RESULT_SIZE} B tool results, CPU per turn (median of the first / last ${WINDOW} turns)`);
+    console.log(
+      `history growth: ${ROUNDS} runs of ${TURNS} turns each, ${RESULT_SIZE} B tool results, CPU per turn (median of the first / last ${WINDOW} turns)`,
+    );
     report('floor, first turns', first(floorTurns) / 1000, 'ms');
     report('floor, last turns', last(floorTurns) / 1000, 'ms');
     report('agentcall, first turns', first(agentTurns) / 1000, 'ms', first(floorTurns) / 1000);

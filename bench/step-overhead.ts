@@ -22,14 +22,26 @@ export async function stepOverhead(): Promise<void> {
   const agentcall = (tools: typeof handWritten) => () =>
     cpuMicros(async () => {
       for (let i = 0; i < RUNS; i++) {
-        await runAgentLoop({ client: server.client, body: { model, messages: [{ role: 'user', content: 'Look things up.' }] }, tools, maxRunAgentTimes: 100, maxConsecutiveToolTurns: 0 });
+        await runAgentLoop({
+          client: server.client,
+          body: { model, messages: [{ role: 'user', content: 'Look things up.' }] },
+          tools,
+          maxRunAgentTimes: 100,
+          maxConsecutiveToolTurns: 0,
+        });
       }
     });
   try {
     const floor = () =>
       cpuMicros(async () => {
         for (let i = 0; i < RUNS; i++) {
-          await floorLoop({ client: server.client, model, tools: [lookupSchema], maxTurns: 100, run: (_n, args) => lookupText(String(args.key), 64) });
+          await floorLoop({
+            client: server.client,
+            model,
+            tools: [lookupSchema],
+            maxTurns: 100,
+            run: (_n, args) => lookupText(String(args.key), 64),
+          });
         }
       });
     // Warm both paths (JIT, sockets) before measuring.

@@ -20,7 +20,13 @@ export async function streamProcessing(): Promise<void> {
     const sdk = () =>
       cpuMicros(async () => {
         for (let i = 0; i < REQUESTS; i++) {
-          const stream = await server.client.chat.completions.create({ model, messages, tools: [lookupSchema], stream: true, stream_options: { include_usage: true } });
+          const stream = await server.client.chat.completions.create({
+            model,
+            messages,
+            tools: [lookupSchema],
+            stream: true,
+            stream_options: { include_usage: true },
+          });
           let text = '';
           let args = '';
           for await (const chunk of stream) {
@@ -38,7 +44,12 @@ export async function streamProcessing(): Promise<void> {
           const res = await createLLMResponse({
             client: server.client,
             body: { model, messages, tools: [lookupSchema] },
-            ...(hooks ? { onStreaming: ({ text }) => (seen += text.length), onToolParam: ({ argsDelta }) => (seen += argsDelta.length) } : {}),
+            ...(hooks
+              ? {
+                  onStreaming: ({ text }) => (seen += text.length),
+                  onToolParam: ({ argsDelta }) => (seen += argsDelta.length),
+                }
+              : {}),
           });
           if (res.answerText.length !== CHARS || res.error) throw new Error('bad stream');
         }
@@ -47,7 +58,9 @@ export async function streamProcessing(): Promise<void> {
     await compare({ sdk, bare: agentcall(false), hooks: agentcall(true) }, 2);
     const r = await compare({ sdk, bare: agentcall(false), hooks: agentcall(true) }, ROUNDS);
     const chunks = REQUESTS * (CHARS / 4) * 2;
-    console.log(`stream processing: ${REQUESTS} replies of ~${(CHARS / 2) | 0} chunks each, median of ${ROUNDS}, CPU per chunk`);
+    console.log(
+      `stream processing: ${REQUESTS} replies of ~${(CHARS / 2) | 0} chunks each, median of ${ROUNDS}, CPU per chunk`,
+    );
     report('openai SDK stream, accumulated', (r.sdk / chunks) * 1000, 'ns');
     report('createLLMResponse, no hooks', (r.bare / chunks) * 1000, 'ns', (r.sdk / chunks) * 1000);
     report('createLLMResponse, with hooks', (r.hooks / chunks) * 1000, 'ns', (r.sdk / chunks) * 1000);

@@ -15,11 +15,17 @@ export async function toolConcurrency(): Promise<void> {
   const server = await startBenchServer();
   const sleeper = (delay: (slot: number) => number): ToolDefinition<{ slot: number }> => ({
     schema: lookupSchema,
-    execute: ({ params }) => new Promise((resolve) => setTimeout(() => resolve({ response: 'ok' }), delay(params.slot))),
+    execute: ({ params }) =>
+      new Promise((resolve) => setTimeout(() => resolve({ response: 'ok' }), delay(params.slot))),
   });
   const wall = (tools: ToolDefinition[], concurrency: number) => async () => {
     const start = performance.now();
-    await runAgentLoop({ client: server.client, body: { model: `bench-1-${DELAYS.length}`, messages: [{ role: 'user', content: 'Go.' }] }, tools, toolConcurrency: concurrency });
+    await runAgentLoop({
+      client: server.client,
+      body: { model: `bench-1-${DELAYS.length}`, messages: [{ role: 'user', content: 'Go.' }] },
+      tools,
+      toolConcurrency: concurrency,
+    });
     return performance.now() - start;
   };
   try {
@@ -31,7 +37,9 @@ export async function toolConcurrency(): Promise<void> {
     await compare(variants, 1);
     const r = await compare(variants, ROUNDS);
     const ideal = r.ideal + Math.max(...DELAYS);
-    console.log(`tool concurrency: one turn of ${DELAYS.length} calls (${DELAYS.join('/')} ms), median of ${ROUNDS}, wall time`);
+    console.log(
+      `tool concurrency: one turn of ${DELAYS.length} calls (${DELAYS.join('/')} ms), median of ${ROUNDS}, wall time`,
+    );
     report('ideal (slowest tool + 2 requests)', ideal, 'ms');
     report('toolConcurrency: 1 (sequential)', r.sequential, 'ms', ideal);
     report(`toolConcurrency: ${DELAYS.length}`, r.concurrent, 'ms', ideal);

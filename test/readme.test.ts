@@ -9,7 +9,9 @@ const blocks = [...readme.matchAll(/```ts (\S+)\n([\s\S]*?)```/g)].map(([, file,
 
 /** README imports the package; samples import the source tree. */
 function asInSample(line: string): string {
-  return line.replace(/from 'agentcall(\/\w+)?'/, (_m, sub: string | undefined) => `from '../../src${sub ?? ''}'`).trim();
+  return line
+    .replace(/from 'agentcall(\/\w+)?'/, (_m, sub: string | undefined) => `from '../../src${sub ?? ''}'`)
+    .trim();
 }
 
 describe('README examples', () => {
@@ -25,15 +27,20 @@ describe('README examples', () => {
     );
   });
 
-  it.each(blocks.map((b) => [b.file, b.code]))('%s: every line shown is in the compiled sample, in order', (file, code) => {
-    const sample = readFileSync(join(root, file), 'utf8').split('\n').map((l) => l.trim());
-    let at = 0;
-    const missing: string[] = [];
-    for (const line of code.split('\n').map(asInSample).filter(Boolean)) {
-      const found = sample.indexOf(line, at);
-      if (found === -1) missing.push(line);
-      else at = found + 1;
-    }
-    expect(missing).toEqual([]);
-  });
+  it.each(blocks.map((b) => [b.file, b.code]))(
+    '%s: every line shown is in the compiled sample, in order',
+    (file, code) => {
+      const sample = readFileSync(join(root, file), 'utf8')
+        .split('\n')
+        .map((l) => l.trim());
+      let at = 0;
+      const missing: string[] = [];
+      for (const line of code.split('\n').map(asInSample).filter(Boolean)) {
+        const found = sample.indexOf(line, at);
+        if (found === -1) missing.push(line);
+        else at = found + 1;
+      }
+      expect(missing).toEqual([]);
+    },
+  );
 });

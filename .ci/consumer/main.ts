@@ -4,7 +4,16 @@ import assert from 'node:assert/strict';
 import { Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { IsInt, Min } from 'class-validator';
-import { Ctx, Param, Tool, ToolDefinitionError, runAgentLoop, toolResult, toolsFrom, type ToolExecuteContext } from 'agentcall';
+import {
+  Ctx,
+  Param,
+  Tool,
+  ToolDefinitionError,
+  runAgentLoop,
+  toolResult,
+  toolsFrom,
+  type ToolExecuteContext,
+} from 'agentcall';
 import { AgentToolsModule, ToolRegistry } from 'agentcall/nestjs';
 import { startScriptedServer } from 'agentcall/testing';
 
@@ -42,21 +51,37 @@ async function main(): Promise<void> {
     ],
   });
   try {
-    const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [{ role: 'user', content: 'Two teas' }] }, tools });
+    const result = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [{ role: 'user', content: 'Two teas' }] },
+      tools,
+    });
     assert.equal(result.stopReason, 'tool_stop');
-    assert.deepEqual(shop.orders.map((o) => [o.item, o.quantity]), [['tea', 2]]);
+    assert.deepEqual(
+      shop.orders.map((o) => [o.item, o.quantity]),
+      [['tea', 2]],
+    );
     const firstAnswer = server.requests[1].body.messages.at(-1)?.content;
     assert.match(String(firstAnswer), /quantity/);
   } finally {
     await server.close();
   }
 
-  assert.throws(() => toolsFrom({}), (e: unknown) => ToolDefinitionError.isInstance(e));
+  assert.throws(
+    () => toolsFrom({}),
+    (e: unknown) => ToolDefinitionError.isInstance(e),
+  );
 
   @Module({ imports: [AgentToolsModule.forRoot()], providers: [ShopTools] })
   class AppModule {}
   const app = await NestFactory.createApplicationContext(AppModule, { logger: false });
-  assert.deepEqual(app.get(ToolRegistry).getTools().map((t) => t.schema.function.name), ['order']);
+  assert.deepEqual(
+    app
+      .get(ToolRegistry)
+      .getTools()
+      .map((t) => t.schema.function.name),
+    ['order'],
+  );
   await app.close();
 
   console.log('pack-check: the installed package compiled and ran (decorators, loop, testing, nestjs)');

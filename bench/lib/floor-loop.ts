@@ -26,7 +26,13 @@ export async function floorLoop({
 }): Promise<ChatCompletionMessageParam[]> {
   const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'Look things up.' }];
   for (let turn = 0; turn < maxTurns; turn++) {
-    const stream = await client.chat.completions.create({ model, messages, tools, stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model,
+      messages,
+      tools,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let content = '';
     const calls: ChatCompletionMessageFunctionToolCall[] = [];
     for await (const chunk of stream) {
@@ -34,14 +40,22 @@ export async function floorLoop({
       if (!delta) continue;
       if (delta.content) content += delta.content;
       for (const tc of delta.tool_calls ?? []) {
-        const call = (calls[tc.index] ??= { id: tc.id ?? '', type: 'function', function: { name: tc.function?.name ?? '', arguments: '' } });
+        const call = (calls[tc.index] ??= {
+          id: tc.id ?? '',
+          type: 'function',
+          function: { name: tc.function?.name ?? '', arguments: '' },
+        });
         if (tc.function?.arguments) call.function.arguments += tc.function.arguments;
       }
     }
     messages.push({ role: 'assistant', content: content || null, ...(calls.length ? { tool_calls: calls } : {}) });
     if (!calls.length) break;
     for (const call of calls) {
-      messages.push({ role: 'tool', tool_call_id: call.id, content: run(call.function.name, JSON.parse(call.function.arguments || '{}')) });
+      messages.push({
+        role: 'tool',
+        tool_call_id: call.id,
+        content: run(call.function.name, JSON.parse(call.function.arguments || '{}')),
+      });
     }
     onTurn?.();
   }

@@ -7,7 +7,9 @@ export type BenchServer = { client: OpenAI; stop: () => void };
 
 /** Start {@link ./server-process} and return a client for it. */
 export async function startBenchServer(): Promise<BenchServer> {
-  const child: ChildProcess = fork(join(__dirname, 'server-process.js'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(join(__dirname, 'server-process.js'), {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const baseURL = await new Promise<string>((resolve, reject) => {
     child.once('message', (message) => resolve((message as { baseURL: string }).baseURL));
     child.once('error', reject);

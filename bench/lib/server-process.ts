@@ -17,7 +17,11 @@ function reply(request: RecordedRequest): ScriptedReply {
   const turn = answered / perTurn;
   if (turn >= turns) return { text: 'All done.', usage: { prompt_tokens: 1, completion_tokens: 1 } };
   return {
-    toolCalls: Array.from({ length: perTurn }, (_, i) => ({ id: `call_${turn}_${i}`, name: 'lookup', arguments: { key: `k${turn}`, slot: i } })),
+    toolCalls: Array.from({ length: perTurn }, (_, i) => ({
+      id: `call_${turn}_${i}`,
+      name: 'lookup',
+      arguments: { key: `k${turn}`, slot: i },
+    })),
     usage: { prompt_tokens: 1, completion_tokens: 1 },
   };
 }
@@ -27,7 +31,12 @@ function streamReply(chars: number): ScriptedReply {
   const args = JSON.stringify({ key: 'y'.repeat(chars) });
   const argumentChunks: string[] = [];
   for (let i = 0; i < args.length; i += 4) argumentChunks.push(args.slice(i, i + 4));
-  return { text: 'x'.repeat(chars), chunkSize: 4, toolCalls: [{ id: 'call_s', name: 'lookup', argumentChunks }], usage: { prompt_tokens: 1, completion_tokens: 1 } };
+  return {
+    text: 'x'.repeat(chars),
+    chunkSize: 4,
+    toolCalls: [{ id: 'call_s', name: 'lookup', argumentChunks }],
+    usage: { prompt_tokens: 1, completion_tokens: 1 },
+  };
 }
 
 async function main(): Promise<void> {

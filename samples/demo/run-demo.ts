@@ -19,7 +19,7 @@ export type DemoIo = {
 const MAX_PROMPT_LENGTH = 4000;
 const MAX_RESUMES = 3;
 const SYSTEM_PROMPT =
-  'You are a helpful assistant. You can look up weather, calculate, and manage the user\'s to-do list with your tools. ' +
+  "You are a helpful assistant. You can look up weather, calculate, and manage the user's to-do list with your tools. " +
   'Use tools for facts and arithmetic instead of guessing. If a tool answers with an error, read it and correct your call. Be brief.';
 
 /** Run the sample agent once; resolves with the process exit code. */
@@ -40,13 +40,20 @@ export async function runDemo(io: DemoIo): Promise<number> {
   const renderer = new TerminalRenderer(io.out, io.color ?? false);
   if (io.env.OPENAI_API_KEY) {
     model = io.env.OPENAI_MODEL || 'gpt-4o-mini';
-    client = new OpenAI({ apiKey: io.env.OPENAI_API_KEY, baseURL: io.env.OPENAI_BASE_URL || undefined, maxRetries: 1, timeout: 60_000 });
+    client = new OpenAI({
+      apiKey: io.env.OPENAI_API_KEY,
+      baseURL: io.env.OPENAI_BASE_URL || undefined,
+      maxRetries: 1,
+      timeout: 60_000,
+    });
     renderer.note(`agentcall demo · model ${model} at ${client.baseURL}`);
   } else {
     server = await startScriptedServer({ turns: demoScript(prompt), chunkSize: 6 });
     client = server.client();
     model = 'scripted-demo-model';
-    renderer.note('No OPENAI_API_KEY set: running against the embedded scripted model from agentcall/testing (set OPENAI_API_KEY, and optionally OPENAI_BASE_URL and OPENAI_MODEL, to use a real model).');
+    renderer.note(
+      'No OPENAI_API_KEY set: running against the embedded scripted model from agentcall/testing (set OPENAI_API_KEY, and optionally OPENAI_BASE_URL and OPENAI_MODEL, to use a real model).',
+    );
   }
   renderer.note(`> ${prompt}\n`);
 
@@ -55,15 +62,27 @@ export async function runDemo(io: DemoIo): Promise<number> {
       { role: 'system', content: SYSTEM_PROMPT },
       { role: 'user', content: prompt },
     ];
-    const base = { client, body: { model, messages, temperature: 0.2 }, tools: sampleTools(), maxRunAgentTimes: 12, ...renderer.hooks() };
+    const base = {
+      client,
+      body: { model, messages, temperature: 0.2 },
+      tools: sampleTools(),
+      maxRunAgentTimes: 12,
+      ...renderer.hooks(),
+    };
     let result: RunAgentResponse = await runAgentLoop(base);
     for (let resumes = 0; result.interactiveResponse && resumes < MAX_RESUMES; resumes++) {
       const params = result.interactiveResponse.params;
       const question = params.childrenResponse as AskUserInteractive;
       renderer.note(`? ${question.question}`);
-      const answer = io.ask ? await io.ask(question) : 'The user is not available; make a reasonable assumption and say so.';
+      const answer = io.ask
+        ? await io.ask(question)
+        : 'The user is not available; make a reasonable assumption and say so.';
       renderer.note(`  ${answer}`);
-      result = await runAgentLoop({ ...base, childrenInteractiveParams: params, handleInteractiveTool: async () => ({ response: `The user answered: ${answer}` }) });
+      result = await runAgentLoop({
+        ...base,
+        childrenInteractiveParams: params,
+        handleInteractiveTool: async () => ({ response: `The user answered: ${answer}` }),
+      });
     }
     renderer.summary(result);
     if (result.error !== undefined) {
@@ -79,10 +98,13 @@ export async function runDemo(io: DemoIo): Promise<number> {
 /** A one-line reason a person can act on. */
 function describeFailure(error: unknown, baseURL: string): string {
   if (error instanceof OpenAI.APIConnectionTimeoutError) return `the model endpoint ${baseURL} did not answer in time`;
-  if (error instanceof OpenAI.APIConnectionError) return `cannot reach the model endpoint ${baseURL} (check OPENAI_BASE_URL and your network)`;
-  if (error instanceof OpenAI.AuthenticationError) return 'the endpoint refused the API key (401): check OPENAI_API_KEY';
+  if (error instanceof OpenAI.APIConnectionError)
+    return `cannot reach the model endpoint ${baseURL} (check OPENAI_BASE_URL and your network)`;
+  if (error instanceof OpenAI.AuthenticationError)
+    return 'the endpoint refused the API key (401): check OPENAI_API_KEY';
   if (error instanceof OpenAI.PermissionDeniedError) return 'the API key may not use this model (403)';
-  if (error instanceof OpenAI.NotFoundError) return `model or endpoint not found (404): check OPENAI_MODEL and OPENAI_BASE_URL (${baseURL})`;
+  if (error instanceof OpenAI.NotFoundError)
+    return `model or endpoint not found (404): check OPENAI_MODEL and OPENAI_BASE_URL (${baseURL})`;
   if (error instanceof OpenAI.RateLimitError) return 'rate limited or out of quota (429)';
   return getErrText(error);
 }

@@ -25,7 +25,11 @@ export function demoScript(prompt: string): ScriptedTurn[] {
       };
     },
     (request) => {
-      const weather = JSON.parse(toolMessages(request)[0] ?? '{}') as { city?: string; temperatureC?: number; conditions?: string };
+      const weather = JSON.parse(toolMessages(request)[0] ?? '{}') as {
+        city?: string;
+        temperatureC?: number;
+        conditions?: string;
+      };
       const todo = JSON.parse(lastToolMessage(request)) as { id?: string; title?: string; priority?: string };
       return {
         text:

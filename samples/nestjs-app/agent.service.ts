@@ -29,10 +29,12 @@ export class AgentService {
         onReasoning: ({ text }) => subscriber.next({ type: 'reasoning', text }),
         onToolCall: ({ call }) => subscriber.next({ type: 'tool_call', id: call.id, name: call.function.name }),
         onToolParam: ({ tool, argsDelta }) => subscriber.next({ type: 'tool_args', id: tool.id, delta: argsDelta }),
-        onAfterToolCall: ({ call, response }) => subscriber.next({ type: 'tool_result', id: call.id, name: call.function.name, response }),
+        onAfterToolCall: ({ call, response }) =>
+          subscriber.next({ type: 'tool_result', id: call.id, name: call.function.name, response }),
       }).then(
         (result) => {
-          if (result.interactiveResponse) subscriber.next({ type: 'interactive', question: result.interactiveResponse.params.childrenResponse });
+          if (result.interactiveResponse)
+            subscriber.next({ type: 'interactive', question: result.interactiveResponse.params.childrenResponse });
           subscriber.next({
             type: 'done',
             stopReason: result.stopReason,

@@ -1,7 +1,15 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type OpenAI from 'openai';
 import { AgentToolsModule } from '../../src/nestjs';
-import { CalculatorTools, ConversationTools, FakeWeatherDataSource, TodoStore, TodoTools, WeatherDataSource, WeatherTools } from '../tools';
+import {
+  CalculatorTools,
+  ConversationTools,
+  FakeWeatherDataSource,
+  TodoStore,
+  TodoTools,
+  WeatherDataSource,
+  WeatherTools,
+} from '../tools';
 import { AgentController } from './agent.controller';
 import { AgentService } from './agent.service';
 import { MODEL_NAME, OPENAI_CLIENT } from './agent.tokens';

@@ -12,7 +12,9 @@ import { AppModule } from './app.module';
  * (which answers one request per script, so restart it between requests).
  */
 async function bootstrap(): Promise<void> {
-  const embedded = process.env.OPENAI_API_KEY ? undefined : await startScriptedServer({ turns: demoScript('add a to-do to pack an umbrella') });
+  const embedded = process.env.OPENAI_API_KEY
+    ? undefined
+    : await startScriptedServer({ turns: demoScript('add a to-do to pack an umbrella') });
   const client = embedded ? embedded.client() : new OpenAI();
   const model = embedded ? 'scripted-demo-model' : (process.env.OPENAI_MODEL ?? 'gpt-4o-mini');
   const app = await NestFactory.create(AppModule.register({ client, model }));

@@ -41,7 +41,13 @@ export class CalculatorTools {
 
   @Tool({ description: 'Sum a list of numbers.' })
   sum(
-    @Param('numbers', { description: 'The numbers to add', type: () => [Number] }, ArrayMinSize(1), ArrayMaxSize(1000), IsNumber({}, { each: true }))
+    @Param(
+      'numbers',
+      { description: 'The numbers to add', type: () => [Number] },
+      ArrayMinSize(1),
+      ArrayMaxSize(1000),
+      IsNumber({}, { each: true }),
+    )
     numbers: number[],
   ): number {
     return numbers.reduce((total, n) => total + n, 0);

@@ -7,7 +7,10 @@ export type AskUserInteractive = { type: 'userInput'; question: string; options?
 /** Tools that steer the conversation itself: ask the user, or finish. */
 @Injectable()
 export class ConversationTools {
-  @Tool({ name: 'ask_user', description: 'Ask the user a question and wait for the answer. Use it when a required detail is missing.' })
+  @Tool({
+    name: 'ask_user',
+    description: 'Ask the user a question and wait for the answer. Use it when a required detail is missing.',
+  })
   askUser(
     @Param('question', { description: 'The question' }) question: string,
     @Param('options', { description: 'Suggested answers', optional: true, type: () => [String] }) options?: string[],

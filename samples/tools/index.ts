@@ -11,5 +11,10 @@ export * from './weather.tools';
 
 /** Every sample tool, wired by hand (the NestJS app wires the same classes through DI). */
 export function sampleTools(store = new TodoStore()): ToolDefinition[] {
-  return toolsFrom(new WeatherTools(new FakeWeatherDataSource()), new CalculatorTools(), new TodoTools(store), new ConversationTools());
+  return toolsFrom(
+    new WeatherTools(new FakeWeatherDataSource()),
+    new CalculatorTools(),
+    new TodoTools(store),
+    new ConversationTools(),
+  );
 }

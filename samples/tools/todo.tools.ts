@@ -27,7 +27,12 @@ export class TodoStore {
   private nextId = 1;
 
   add(fields: Omit<TodoItem, 'id' | 'done' | 'ownerId'>): TodoItem {
-    const item = Object.assign(new TodoItem(), { ...fields, id: `todo-${this.nextId++}`, done: false, ownerId: 'user-42' });
+    const item = Object.assign(new TodoItem(), {
+      ...fields,
+      id: `todo-${this.nextId++}`,
+      done: false,
+      ownerId: 'user-42',
+    });
     this.items.set(item.id, item);
     return item;
   }
@@ -71,11 +76,19 @@ export class TodoTools {
 
   @Tool({ name: 'add_todo', description: 'Add an item to the to-do list.' })
   add(@Param() todo: CreateTodoDto): TodoItem {
-    return this.store.add({ title: todo.title, priority: todo.priority ?? Priority.Normal, due: todo.due, tags: todo.tags ?? [] });
+    return this.store.add({
+      title: todo.title,
+      priority: todo.priority ?? Priority.Normal,
+      due: todo.due,
+      tags: todo.tags ?? [],
+    });
   }
 
   @Tool({ name: 'list_todos', description: 'List to-do items.' })
-  list(@Param('status', { description: 'Which items, default "open"', enum: ['open', 'done', 'all'], optional: true }) status?: 'open' | 'done' | 'all'): TodoItem[] {
+  list(
+    @Param('status', { description: 'Which items, default "open"', enum: ['open', 'done', 'all'], optional: true })
+    status?: 'open' | 'done' | 'all',
+  ): TodoItem[] {
     const wanted = status ?? 'open';
     return this.store.list().filter((item) => wanted === 'all' || item.done === (wanted === 'done'));
   }

@@ -43,14 +43,16 @@ export class WeatherTools {
   async getWeather(@Param('city', { description: 'City name, e.g. "Paris"' }) city: string): Promise<WeatherReport> {
     const report = await this.source.current(city);
     // Thrown errors reach the model as "Tool error: …", so say what would work instead.
-    if (!report) throw new Error(`Unknown city "${city}". Known cities: ${Object.keys(CITIES).map(titleCase).join(', ')}`);
+    if (!report)
+      throw new Error(`Unknown city "${city}". Known cities: ${Object.keys(CITIES).map(titleCase).join(', ')}`);
     return report;
   }
 
   @Tool({ name: 'get_forecast', description: 'Daily forecast for the next days.' })
   async getForecast(
     @Param('city', { description: 'City name' }) city: string,
-    @Param('days', { description: 'How many days (1-7), default 3', optional: true }, IsInt(), Min(1), Max(7)) days?: number,
+    @Param('days', { description: 'How many days (1-7), default 3', optional: true }, IsInt(), Min(1), Max(7))
+    days?: number,
   ): Promise<string> {
     const source = this.source as FakeWeatherDataSource;
     const lines: string[] = [];

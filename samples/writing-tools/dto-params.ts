@@ -12,30 +12,39 @@ export class Passenger {
   @Param({ description: 'Full name as on the passport' })
   name!: string;
 
-  @Param({ description: 'Age in years' }) @IsInt() @Min(0) @Max(130)
+  @Param({ description: 'Age in years' })
+  @IsInt()
+  @Min(0)
+  @Max(130)
   age!: number;
 
   // Plain class-validator works too; the schema reads the same decorators that validate.
-  @IsOptional() @IsEmail()
+  @IsOptional()
+  @IsEmail()
   email?: string;
 }
 
 /** The whole arguments object of `book`, with a nested array of DTOs. */
 export class BookingDto {
-  @Param({ description: 'IATA code of the departure airport', examples: ['OSL'] }) @Length(3, 3)
+  @Param({ description: 'IATA code of the departure airport', examples: ['OSL'] })
+  @Length(3, 3)
   from!: string;
 
-  @Param({ description: 'IATA code of the arrival airport' }) @Length(3, 3)
+  @Param({ description: 'IATA code of the arrival airport' })
+  @Length(3, 3)
   to!: string;
 
-  @Param({ description: 'Departure date, YYYY-MM-DD' }) @Matches(/^\d{4}-\d{2}-\d{2}$/)
+  @Param({ description: 'Departure date, YYYY-MM-DD' })
+  @Matches(/^\d{4}-\d{2}-\d{2}$/)
   date!: string;
 
   @Param({ enum: Cabin, optional: true })
   cabin?: Cabin;
 
   // Arrays reflect as Array: `type` names the item class (or use @ValidateNested({ each: true }) + @Type).
-  @Param({ type: () => [Passenger], description: 'Who flies' }) @ArrayMinSize(1) @ArrayMaxSize(9)
+  @Param({ type: () => [Passenger], description: 'Who flies' })
+  @ArrayMinSize(1)
+  @ArrayMaxSize(9)
   passengers!: Passenger[];
 }
 

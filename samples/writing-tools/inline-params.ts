@@ -27,7 +27,8 @@ export class WeatherTools {
   @Tool({ name: 'compare_cities', description: 'Which of the cities is warmest today' })
   async warmest(
     // Arrays reflect as Array, so `type` names the item type.
-    @Param('cities', { type: () => [String], description: 'Two to five cities' }, ArrayMinSize(2), ArrayMaxSize(5)) cities: string[],
+    @Param('cities', { type: () => [String], description: 'Two to five cities' }, ArrayMinSize(2), ArrayMaxSize(5))
+    cities: string[],
     @Ctx() { signal }: ToolExecuteContext,
   ) {
     const highs = await Promise.all(cities.map(async (city) => (await this.source.forecast(city, 1, signal))[0]));

@@ -3,7 +3,12 @@ import { EmptyModelResponseError } from '../errors/empty-model-response.error';
 import { resolveClient } from '../llm/client';
 import { createLLMResponse } from '../llm/request';
 import { estimateMessageTokens, estimateMessagesTokens } from '../llm/tokens';
-import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, ChatCompletionTool, UsageItem } from '../llm/type';
+import type {
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+  ChatCompletionTool,
+  UsageItem,
+} from '../llm/type';
 import type { ToolExecuteResult } from '../toolCall/type';
 import { historyLimit, toolResponseBudget } from './budget';
 import { UniqueCallIds } from './call-ids';
@@ -75,7 +80,9 @@ export class AgentLoop {
         body: {
           ...this.body,
           messages: this.messages,
-          ...(this.schemas ? { tools: this.schemas, tool_choice: forceAnswer ? 'none' : (this.body.tool_choice ?? 'auto') } : {}),
+          ...(this.schemas
+            ? { tools: this.schemas, tool_choice: forceAnswer ? 'none' : (this.body.tool_choice ?? 'auto') }
+            : {}),
         },
       });
 
@@ -107,7 +114,10 @@ export class AgentLoop {
   }
 
   /** Run a turn's calls and append their tool messages in call order; true when a tool asked to stop. */
-  private async runTools(calls: ChatCompletionMessageToolCall[], snapshot: ChatCompletionMessageParam[]): Promise<boolean> {
+  private async runTools(
+    calls: ChatCompletionMessageToolCall[],
+    snapshot: ChatCompletionMessageParam[],
+  ): Promise<boolean> {
     const results = await runToolCalls({
       calls,
       messages: snapshot,
@@ -133,9 +143,18 @@ export class AgentLoop {
   }
 
   /** The response the model reads: shortened when over its share of the context, reported through `onToolCompress`. */
-  private async fitToolResponse(call: ChatCompletionMessageToolCall, response: string, callCount: number): Promise<string> {
+  private async fitToolResponse(
+    call: ChatCompletionMessageToolCall,
+    response: string,
+    callCount: number,
+  ): Promise<string> {
     const { compression, maxToolResponseTokens } = this.props;
-    const budget = toolResponseBudget({ compression, maxToolResponseTokens, historyTokens: this.historyTokens, callCount });
+    const budget = toolResponseBudget({
+      compression,
+      maxToolResponseTokens,
+      historyTokens: this.historyTokens,
+      callCount,
+    });
     if (budget === undefined) return response;
     const shortened = await compressToolResponse({
       response,
@@ -146,7 +165,12 @@ export class AgentLoop {
     });
     if (!shortened) return response;
     if (shortened.usage) this.pushUsages([shortened.usage]);
-    this.props.onToolCompress?.({ call, response: shortened.response, originalResponse: response, ...(shortened.usage ? { usage: shortened.usage } : {}) });
+    this.props.onToolCompress?.({
+      call,
+      response: shortened.response,
+      originalResponse: response,
+      ...(shortened.usage ? { usage: shortened.usage } : {}),
+    });
     return shortened.response;
   }
 
@@ -204,7 +228,8 @@ export class AgentLoop {
   }
 
   private finish(stopReason: AgentStopReason, error?: unknown): RunAgentResponse {
-    if (this.interactiveResponse) this.interactiveResponse.params.toolParams.memoryRequestMessages = this.messages.slice();
+    if (this.interactiveResponse)
+      this.interactiveResponse.params.toolParams.memoryRequestMessages = this.messages.slice();
     return {
       completeMessages: this.messages,
       assistantMessages: this.assistantMessages,

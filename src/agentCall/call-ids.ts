@@ -10,7 +10,9 @@ export class UniqueCallIds {
   private readonly ids: Set<string>;
 
   constructor(history: readonly ChatCompletionMessageParam[]) {
-    this.ids = new Set(history.flatMap((m) => (m.role === 'assistant' && m.tool_calls ? m.tool_calls.map((c) => c.id) : [])));
+    this.ids = new Set(
+      history.flatMap((m) => (m.role === 'assistant' && m.tool_calls ? m.tool_calls.map((c) => c.id) : [])),
+    );
   }
 
   /** Rename the calls whose id is taken, and remember them all. */

@@ -12,7 +12,11 @@ Never invent anything. Answer with the summary only.`;
 const MAX_QUOTED_CHARS = 4000;
 
 /** The history after compression, with what the summary cost. */
-export type CompressedContext = { messages: ChatCompletionMessageParam[]; usage: UsageItem; event: CompressContextEvent };
+export type CompressedContext = {
+  messages: ChatCompletionMessageParam[];
+  usage: UsageItem;
+  event: CompressContextEvent;
+};
 
 /**
  * Replace the older part of the history with a model-written summary, keeping system messages and the most
@@ -33,12 +37,19 @@ export async function compressContext({
   abortSignal?: AbortSignal;
 }): Promise<CompressedContext | undefined> {
   let start = 0;
-  while (start < messages.length && (messages[start].role === 'system' || messages[start].role === 'developer')) start++;
+  while (start < messages.length && (messages[start].role === 'system' || messages[start].role === 'developer'))
+    start++;
   const cut = findCut(messages, start, keepTokens);
   if (cut <= start) return undefined;
 
   const began = Date.now();
-  const summary = await summarize({ client, model, instructions: SUMMARY_PROMPT, text: transcript(messages.slice(start, cut)), abortSignal });
+  const summary = await summarize({
+    client,
+    model,
+    instructions: SUMMARY_PROMPT,
+    text: transcript(messages.slice(start, cut)),
+    abortSignal,
+  });
   if (!summary) return undefined;
 
   const compressed: ChatCompletionMessageParam[] = [

@@ -34,7 +34,12 @@ export async function compressToolResponse({
       text: truncateMiddle(response, maxTokens * CHARS_PER_TOKEN * 8),
     });
     if (summary) {
-      const usage: UsageItem = { moduleName: 'compress_tool_response', model, inputTokens: summary.inputTokens, outputTokens: summary.outputTokens };
+      const usage: UsageItem = {
+        moduleName: 'compress_tool_response',
+        model,
+        inputTokens: summary.inputTokens,
+        outputTokens: summary.outputTokens,
+      };
       return { response: fit(summary.text, maxTokens), usage };
     }
   }

@@ -32,7 +32,10 @@ export function restoreInteractiveHistory(
 
 /** The `interactiveResponse` of a run paused by the call `toolCallId`; the history is filled in when the run ends. */
 export function pausedAt(interactive: ToolInteractive, toolCallId: string): ToolCallChildrenInteractive {
-  return { type: 'toolChildrenInteractive', params: { childrenResponse: interactive, toolParams: { memoryRequestMessages: [], toolCallId } } };
+  return {
+    type: 'toolChildrenInteractive',
+    params: { childrenResponse: interactive, toolParams: { memoryRequestMessages: [], toolCallId } },
+  };
 }
 
 /** Call the resume handler; what it throws becomes the tool's answer, as for any tool. */

@@ -40,7 +40,10 @@ function toolRecords(type: Function): ToolMetadata[] {
   for (const cls of classChain(type).reverse()) {
     const own = getMetadataStorage().getTools(cls);
     for (const methodName of new Set(own.map((record) => record.methodName))) {
-      byMethod.set(methodName, own.filter((record) => record.methodName === methodName));
+      byMethod.set(
+        methodName,
+        own.filter((record) => record.methodName === methodName),
+      );
     }
   }
   return [...byMethod.values()].flat();

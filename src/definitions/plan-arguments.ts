@@ -12,9 +12,7 @@ import { synthesizeArgsClass } from './model/synthesize-args-class';
  * @internal
  */
 export type ArgumentSlot =
-  | { readonly kind: 'param'; readonly name: string }
-  | { readonly kind: 'args' }
-  | { readonly kind: 'context' };
+  { readonly kind: 'param'; readonly name: string } | { readonly kind: 'args' } | { readonly kind: 'context' };
 
 /**
  * A method parameter problem, before it is located in a class.
@@ -91,7 +89,13 @@ export function planArguments(owner: Function, methodName: string): ArgumentPlan
     parameterIndex: dto.index,
     message: `@Param() without a name needs a parameter typed by a DTO class, but its type is ${actual}; give the parameter a name (@Param('x')) or a class type`,
   });
-  return { argsClass: synthesizeArgsClass(owner, methodName, [], paramTypes), synthesized: false, slots, indexOf, problems };
+  return {
+    argsClass: synthesizeArgsClass(owner, methodName, [], paramTypes),
+    synthesized: false,
+    slots,
+    indexOf,
+    problems,
+  };
 }
 
 const UNDECORATED = 'has no @Param or @Ctx decorator; every parameter of a @Tool method needs one';

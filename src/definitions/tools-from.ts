@@ -42,7 +42,10 @@ export function toolsFrom(...args: unknown[]): ToolDefinition[] {
   const owners = new Map<string, string>();
   for (const instance of instances) {
     if (typeof instance !== 'object' || instance === null) {
-      problems.push({ className: typeof instance === 'function' ? instance.name : String(instance), message: misuse(instance) });
+      problems.push({
+        className: typeof instance === 'function' ? instance.name : String(instance),
+        message: misuse(instance),
+      });
       continue;
     }
     const className = instance.constructor.name;
@@ -56,7 +59,12 @@ export function toolsFrom(...args: unknown[]): ToolDefinition[] {
       const owner = `${className}.${tool.methodName}`;
       const first = owners.get(name);
       if (first === undefined) owners.set(name, owner);
-      else problems.push({ className, methodName: tool.methodName, message: `duplicate tool name "${name}" (also used by ${first})` });
+      else
+        problems.push({
+          className,
+          methodName: tool.methodName,
+          message: `duplicate tool name "${name}" (also used by ${first})`,
+        });
       definitions.push(definition);
     }
   }
@@ -65,6 +73,7 @@ export function toolsFrom(...args: unknown[]): ToolDefinition[] {
 }
 
 function misuse(value: unknown): string {
-  if (typeof value === 'function') return `a class was passed where an instance is expected; pass new ${value.name || 'YourClass'}(...)`;
+  if (typeof value === 'function')
+    return `a class was passed where an instance is expected; pass new ${value.name || 'YourClass'}(...)`;
   return `${typeof value} was passed where a class instance is expected`;
 }

@@ -22,7 +22,10 @@ export abstract class AgentcallError extends Error {
    * @example
    * if (ToolDefinitionError.isInstance(error)) console.error(error.problems);
    */
-  static isInstance<T extends AgentcallError>(this: { readonly prototype: T; readonly name: string }, error: unknown): error is T {
+  static isInstance<T extends AgentcallError>(
+    this: { readonly prototype: T; readonly name: string },
+    error: unknown,
+  ): error is T {
     if (typeof error !== 'object' || error === null) return false;
     const lineage = (error as { [MARKER]?: unknown })[MARKER];
     return Array.isArray(lineage) && lineage.includes(this.name);

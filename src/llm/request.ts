@@ -123,8 +123,15 @@ class ResponseState {
     this.toolCalls = new ToolCallAccumulator(props);
   }
 
-  async consumeStream(stream: Stream<ChatCompletionChunk>, controller: AbortController, idleTimeoutMs?: number): Promise<void> {
-    const idle = idleTimeoutMs && idleTimeoutMs > 0 ? setTimeout(() => controller.abort(new StreamIdleTimeoutError(idleTimeoutMs)), idleTimeoutMs) : undefined;
+  async consumeStream(
+    stream: Stream<ChatCompletionChunk>,
+    controller: AbortController,
+    idleTimeoutMs?: number,
+  ): Promise<void> {
+    const idle =
+      idleTimeoutMs && idleTimeoutMs > 0
+        ? setTimeout(() => controller.abort(new StreamIdleTimeoutError(idleTimeoutMs)), idleTimeoutMs)
+        : undefined;
     try {
       await this.readChunks(stream, controller, idle);
     } finally {
@@ -132,7 +139,11 @@ class ResponseState {
     }
   }
 
-  private async readChunks(stream: Stream<ChatCompletionChunk>, controller: AbortController, idle: NodeJS.Timeout | undefined): Promise<void> {
+  private async readChunks(
+    stream: Stream<ChatCompletionChunk>,
+    controller: AbortController,
+    idle: NodeJS.Timeout | undefined,
+  ): Promise<void> {
     const { isAborted } = this.props;
     for await (const chunk of stream) {
       idle?.refresh();
@@ -142,7 +153,8 @@ class ResponseState {
         return;
       }
       if (!this.requestId && chunk.id) this.requestId = chunk.id;
-      if (chunk.usage) this.usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+      if (chunk.usage)
+        this.usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
       const choice = chunk.choices?.[0];
       if (!choice) continue;
       const delta = choice.delta as ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null };
@@ -164,7 +176,8 @@ class ResponseState {
 
   consumeCompletion(completion: ChatCompletion): void {
     this.requestId = completion.id ?? '';
-    if (completion.usage) this.usage = { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens };
+    if (completion.usage)
+      this.usage = { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens };
     const choice = completion.choices?.[0];
     if (!choice) return;
     const message = choice.message as ChatCompletion.Choice['message'] & { reasoning_content?: string | null };
@@ -174,7 +187,14 @@ class ResponseState {
     if (answer) this.addAnswer(answer);
     const calls = (message.tool_calls ?? []).flatMap((call) => (call.type === 'function' ? [call] : []));
     calls.forEach((call, index) =>
-      this.toolCalls.push([{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: argumentsText(call.function.arguments) } }]),
+      this.toolCalls.push([
+        {
+          index,
+          id: call.id,
+          type: 'function',
+          function: { name: call.function.name, arguments: argumentsText(call.function.arguments) },
+        },
+      ]),
     );
     this.finishReason = choice.finish_reason;
   }
@@ -224,7 +244,8 @@ class ResponseState {
   private estimateUsage(toolCalls: ChatCompletionMessageToolCall[]): { inputTokens: number; outputTokens: number } {
     if (this.error !== undefined && !this.answerText && !toolCalls.length) return { inputTokens: 0, outputTokens: 0 };
     let outputTokens = estimateTokens(this.answerText) + estimateTokens(this.reasoningText);
-    for (const call of toolCalls) outputTokens += estimateTokens(call.function.name) + estimateTokens(call.function.arguments);
+    for (const call of toolCalls)
+      outputTokens += estimateTokens(call.function.name) + estimateTokens(call.function.arguments);
     return { inputTokens: estimateMessagesTokens(this.props.body.messages), outputTokens };
   }
 }

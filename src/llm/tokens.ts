@@ -35,7 +35,8 @@ export function estimateMessageTokens(message: ChatCompletionMessageParam): numb
     const reasoning = (message as { reasoning_content?: string }).reasoning_content;
     tokens += estimateTokens(reasoning);
     for (const call of message.tool_calls ?? []) {
-      if (call.type === 'function') tokens += estimateTokens(call.function.name) + estimateTokens(call.function.arguments);
+      if (call.type === 'function')
+        tokens += estimateTokens(call.function.name) + estimateTokens(call.function.arguments);
     }
   }
   return tokens;

@@ -33,7 +33,11 @@ export class ToolCallAccumulator {
       if (slot !== undefined && delta.id && this.calls[slot].id !== delta.id) slot = undefined;
       let call: ChatCompletionMessageToolCall;
       if (slot === undefined) {
-        call = { id: delta.id || `call_${createId(12)}`, type: 'function', function: { name: delta.function?.name ?? '', arguments: '' } };
+        call = {
+          id: delta.id || `call_${createId(12)}`,
+          type: 'function',
+          function: { name: delta.function?.name ?? '', arguments: '' },
+        };
         this.slots.set(index, this.calls.length);
         this.calls.push(call);
         this.events.onToolCall?.({ call });

@@ -29,10 +29,7 @@ export type ChatCompletionAssistantMessageParam = OpenAIAssistantMessageParam & 
 };
 
 /** Why a model turn ended: the provider's value, `close` when the run was aborted, `error` when the request failed. */
-export type CompletionFinishReason =
-  | ChatCompletionChunk.Choice['finish_reason']
-  | 'close'
-  | 'error';
+export type CompletionFinishReason = ChatCompletionChunk.Choice['finish_reason'] | 'close' | 'error';
 
 /**
  * One billable item. The loop pushes one per model request (`moduleName: 'agent_call'`), one per

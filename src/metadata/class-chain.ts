@@ -7,7 +7,7 @@
  */
 export function classChain(type: Function): Function[] {
   const chain: Function[] = [];
-  for (let current = type; typeof current === 'function' && current !== Function.prototype; ) {
+  for (let current = type; typeof current === 'function' && current !== Function.prototype;) {
     if (current === Object) break;
     chain.push(current);
     current = Object.getPrototypeOf(current);

@@ -41,7 +41,10 @@ export class AgentToolsModule {
       module: AgentToolsModule,
       global: options.global ?? true,
       imports: [DiscoveryModule, ...(options.imports ?? [])],
-      providers: [{ provide: AGENT_TOOLS_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] }, ToolRegistry],
+      providers: [
+        { provide: AGENT_TOOLS_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
+        ToolRegistry,
+      ],
       exports: [ToolRegistry],
     };
   }

@@ -32,10 +32,13 @@ export function planReply(reply: ScriptedReply, context: PlanContext): PlannedRe
   let outputChars = text.length + reasoning.length;
   const toolCalls = (reply.toolCalls ?? []).map((call): PlannedToolCall => {
     const args =
-      call.argumentChunks !== undefined ? call.argumentChunks.join('')
-      : typeof call.arguments === 'string' ? call.arguments
-      : call.arguments === undefined ? ''
-      : JSON.stringify(call.arguments);
+      call.argumentChunks !== undefined
+        ? call.argumentChunks.join('')
+        : typeof call.arguments === 'string'
+          ? call.arguments
+          : call.arguments === undefined
+            ? ''
+            : JSON.stringify(call.arguments);
     outputChars += call.name.length + args.length;
     return {
       id: call.id ?? context.nextToolCallId(),
@@ -46,9 +49,11 @@ export function planReply(reply: ScriptedReply, context: PlanContext): PlannedRe
     };
   });
   const usage =
-    reply.usage === null ? null
-    : reply.usage !== undefined ? withTotal(reply.usage)
-    : estimateUsage(context.body, outputChars);
+    reply.usage === null
+      ? null
+      : reply.usage !== undefined
+        ? withTotal(reply.usage)
+        : estimateUsage(context.body, outputChars);
   return {
     text,
     reasoning,

@@ -37,17 +37,20 @@ export function getErrText(error: unknown, fallback = 'Unknown error'): string {
  * `sk-…` style API keys, bearer tokens, and `key=value` secrets.
  */
 export function maskSecrets(text: string): string {
-  return text
-    .replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s'"<>)]+/gi, (url) => `${url.slice(0, url.indexOf('://'))}://[redacted]`)
-    .replace(/\b(?:sk|pk|rk|ak)-[A-Za-z0-9_-]{8,}/g, '[redacted-key]')
-    .replace(/\bBearer\s+[A-Za-z0-9._~+/=-]+/gi, 'Bearer [redacted]')
-    // Not `\b`: `client_secret=` and `refresh_token=` put a word character before the name. An auth scheme
-    // (`Basic`, `Digest`) goes with the credential after it, which would otherwise survive.
-    .replace(
-      /(?<![A-Za-z0-9])(api[_-]?key|access[_-]?token|token|secret|password|passwd|authorization)(["']?\s*[:=]\s*["']?)((?:Basic|Bearer|Digest|Token)\s+)?[^\s"',;}]+/gi,
-      (_match, name: string, separator: string, scheme?: string) => `${name}${separator}${scheme ? '[redacted] ' : ''}[redacted]`,
-    )
-    .replace(/\b(?:AKIA|ghp_|gho_|xox[abp]-)[A-Za-z0-9_-]{10,}/g, '[redacted-key]');
+  return (
+    text
+      .replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s'"<>)]+/gi, (url) => `${url.slice(0, url.indexOf('://'))}://[redacted]`)
+      .replace(/\b(?:sk|pk|rk|ak)-[A-Za-z0-9_-]{8,}/g, '[redacted-key]')
+      .replace(/\bBearer\s+[A-Za-z0-9._~+/=-]+/gi, 'Bearer [redacted]')
+      // Not `\b`: `client_secret=` and `refresh_token=` put a word character before the name. An auth scheme
+      // (`Basic`, `Digest`) goes with the credential after it, which would otherwise survive.
+      .replace(
+        /(?<![A-Za-z0-9])(api[_-]?key|access[_-]?token|token|secret|password|passwd|authorization)(["']?\s*[:=]\s*["']?)((?:Basic|Bearer|Digest|Token)\s+)?[^\s"',;}]+/gi,
+        (_match, name: string, separator: string, scheme?: string) =>
+          `${name}${separator}${scheme ? '[redacted] ' : ''}[redacted]`,
+      )
+      .replace(/\b(?:AKIA|ghp_|gho_|xox[abp]-)[A-Za-z0-9_-]{10,}/g, '[redacted-key]')
+  );
 }
 
 function pickMessage(error: unknown): string | undefined {

@@ -44,7 +44,10 @@ export function safeParseJsonArgs(raw: string, limits: JsonArgsLimits = {}): Too
   const maxDepth = limits.maxDepth ?? DEFAULT_MAX_ARGS_DEPTH;
   const text = raw ?? '';
   if (text.length > maxLength) {
-    return { success: false, errorMessage: `Invalid arguments: ${text.length} characters exceeds the limit of ${maxLength}` };
+    return {
+      success: false,
+      errorMessage: `Invalid arguments: ${text.length} characters exceeds the limit of ${maxLength}`,
+    };
   }
   // Measured on the raw text, so a hostile depth is refused before the recursive parser sees it.
   if (exceedsDepth(text, maxDepth)) {

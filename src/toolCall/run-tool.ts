@@ -30,7 +30,13 @@ export type RunToolProps = {
  * @example
  * const { response } = await runTool({ call, messages, tools: [weatherTool] });
  */
-export async function runTool({ call, messages, tools, signal, defaultTimeoutMs }: RunToolProps): Promise<ToolExecuteResult> {
+export async function runTool({
+  call,
+  messages,
+  tools,
+  signal,
+  defaultTimeoutMs,
+}: RunToolProps): Promise<ToolExecuteResult> {
   const name = call?.function?.name;
   const tool = findTool(tools, name);
   if (!tool) return { response: `Call tool not found: ${name}` };
@@ -44,7 +50,9 @@ export async function runTool({ call, messages, tools, signal, defaultTimeoutMs 
   }
   // A hand-written parser may return anything; only a real success runs the tool, and the model always gets text.
   if (parsed?.success !== true) {
-    return { response: typeof parsed?.errorMessage === 'string' ? parsed.errorMessage : `Invalid arguments for ${name}` };
+    return {
+      response: typeof parsed?.errorMessage === 'string' ? parsed.errorMessage : `Invalid arguments for ${name}`,
+    };
   }
 
   const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
@@ -65,7 +73,10 @@ export async function runTool({ call, messages, tools, signal, defaultTimeoutMs 
     }
   });
   try {
-    return await Promise.race([execute(tool, { call, messages, params: parsed.data, signal: controller.signal }), interrupted]);
+    return await Promise.race([
+      execute(tool, { call, messages, params: parsed.data, signal: controller.signal }),
+      interrupted,
+    ]);
   } finally {
     clearTimeout(timer);
     dispose();
@@ -74,7 +85,10 @@ export async function runTool({ call, messages, tools, signal, defaultTimeoutMs 
 
 const NEVER_ABORTED = new AbortController().signal;
 
-async function execute(tool: ToolDefinition, ctx: Parameters<ToolDefinition['execute']>[0]): Promise<ToolExecuteResult> {
+async function execute(
+  tool: ToolDefinition,
+  ctx: Parameters<ToolDefinition['execute']>[0],
+): Promise<ToolExecuteResult> {
   try {
     return normalizeToolResult(await tool.execute(ctx));
   } catch (error) {

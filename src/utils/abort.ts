@@ -4,7 +4,10 @@
  * Each request and each tool gets its own child so listeners never pile up on a long-lived run signal
  * (the openai SDK adds one per request and never removes it).
  */
-export function linkAbort(...parents: (AbortSignal | undefined)[]): { controller: AbortController; dispose: () => void } {
+export function linkAbort(...parents: (AbortSignal | undefined)[]): {
+  controller: AbortController;
+  dispose: () => void;
+} {
   const controller = new AbortController();
   const attached: AbortSignal[] = [];
   const onAbort = (event: Event) => controller.abort((event.target as AbortSignal).reason);

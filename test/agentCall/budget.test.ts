@@ -20,11 +20,15 @@ describe('compression budgets', () => {
     const compression = { maxContext: 10_000, reservedTokens: 0 };
     expect(toolResponseBudget({ compression, historyTokens: 0, callCount: 1 })).toBe(5000);
     expect(toolResponseBudget({ compression, historyTokens: 6000, callCount: 2 })).toBe(2000);
-    expect(toolResponseBudget({ compression, historyTokens: 6000, callCount: 2, maxToolResponseTokens: 500 })).toBe(500);
+    expect(toolResponseBudget({ compression, historyTokens: 6000, callCount: 2, maxToolResponseTokens: 500 })).toBe(
+      500,
+    );
     expect(toolResponseBudget({ maxToolResponseTokens: 300, historyTokens: 0, callCount: 3 })).toBe(300);
   });
 
   it('keeps a readable minimum when the context is nearly full', () => {
-    expect(toolResponseBudget({ compression: { maxContext: 10_000, reservedTokens: 0 }, historyTokens: 9990, callCount: 4 })).toBe(64);
+    expect(
+      toolResponseBudget({ compression: { maxContext: 10_000, reservedTokens: 0 }, historyTokens: 9990, callCount: 4 }),
+    ).toBe(64);
   });
 });

@@ -11,12 +11,18 @@ describe('runAgentLoop compression', () => {
   afterEach(() => server.close());
 
   it('summarises the history once it passes the threshold, keeping recent turns and tool pairs intact', async () => {
-    const history = Array.from({ length: 12 }, (_, i) => [user(`question ${i} ${'x'.repeat(400)}`), { role: 'assistant' as const, content: `answer ${i} ${'y'.repeat(400)}` }]).flat();
+    const history = Array.from({ length: 12 }, (_, i) => [
+      user(`question ${i} ${'x'.repeat(400)}`),
+      { role: 'assistant' as const, content: `answer ${i} ${'y'.repeat(400)}` },
+    ]).flat();
     server.enqueue(
       (req) => {
         expect(req.body.stream).toBe(false);
         expect(JSON.stringify(req.body.messages)).toContain('question 0');
-        return { text: 'The user asked twelve questions about x.', usage: { prompt_tokens: 900, completion_tokens: 12 } };
+        return {
+          text: 'The user asked twelve questions about x.',
+          usage: { prompt_tokens: 900, completion_tokens: 12 },
+        };
       },
       { text: 'final answer' },
     );
@@ -24,7 +30,10 @@ describe('runAgentLoop compression', () => {
     const pushed: string[] = [];
     const result = await runAgentLoop({
       client: server.client(),
-      body: { model: 'main-model', messages: [{ role: 'system', content: 'Be brief.' }, ...history, user('latest question')] },
+      body: {
+        model: 'main-model',
+        messages: [{ role: 'system', content: 'Be brief.' }, ...history, user('latest question')],
+      },
       tools: [],
       compression: { maxContext: 2000, reservedTokens: 0, model: 'small-model' },
       onAfterCompressContext: (e) => events.push(e),
@@ -48,7 +57,13 @@ describe('runAgentLoop compression', () => {
   it('does not compress a history under the threshold', async () => {
     server.enqueue({ text: 'ok' });
     const onAfterCompressContext = jest.fn();
-    await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('short')] }, tools: [], compression: { maxContext: 100_000 }, onAfterCompressContext });
+    await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('short')] },
+      tools: [],
+      compression: { maxContext: 100_000 },
+      onAfterCompressContext,
+    });
     expect(onAfterCompressContext).not.toHaveBeenCalled();
     expect(server.requests).toHaveLength(1);
   });
@@ -76,9 +91,17 @@ describe('runAgentLoop compression', () => {
     });
     expect(raw).toEqual([huge]);
     expect(compressed).toHaveLength(1);
-    expect(compressed[0]).toMatchObject({ response: '3000 rows, all "row"', originalResponse: huge, usage: { moduleName: 'compress_tool_response', inputTokens: 50, outputTokens: 6 } });
+    expect(compressed[0]).toMatchObject({
+      response: '3000 rows, all "row"',
+      originalResponse: huge,
+      usage: { moduleName: 'compress_tool_response', inputTokens: 50, outputTokens: 6 },
+    });
     expect(compressed[0].call.id).toBe('q1');
-    expect(server.requests[2].body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'q1', content: '3000 rows, all "row"' });
+    expect(server.requests[2].body.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'q1',
+      content: '3000 rows, all "row"',
+    });
   });
 
   it('caps tool responses at maxToolResponseTokens by keeping head and tail, without a model call', async () => {

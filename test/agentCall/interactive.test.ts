@@ -16,9 +16,16 @@ describe('runAgentLoop interactive pause and resume', () => {
     }));
 
   it('pauses on an interactive tool, then resumes with the answer in place of the tool message', async () => {
-    server.enqueue({ text: 'Let me ask.', toolCalls: [{ id: 'ask1', name: 'ask_user', arguments: { question: 'Which city?' } }] });
+    server.enqueue({
+      text: 'Let me ask.',
+      toolCalls: [{ id: 'ask1', name: 'ask_user', arguments: { question: 'Which city?' } }],
+    });
     const ask = askUser();
-    const paused = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('Book me a hotel')] }, tools: [ask] });
+    const paused = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('Book me a hotel')] },
+      tools: [ask],
+    });
 
     expect(paused.stopReason).toBe('interactive');
     expect(server.requests).toHaveLength(1);
@@ -49,7 +56,13 @@ describe('runAgentLoop interactive pause and resume', () => {
     expect(afterToolCall).toEqual(['ask1:The user chose Lisbon']);
     expect(server.requests[1].body.messages).toEqual([
       user('Book me a hotel'),
-      { role: 'assistant', content: 'Let me ask.', tool_calls: [{ id: 'ask1', type: 'function', function: { name: 'ask_user', arguments: '{"question":"Which city?"}' } }] },
+      {
+        role: 'assistant',
+        content: 'Let me ask.',
+        tool_calls: [
+          { id: 'ask1', type: 'function', function: { name: 'ask_user', arguments: '{"question":"Which city?"}' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'ask1', content: 'The user chose Lisbon' },
     ]);
     expect(resumed.stopReason).toBe('completed');
@@ -62,24 +75,39 @@ describe('runAgentLoop interactive pause and resume', () => {
 
   it('pauses again when the resumed tool asks another question, without calling the model', async () => {
     server.enqueue({ toolCalls: [{ id: 'ask1', name: 'ask_user', arguments: { question: 'City?' } }] });
-    const paused = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools: [askUser()] });
+    const paused = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [askUser()],
+    });
     const again = await runAgentLoop({
       client: server.client(),
       body: { model: 'm', messages: [] },
       tools: [askUser()],
       childrenInteractiveParams: paused.interactiveResponse!.params,
-      handleInteractiveTool: async () => ({ response: 'Need dates too', interactive: { type: 'userInput', question: 'Dates?' } }),
+      handleInteractiveTool: async () => ({
+        response: 'Need dates too',
+        interactive: { type: 'userInput', question: 'Dates?' },
+      }),
     });
     expect(again.stopReason).toBe('interactive');
     expect(server.requests).toHaveLength(1);
     expect(again.interactiveResponse?.params.toolParams.toolCallId).toBe('ask1');
     expect(again.interactiveResponse?.params.childrenResponse).toEqual({ type: 'userInput', question: 'Dates?' });
-    expect(again.interactiveResponse?.params.toolParams.memoryRequestMessages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'ask1', content: 'Need dates too' });
+    expect(again.interactiveResponse?.params.toolParams.memoryRequestMessages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'ask1',
+      content: 'Need dates too',
+    });
   });
 
   it('ends on resume when the resumed tool returns stop', async () => {
     server.enqueue({ toolCalls: [{ id: 'ask1', name: 'ask_user', arguments: { question: 'Proceed?' } }] });
-    const paused = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools: [askUser()] });
+    const paused = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [askUser()],
+    });
     const stopped = await runAgentLoop({
       client: server.client(),
       body: { model: 'm', messages: [] },
@@ -93,16 +121,29 @@ describe('runAgentLoop interactive pause and resume', () => {
   });
 
   it('turns a throwing resume handler into a tool error the model reads', async () => {
-    server.enqueue({ toolCalls: [{ id: 'ask1', name: 'ask_user', arguments: { question: 'x' } }] }, { text: 'Sorry about that.' });
-    const paused = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools: [askUser()] });
+    server.enqueue(
+      { toolCalls: [{ id: 'ask1', name: 'ask_user', arguments: { question: 'x' } }] },
+      { text: 'Sorry about that.' },
+    );
+    const paused = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [askUser()],
+    });
     const resumed = await runAgentLoop({
       client: server.client(),
       body: { model: 'm', messages: [] },
       tools: [askUser()],
       childrenInteractiveParams: paused.interactiveResponse!.params,
-      handleInteractiveTool: async () => { throw new Error('session expired'); },
+      handleInteractiveTool: async () => {
+        throw new Error('session expired');
+      },
     });
-    expect(server.requests[1].body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'ask1', content: 'Tool error: session expired' });
+    expect(server.requests[1].body.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'ask1',
+      content: 'Tool error: session expired',
+    });
     expect(resumed.stopReason).toBe('completed');
   });
 });

@@ -11,11 +11,15 @@ describe('runAgentLoop', () => {
   });
   afterEach(() => server.close());
 
-  const weather = () => fakeTool<{ city: string }>('get_weather', ({ params }) => ({ response: `${params.city}: 21°C` }));
+  const weather = () =>
+    fakeTool<{ city: string }>('get_weather', ({ params }) => ({ response: `${params.city}: 21°C` }));
 
   it('runs tool calls and sends their tool messages in the next request', async () => {
     server.enqueue(
-      { toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: 'Paris' } }], usage: { prompt_tokens: 10, completion_tokens: 5 } },
+      {
+        toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: 'Paris' } }],
+        usage: { prompt_tokens: 10, completion_tokens: 5 },
+      },
       { text: 'It is 21°C in Paris.', usage: { prompt_tokens: 20, completion_tokens: 7 } },
     );
     const tool = weather();
@@ -37,7 +41,11 @@ describe('runAgentLoop', () => {
     expect(first.tool_choice).toBe('auto');
     const second = server.requests[1].body.messages;
     expect(second.slice(1)).toEqual([
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+      },
       { role: 'tool', tool_call_id: 'c1', content: 'Paris: 21°C' },
     ]);
     expect(result.completeMessages).toEqual([...second, { role: 'assistant', content: 'It is 21°C in Paris.' }]);
@@ -58,7 +66,9 @@ describe('runAgentLoop', () => {
     const body = { model: 'm', messages, tools: [{ type: 'function', function: { name: 'sneaky' } }] } as never;
     await runAgentLoop({ client: server.client(), body, tools: [weather()] });
     expect(messages).toHaveLength(1);
-    expect(server.requests[0].body.tools?.map((t) => (t.type === 'function' ? t.function.name : ''))).toEqual(['get_weather']);
+    expect(server.requests[0].body.tools?.map((t) => (t.type === 'function' ? t.function.name : ''))).toEqual([
+      'get_weather',
+    ]);
   });
 
   it('sends no tools or tool_choice when there are no tools', async () => {
@@ -83,8 +93,12 @@ describe('runAgentLoop', () => {
     );
     const tools = [
       weather(),
-      fakeTool('strict_tool', () => ({ response: 'never' }), { parseParams: () => ({ success: false, errorMessage: 'n: must be a number' }) }),
-      fakeTool('explode', () => { throw new Error('kaboom'); }),
+      fakeTool('strict_tool', () => ({ response: 'never' }), {
+        parseParams: () => ({ success: false, errorMessage: 'n: must be a number' }),
+      }),
+      fakeTool('explode', () => {
+        throw new Error('kaboom');
+      }),
       fakeTool('sleepy', () => new Promise(() => undefined), { timeoutMs: 20 }),
     ];
     const after: [string, string][] = [];
@@ -108,7 +122,12 @@ describe('runAgentLoop', () => {
   });
 
   it('ends the run after a turn whose tool returned stop', async () => {
-    server.enqueue({ toolCalls: [{ id: 'a', name: 'finish', arguments: { summary: 'all done' } }, { id: 'b', name: 'get_weather', arguments: { city: 'X' } }] });
+    server.enqueue({
+      toolCalls: [
+        { id: 'a', name: 'finish', arguments: { summary: 'all done' } },
+        { id: 'b', name: 'get_weather', arguments: { city: 'X' } },
+      ],
+    });
     const tools = [fakeTool('finish', () => ({ response: 'finished', stop: true })), weather()];
     const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools });
     expect(result.stopReason).toBe('tool_stop');
@@ -117,8 +136,14 @@ describe('runAgentLoop', () => {
   });
 
   it('stops at maxRunAgentTimes, even with the model still calling tools', async () => {
-    for (let i = 0; i < 5; i++) server.enqueue({ text: `step ${i}`, toolCalls: [{ name: 'get_weather', arguments: { city: 'X' } }] });
-    const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools: [weather()], maxRunAgentTimes: 3 });
+    for (let i = 0; i < 5; i++)
+      server.enqueue({ text: `step ${i}`, toolCalls: [{ name: 'get_weather', arguments: { city: 'X' } }] });
+    const result = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [weather()],
+      maxRunAgentTimes: 3,
+    });
     expect(result.stopReason).toBe('max_turns');
     expect(result.runTimes).toBe(3);
     expect(server.requests).toHaveLength(3);
@@ -128,21 +153,45 @@ describe('runAgentLoop', () => {
   it("forces tool_choice 'none' after the configured run of tool-only turns", async () => {
     for (let i = 0; i < 3; i++) server.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'X' } }] });
     server.enqueue({ text: 'final' });
-    const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools: [weather()], maxConsecutiveToolTurns: 3 });
+    const result = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [weather()],
+      maxConsecutiveToolTurns: 3,
+    });
     expect(server.requests.map((r) => r.body.tool_choice)).toEqual(['auto', 'auto', 'auto', 'none']);
     expect(result.stopReason).toBe('completed');
   });
 
   it('answers a hallucinated tool name with a tool message and lets the model recover', async () => {
-    server.enqueue({ toolCalls: [{ id: 'h1', name: 'search_web', arguments: { q: 'x' } }] }, { toolCalls: [{ id: 'h2', name: 'get_weather', arguments: { city: 'Rome' } }] }, { text: 'Rome: 21°C' });
-    const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools: [weather()] });
-    expect(server.requests[1].body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'h1', content: 'Call tool not found: search_web' });
+    server.enqueue(
+      { toolCalls: [{ id: 'h1', name: 'search_web', arguments: { q: 'x' } }] },
+      { toolCalls: [{ id: 'h2', name: 'get_weather', arguments: { city: 'Rome' } }] },
+      { text: 'Rome: 21°C' },
+    );
+    const result = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [weather()],
+    });
+    expect(server.requests[1].body.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'h1',
+      content: 'Call tool not found: search_web',
+    });
     expect(result.stopReason).toBe('completed');
   });
 
   it('returns an HTTP 500 as error, keeping the messages gathered so far', async () => {
-    server.enqueue({ toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: 'Paris' } }] }, { status: 500, errorMessage: 'overloaded' });
-    const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools: [weather()] });
+    server.enqueue(
+      { toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: 'Paris' } }] },
+      { status: 500, errorMessage: 'overloaded' },
+    );
+    const result = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [weather()],
+    });
     expect(result.stopReason).toBe('error');
     expect(result.finish_reason).toBe('error');
     expect(result.error).toMatchObject({ status: 500 });
@@ -152,7 +201,11 @@ describe('runAgentLoop', () => {
 
   it('returns a stream cut mid-way as error, keeping the partial answer', async () => {
     server.enqueue({ text: 'I was saying something long', chunkSize: 4, cutAfter: 4 });
-    const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools: [weather()] });
+    const result = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [weather()],
+    });
     expect(result.stopReason).toBe('error');
     expect(result.error).toBeDefined();
     expect(result.completeMessages.at(-1)).toEqual({ role: 'assistant', content: 'I was saying' });
@@ -183,12 +236,20 @@ describe('runAgentLoop', () => {
       },
     });
     expect(survived.stopReason).toBe('completed');
-    expect(survived.completeMessages.find((m) => m.role === 'tool')).toEqual({ role: 'tool', tool_call_id: 'c2', content: 'Y: 21°C' });
+    expect(survived.completeMessages.find((m) => m.role === 'tool')).toEqual({
+      role: 'tool',
+      tool_call_id: 'c2',
+      content: 'Y: 21°C',
+    });
   });
 
   it('treats an empty response as an error instead of a silent success', async () => {
     server.enqueue({});
-    const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools: [weather()] });
+    const result = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [weather()],
+    });
     expect(result.stopReason).toBe('error');
     expect(EmptyModelResponseError.isInstance(result.error)).toBe(true);
     expect((result.error as Error).message).toBe('The model returned an empty response');
@@ -213,7 +274,12 @@ describe('runAgentLoop', () => {
   });
 
   it('stops during a long tool when isAborted turns true, and the tool sees its signal abort', async () => {
-    server.enqueue({ toolCalls: [{ id: 'l1', name: 'long', arguments: {} }, { id: 'l2', name: 'get_weather', arguments: { city: 'X' } }] });
+    server.enqueue({
+      toolCalls: [
+        { id: 'l1', name: 'long', arguments: {} },
+        { id: 'l2', name: 'get_weather', arguments: { city: 'X' } },
+      ],
+    });
     let stop = false;
     let toolSignal: AbortSignal | undefined;
     const second = weather();
@@ -222,7 +288,12 @@ describe('runAgentLoop', () => {
       setTimeout(() => (stop = true), 20);
       return new Promise(() => undefined);
     });
-    const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools: [long, second], isAborted: () => stop });
+    const result = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [long, second],
+      isAborted: () => stop,
+    });
     expect(result.stopReason).toBe('aborted');
     expect(toolSignal?.aborted).toBe(true);
     expect(second.calls).toHaveLength(0);
@@ -234,7 +305,10 @@ describe('runAgentLoop', () => {
   });
 
   it('runs a turn concurrently with toolConcurrency, keeping tool messages in call order', async () => {
-    server.enqueue({ toolCalls: [0, 1, 2].map((i) => ({ id: `p${i}`, name: 'wait', arguments: { ms: 40 - i * 15, i } })) }, { text: 'ok' });
+    server.enqueue(
+      { toolCalls: [0, 1, 2].map((i) => ({ id: `p${i}`, name: 'wait', arguments: { ms: 40 - i * 15, i } })) },
+      { text: 'ok' },
+    );
     const finished: number[] = [];
     let running = 0;
     let peak = 0;
@@ -245,10 +319,19 @@ describe('runAgentLoop', () => {
       finished.push(params.i);
       return { response: `done ${params.i}` };
     });
-    await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools: [wait], toolConcurrency: 3 });
+    await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [wait],
+      toolConcurrency: 3,
+    });
     expect(peak).toBe(3);
     expect(finished).toEqual([2, 1, 0]);
-    expect(server.requests[1].body.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['done 0', 'done 1', 'done 2']);
+    expect(server.requests[1].body.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual([
+      'done 0',
+      'done 1',
+      'done 2',
+    ]);
   });
 
   it('stops the run when timeoutMs passes', async () => {
@@ -265,7 +348,11 @@ describe('runAgentLoop', () => {
 
   it('sends a plain JSON request when body.stream is false', async () => {
     server.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Lima' } }] }, { text: 'Lima: 21°C' });
-    const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')], stream: false }, tools: [weather()] });
+    const result = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')], stream: false },
+      tools: [weather()],
+    });
     expect(server.requests.map((r) => r.body.stream)).toEqual([false, false]);
     expect(result.completeMessages.at(-1)).toEqual({ role: 'assistant', content: 'Lima: 21°C' });
   });

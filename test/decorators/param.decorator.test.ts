@@ -9,13 +9,32 @@ describe('@Param', () => {
     const min = Min(1);
     class WeatherTools {
       @Tool()
-      forecast(@Param('city', { description: 'City name' }) city: string, @Param('days', { optional: true }, isInt, min) days?: number) {
+      forecast(
+        @Param('city', { description: 'City name' }) city: string,
+        @Param('days', { optional: true }, isInt, min) days?: number,
+      ) {
         return `${city}${days}`;
       }
     }
     expect(getMetadataStorage().getParams(WeatherTools, 'forecast')).toEqual([
-      { kind: 'param', target: WeatherTools, methodName: 'forecast', index: 0, name: 'city', options: { description: 'City name' }, decorators: [] },
-      { kind: 'param', target: WeatherTools, methodName: 'forecast', index: 1, name: 'days', options: { optional: true }, decorators: [isInt, min] },
+      {
+        kind: 'param',
+        target: WeatherTools,
+        methodName: 'forecast',
+        index: 0,
+        name: 'city',
+        options: { description: 'City name' },
+        decorators: [],
+      },
+      {
+        kind: 'param',
+        target: WeatherTools,
+        methodName: 'forecast',
+        index: 1,
+        name: 'days',
+        options: { optional: true },
+        decorators: [isInt, min],
+      },
     ]);
   });
 

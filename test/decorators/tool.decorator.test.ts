@@ -15,8 +15,22 @@ describe('@Tool', () => {
       }
     }
     expect(getMetadataStorage().getTools(WeatherTools)).toEqual([
-      { target: WeatherTools, methodName: 'getWeather', name: 'getWeather', description: 'Current weather', strict: true, timeoutMs: 500 },
-      { target: WeatherTools, methodName: 'book', name: 'book_flight', description: undefined, strict: undefined, timeoutMs: undefined },
+      {
+        target: WeatherTools,
+        methodName: 'getWeather',
+        name: 'getWeather',
+        description: 'Current weather',
+        strict: true,
+        timeoutMs: 500,
+      },
+      {
+        target: WeatherTools,
+        methodName: 'book',
+        name: 'book_flight',
+        description: undefined,
+        strict: undefined,
+        timeoutMs: undefined,
+      },
     ]);
   });
 

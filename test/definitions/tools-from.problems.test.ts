@@ -31,7 +31,12 @@ describe('toolsFrom: definition problems', () => {
       }
     }
     expect(problemsOf(() => toolsFrom(new Tools()))).toEqual([
-      { className: 'Tools', methodName: 'greet', parameterIndex: 1, message: 'has no @Param or @Ctx decorator; every parameter of a @Tool method needs one' },
+      {
+        className: 'Tools',
+        methodName: 'greet',
+        parameterIndex: 1,
+        message: 'has no @Param or @Ctx decorator; every parameter of a @Tool method needs one',
+      },
     ]);
   });
 
@@ -42,7 +47,8 @@ describe('toolsFrom: definition problems', () => {
         return [id, filter, tags];
       }
     }
-    const asObject = 'its type reflects as Object (a union, an interface or a type literal); give type: () => X or use a DTO class';
+    const asObject =
+      'its type reflects as Object (a union, an interface or a type literal); give type: () => X or use a DTO class';
     expect(problemsOf(() => toolsFrom(new Tools()))).toEqual([
       { className: 'Tools', methodName: 'find', parameterIndex: 0, message: `parameter "id": ${asObject}` },
       { className: 'Tools', methodName: 'find', parameterIndex: 1, message: `parameter "filter": ${asObject}` },
@@ -50,7 +56,8 @@ describe('toolsFrom: definition problems', () => {
         className: 'Tools',
         methodName: 'find',
         parameterIndex: 2,
-        message: 'parameter "tags": the array item type is unknown; give type: () => [X] (or @IsString({ each: true }), @Type(() => X))',
+        message:
+          'parameter "tags": the array item type is unknown; give type: () => [X] (or @IsString({ each: true }), @Type(() => X))',
       },
     ]);
   });
@@ -68,8 +75,14 @@ describe('toolsFrom: definition problems', () => {
       }
     }
     expect(problemsOf(() => toolsFrom(new Tools())).map((p) => [p.parameterIndex, p.message])).toEqual([
-      [0, 'Query.when: type Date cannot be sent as JSON arguments; use string, number, boolean, an enum, a DTO class or an array'],
-      [0, 'Query.scope: its type reflects as Object (a union, an interface or a type literal); give type: () => X or use a DTO class'],
+      [
+        0,
+        'Query.when: type Date cannot be sent as JSON arguments; use string, number, boolean, an enum, a DTO class or an array',
+      ],
+      [
+        0,
+        'Query.scope: its type reflects as Object (a union, an interface or a type literal); give type: () => X or use a DTO class',
+      ],
     ]);
   });
 
@@ -93,13 +106,15 @@ describe('toolsFrom: definition problems', () => {
         className: 'Tools',
         methodName: 'one',
         parameterIndex: 0,
-        message: "@Param() without a name needs a parameter typed by a DTO class, but its type is String; give the parameter a name (@Param('x')) or a class type",
+        message:
+          "@Param() without a name needs a parameter typed by a DTO class, but its type is String; give the parameter a name (@Param('x')) or a class type",
       },
       {
         className: 'Tools',
         methodName: 'two',
         parameterIndex: 0,
-        message: '@Param() without a name takes the whole arguments object, so the method cannot also have named @Param(name) parameters',
+        message:
+          '@Param() without a name takes the whole arguments object, so the method cannot also have named @Param(name) parameters',
       },
     ]);
   });
@@ -137,7 +152,11 @@ describe('toolsFrom: definition problems', () => {
       }
     }
     expect(problemsOf(() => toolsFrom(new Weather(), new Geo()))).toEqual([
-      { className: 'Weather', methodName: 'spaced', message: 'tool name "get weather" is invalid; it must match /^[a-zA-Z0-9_-]{1,64}$/' },
+      {
+        className: 'Weather',
+        methodName: 'spaced',
+        message: 'tool name "get weather" is invalid; it must match /^[a-zA-Z0-9_-]{1,64}$/',
+      },
       { className: 'Geo', methodName: 'lookup', message: 'duplicate tool name "lookup" (also used by Weather.lookup)' },
     ]);
   });
@@ -157,7 +176,8 @@ describe('toolsFrom: definition problems', () => {
       {
         className: 'Tools',
         methodName: 'tag',
-        message: 'field "meta.labels" is a free-form object (a Record or @IsObject()), which strict mode cannot express; give it a DTO class or set strict: false',
+        message:
+          'field "meta.labels" is a free-form object (a Record or @IsObject()), which strict mode cannot express; give it a DTO class or set strict: false',
       },
     ]);
   });

@@ -95,7 +95,10 @@ describe('toolsFrom: execute', () => {
   });
 
   it('passes toolResult fields through', async () => {
-    await expect(call(byName(tools, 'finish'), '{"summary": "done"}')).resolves.toEqual({ response: 'done', stop: true });
+    await expect(call(byName(tools, 'finish'), '{"summary": "done"}')).resolves.toEqual({
+      response: 'done',
+      stop: true,
+    });
   });
 
   it('lets what the method throws propagate (runTool reports it)', async () => {

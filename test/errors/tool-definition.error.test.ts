@@ -3,7 +3,12 @@ import { ToolDefinitionError } from '../../src/errors/tool-definition.error';
 describe('ToolDefinitionError', () => {
   it('lists every problem with its class, method and parameter index', () => {
     const problems = [
-      { className: 'WeatherTools', methodName: 'getWeather', parameterIndex: 1, message: 'has no @Param or @Ctx decorator' },
+      {
+        className: 'WeatherTools',
+        methodName: 'getWeather',
+        parameterIndex: 1,
+        message: 'has no @Param or @Ctx decorator',
+      },
       { className: 'WeatherTools', methodName: 'bad name', message: 'tool name is invalid' },
       { className: 'Empty', message: 'has no @Tool methods' },
     ];
@@ -20,6 +25,8 @@ describe('ToolDefinitionError', () => {
   });
 
   it('says "1 problem" for one', () => {
-    expect(new ToolDefinitionError([{ className: 'A', message: 'm' }]).message).toBe('Invalid tool definitions (1 problem):\n  - A: m');
+    expect(new ToolDefinitionError([{ className: 'A', message: 'm' }]).message).toBe(
+      'Invalid tool definitions (1 problem):\n  - A: m',
+    );
   });
 });

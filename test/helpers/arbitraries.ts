@@ -20,15 +20,40 @@ export const argumentsArb: fc.Arbitrary<unknown> = fc.oneof(
   fc.tuple(fc.string(), fc.json(), fc.string()).map(([before, json, after]) => `${before}${json}${after}`),
   fc.json().map((json) => '```json\n' + json + '\n```'),
   fc.bigInt().map((n) => `{"n": ${n}${'0'.repeat(400)}}`),
-  fc.constantFrom('{"n": 1e400}', '{"n": -1e400}', '[1e999999]', '{n: NaN}', '{n: Infinity, m: -Infinity}', '{"n": 0x1F}', '{"n": .5e-400}'),
-  fc.tuple(fc.integer({ min: 1, max: 20_000 }), fc.constantFrom('[' as const, '{"a":' as const), fc.boolean()).map(([d, o, c]) => nested(d, o, c)),
+  fc.constantFrom(
+    '{"n": 1e400}',
+    '{"n": -1e400}',
+    '[1e999999]',
+    '{n: NaN}',
+    '{n: Infinity, m: -Infinity}',
+    '{"n": 0x1F}',
+    '{"n": .5e-400}',
+  ),
+  fc
+    .tuple(fc.integer({ min: 1, max: 20_000 }), fc.constantFrom('[' as const, '{"a":' as const), fc.boolean())
+    .map(([d, o, c]) => nested(d, o, c)),
   fc.constantFrom(
     '{"__proto__": {"polluted": true}}',
     '{"constructor": {"prototype": {"polluted": true}}}',
-    "{__proto__: {polluted: true}, a: 1}",
+    '{__proto__: {polluted: true}, a: 1}',
     '[{"__proto__": {"polluted": true}}]',
   ),
-  fc.constantFrom(undefined, null, '', '   ', 'null', 'true', '"just a string"', '42', '[]', '{}', '}{', '][', '\u0000', '\uD800'),
+  fc.constantFrom(
+    undefined,
+    null,
+    '',
+    '   ',
+    'null',
+    'true',
+    '"just a string"',
+    '42',
+    '[]',
+    '{}',
+    '}{',
+    '][',
+    '\u0000',
+    '\uD800',
+  ),
   fc.oneof(fc.integer(), fc.dictionary(fc.string(), fc.jsonValue()), fc.array(fc.jsonValue())),
 );
 
@@ -36,7 +61,13 @@ export const argumentsArb: fc.Arbitrary<unknown> = fc.oneof(
 export const thrownArb: fc.Arbitrary<unknown> = fc.oneof(
   fc.string().map((message) => new Error(message)),
   fc.string().map((message) => new TypeError(message)),
-  fc.array(fc.string(), { maxLength: 3 }).map((messages) => new AggregateError(messages.map((m) => new Error(m)), 'many')),
+  fc.array(fc.string(), { maxLength: 3 }).map(
+    (messages) =>
+      new AggregateError(
+        messages.map((m) => new Error(m)),
+        'many',
+      ),
+  ),
   fc.anything(),
   fc.constantFrom<unknown>(
     undefined,

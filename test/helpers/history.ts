@@ -39,16 +39,20 @@ export function assertValidHistory(messages: readonly LooseMessage[], label = 'h
     if (role === 'tool') {
       const id = message.tool_call_id;
       if (typeof id !== 'string' || id === '') fail(index, `tool message without a tool_call_id`);
-      if (typeof message.content !== 'string' && !Array.isArray(message.content)) fail(index, `tool message content is ${typeof message.content}`);
-      if (!pending && !answered) fail(index, `orphan tool message for ${String(id)}: no assistant tool_calls right before it`);
+      if (typeof message.content !== 'string' && !Array.isArray(message.content))
+        fail(index, `tool message content is ${typeof message.content}`);
+      if (!pending && !answered)
+        fail(index, `orphan tool message for ${String(id)}: no assistant tool_calls right before it`);
       if (answered!.has(id as string)) fail(index, `a second tool message for ${String(id)}`);
-      if (!pending!.has(id as string)) fail(index, `tool message for ${String(id)}, which the preceding assistant message did not call`);
+      if (!pending!.has(id as string))
+        fail(index, `tool message for ${String(id)}, which the preceding assistant message did not call`);
       pending!.delete(id as string);
       answered!.add(id as string);
       return;
     }
     closeTurn(index);
-    if (role !== 'assistant' && role !== 'user' && role !== 'system' && role !== 'developer') fail(index, `unknown role ${String(role)}`);
+    if (role !== 'assistant' && role !== 'user' && role !== 'system' && role !== 'developer')
+      fail(index, `unknown role ${String(role)}`);
     if (role !== 'assistant' || message.tool_calls === undefined) return;
     const calls = message.tool_calls;
     if (!Array.isArray(calls)) fail(index, 'tool_calls is not an array');
@@ -60,7 +64,8 @@ export function assertValidHistory(messages: readonly LooseMessage[], label = 'h
       if (typeof id !== 'string' || id === '') fail(index, `a tool call without an id`);
       if (pending.has(id)) fail(index, `tool_call id ${id} appears twice in one assistant message`);
       if (call.type !== 'function') fail(index, `tool call ${id} has type ${String(call.type)}`);
-      if (typeof call.function?.name !== 'string' || call.function.name === '') fail(index, `tool call ${id} has no function name`);
+      if (typeof call.function?.name !== 'string' || call.function.name === '')
+        fail(index, `tool call ${id} has no function name`);
       if (typeof call.function?.arguments !== 'string') fail(index, `tool call ${id} has non-string arguments`);
       pending.add(id);
     }
@@ -84,7 +89,8 @@ function summarize(messages: readonly LooseMessage[]): string {
     .map((raw, i) => {
       const m = raw as Record<string, any>;
       if (m?.role === 'tool') return `  #${i} tool(${m.tool_call_id})`;
-      if (m?.role === 'assistant' && m.tool_calls) return `  #${i} assistant[${(m.tool_calls as any[]).map((c) => c?.id).join(', ')}]`;
+      if (m?.role === 'assistant' && m.tool_calls)
+        return `  #${i} assistant[${(m.tool_calls as any[]).map((c) => c?.id).join(', ')}]`;
       return `  #${i} ${m?.role}`;
     })
     .join('\n');

@@ -10,7 +10,11 @@ export function fakeTool<P = Record<string, unknown>>(
   return {
     schema: {
       type: 'function',
-      function: { name, description: `${name} tool`, parameters: { type: 'object', properties: {}, additionalProperties: true } },
+      function: {
+        name,
+        description: `${name} tool`,
+        parameters: { type: 'object', properties: {}, additionalProperties: true },
+      },
     },
     execute: async (ctx) => {
       calls.push(ctx);

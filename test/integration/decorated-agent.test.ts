@@ -46,11 +46,26 @@ describe('a decorated class in runAgentLoop', () => {
             {
               id: 'call_bad',
               name: 'place_order',
-              arguments: { lines: [{ sku: 'A-1', qty: 0 }, { sku: 42, qty: 1, colour: 'red' }], note: null, coupon: 'FREE' },
+              arguments: {
+                lines: [
+                  { sku: 'A-1', qty: 0 },
+                  { sku: 42, qty: 1, colour: 'red' },
+                ],
+                note: null,
+                coupon: 'FREE',
+              },
             },
           ],
         },
-        { toolCalls: [{ id: 'call_good', name: 'place_order', arguments: { customerId: 'cus_7', lines: [{ sku: 'A-1', qty: 2 }], note: null } }] },
+        {
+          toolCalls: [
+            {
+              id: 'call_good',
+              name: 'place_order',
+              arguments: { customerId: 'cus_7', lines: [{ sku: 'A-1', qty: 2 }], note: null },
+            },
+          ],
+        },
         { text: 'Order ord_1 is placed.' },
       ],
     });
@@ -75,7 +90,10 @@ describe('a decorated class in runAgentLoop', () => {
           'lines[1].sku: sku must be a string',
         ].join('\n'),
       ]);
-      expect(toolMessages(server.requests[2].body)).toEqual([toolMessages(server.requests[1].body)[0], '{"orderId":"ord_1","lines":1}']);
+      expect(toolMessages(server.requests[2].body)).toEqual([
+        toolMessages(server.requests[1].body)[0],
+        '{"orderId":"ord_1","lines":1}',
+      ]);
 
       expect(shop.placed).toHaveLength(1);
       const [{ order, callId }] = shop.placed;
@@ -105,7 +123,9 @@ describe('a decorated class in runAgentLoop', () => {
       });
       expect(result.stopReason).toBe('tool_stop');
       expect(server.requests).toHaveLength(2);
-      expect(toolMessages(server.requests[1].body)).toEqual([expect.stringMatching(/^Tool error: .*Order ord_missing does not exist/)]);
+      expect(toolMessages(server.requests[1].body)).toEqual([
+        expect.stringMatching(/^Tool error: .*Order ord_missing does not exist/),
+      ]);
       expect(result.completeMessages.at(-1)).toMatchObject({ role: 'tool', content: 'Refunded 5 on ord_1' });
     } finally {
       await server.close();

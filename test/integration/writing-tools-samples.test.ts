@@ -2,7 +2,12 @@ import 'reflect-metadata';
 import { Param, runTool, Tool, toolsFrom, type ToolDefinition } from '../../src';
 import { startScriptedServer } from '../../src/testing';
 import { planTrip } from '../../samples/writing-tools/agent';
-import { buildStrictTools, buildTools, callTool, describeDefinitionProblems } from '../../samples/writing-tools/build-tools';
+import {
+  buildStrictTools,
+  buildTools,
+  callTool,
+  describeDefinitionProblems,
+} from '../../samples/writing-tools/build-tools';
 
 function schemaOf(tools: ToolDefinition[], name: string) {
   const tool = tools.find((t) => t.schema.function.name === name);
@@ -15,7 +20,15 @@ describe('samples/writing-tools (the README "Writing tools" section)', () => {
 
   it('builds every tool of the three sample classes', () => {
     expect(tools.map((t) => t.schema.function.name)).toEqual([
-      'forecast', 'compare_cities', 'book', 'checkIn', 'findCustomer', 'openTickets', 'escalate', 'refund', 'search',
+      'forecast',
+      'compare_cities',
+      'book',
+      'checkIn',
+      'findCustomer',
+      'openTickets',
+      'escalate',
+      'refund',
+      'search',
     ]);
   });
 
@@ -31,7 +44,9 @@ describe('samples/writing-tools (the README "Writing tools" section)', () => {
       additionalProperties: false,
     });
     await expect(callTool(tools, 'forecast', '{"city": "Oslo"}')).resolves.toBe('[14]');
-    await expect(callTool(tools, 'forecast', '{"city": "Oslo", "days": 2, "unit": "fahrenheit"}')).resolves.toBe('[57,59]');
+    await expect(callTool(tools, 'forecast', '{"city": "Oslo", "days": 2, "unit": "fahrenheit"}')).resolves.toBe(
+      '[57,59]',
+    );
     await expect(callTool(tools, 'forecast', '{"city": "Oslo", "days": 10, "unit": "kelvin"}')).resolves.toBe(
       [
         'Invalid arguments for tool "forecast":',
@@ -48,13 +63,30 @@ describe('samples/writing-tools (the README "Writing tools" section)', () => {
   it('DTO parameters: strict schema, nulls for optional fields, nested validation', async () => {
     const book = schemaOf(tools, 'book');
     expect(book.strict).toBe(true);
-    expect(book.parameters).toMatchObject({ required: ['from', 'to', 'date', 'cabin', 'passengers'], additionalProperties: false });
+    expect(book.parameters).toMatchObject({
+      required: ['from', 'to', 'date', 'cabin', 'passengers'],
+      additionalProperties: false,
+    });
     const passenger = { name: 'Ada', age: 36, email: null };
     await expect(
-      callTool(tools, 'book', JSON.stringify({ from: 'OSL', to: 'CPH', date: '2027-05-01', cabin: null, passengers: [passenger] })),
+      callTool(
+        tools,
+        'book',
+        JSON.stringify({ from: 'OSL', to: 'CPH', date: '2027-05-01', cabin: null, passengers: [passenger] }),
+      ),
     ).resolves.toBe('Booked 1 seat(s) OSL→CPH on 2027-05-01 in economy');
     await expect(
-      callTool(tools, 'book', JSON.stringify({ from: 'Oslo', to: 'CPH', date: 'May 1st', cabin: null, passengers: [{ name: 'Ada', age: -1 }] })),
+      callTool(
+        tools,
+        'book',
+        JSON.stringify({
+          from: 'Oslo',
+          to: 'CPH',
+          date: 'May 1st',
+          cabin: null,
+          passengers: [{ name: 'Ada', age: -1 }],
+        }),
+      ),
     ).resolves.toBe(
       [
         'Invalid arguments for tool "book":',
@@ -63,9 +95,9 @@ describe('samples/writing-tools (the README "Writing tools" section)', () => {
         'passengers[0].age: age must not be less than 0',
       ].join('\n'),
     );
-    await expect(callTool(tools, 'checkIn', '{"bookingRef": "X1", "passenger": {"name": "Ada", "age": 36}}')).resolves.toBe(
-      'Ada checked in on X1',
-    );
+    await expect(
+      callTool(tools, 'checkIn', '{"bookingRef": "X1", "passenger": {"name": "Ada", "age": 36}}'),
+    ).resolves.toBe('Ada checked in on X1');
     await expect(callTool(tools, 'checkIn', '{"bookingRef": "X1", "passenger": {"name": "Ada"}}')).resolves.toBe(
       'Invalid arguments for tool "checkIn":\npassenger.age: age is required',
     );
@@ -119,7 +151,10 @@ describe('samples/writing-tools (the README "Writing tools" section)', () => {
     try {
       await expect(planTrip(server.client(), 'How warm is Oslo tomorrow?')).resolves.toBe('14°C tomorrow in Oslo.');
       const toolMessages = server.requests[2].body.messages.filter((m) => m.role === 'tool').map((m) => m.content);
-      expect(toolMessages).toEqual(['Invalid arguments for tool "forecast":\ndays: days must not be less than 1', '[14]']);
+      expect(toolMessages).toEqual([
+        'Invalid arguments for tool "forecast":\ndays: days must not be less than 1',
+        '[14]',
+      ]);
     } finally {
       await server.close();
     }

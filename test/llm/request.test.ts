@@ -5,7 +5,10 @@ import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 
 const messages = [{ role: 'user' as const, content: 'What is the weather in Paris and Rome?' }];
 const tools = [
-  { type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+  {
+    type: 'function' as const,
+    function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+  },
 ];
 
 describe('createLLMResponse', () => {
@@ -45,7 +48,12 @@ describe('createLLMResponse', () => {
       'param:call_b:{"city"',
       'param:call_b:: "Rome"}',
     ]);
-    expect(events.filter((e) => e.startsWith('text:')).map((e) => e.slice(5)).join('')).toBe('Checking.');
+    expect(
+      events
+        .filter((e) => e.startsWith('text:'))
+        .map((e) => e.slice(5))
+        .join(''),
+    ).toBe('Checking.');
     expect(res.toolCalls.map((c) => [c.id, c.function.arguments])).toEqual([
       ['call_a', '{"city": "Paris"}'],
       ['call_b', '{"city": "Rome"}'],
@@ -60,16 +68,26 @@ describe('createLLMResponse', () => {
   it('keeps calls to tools that were never declared, and turns empty arguments into {}', async () => {
     server.enqueue({ toolCalls: [{ id: 'c1', name: 'made_up_tool' }] });
     const seen: ChatCompletionMessageToolCall[] = [];
-    const res = await createLLMResponse({ client: server.client(), body: { model: 'm', messages, tools }, onToolCall: ({ call }) => seen.push(call) });
+    const res = await createLLMResponse({
+      client: server.client(),
+      body: { model: 'm', messages, tools },
+      onToolCall: ({ call }) => seen.push(call),
+    });
     expect(seen.map((c) => c.function.name)).toEqual(['made_up_tool']);
-    expect(res.toolCalls).toEqual([{ id: 'c1', type: 'function', function: { name: 'made_up_tool', arguments: '{}' } }]);
+    expect(res.toolCalls).toEqual([
+      { id: 'c1', type: 'function', function: { name: 'made_up_tool', arguments: '{}' } },
+    ]);
     expect(res.assistantMessage?.content).toBeNull();
   });
 
   it('streams reasoning_content and reports usage from the provider', async () => {
     server.enqueue({ reasoning: 'Let me think.', text: 'Sunny.', usage: { prompt_tokens: 11, completion_tokens: 7 } });
     const reasoning: string[] = [];
-    const res = await createLLMResponse({ client: server.client(), body: { model: 'm', messages }, onReasoning: ({ text }) => reasoning.push(text) });
+    const res = await createLLMResponse({
+      client: server.client(),
+      body: { model: 'm', messages },
+      onReasoning: ({ text }) => reasoning.push(text),
+    });
     expect(reasoning.join('')).toBe('Let me think.');
     expect(res.reasoningText).toBe('Let me think.');
     expect(res.usage).toEqual({ inputTokens: 11, outputTokens: 7 });
@@ -99,7 +117,11 @@ describe('createLLMResponse', () => {
   });
 
   it('handles a plain JSON response with the same hooks', async () => {
-    server.enqueue({ reasoning: 'hmm', text: '<think>ignored?</think>ok', toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: 'Oslo' } }] });
+    server.enqueue({
+      reasoning: 'hmm',
+      text: '<think>ignored?</think>ok',
+      toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: 'Oslo' } }],
+    });
     const order: string[] = [];
     const res = await createLLMResponse({
       client: server.client(),
@@ -126,9 +148,14 @@ describe('createLLMResponse', () => {
       // A server that sends `arguments` as an object, as some OpenAI-compatible ones do.
       fetch: async (url, init) => {
         const res = await fetch(url, init);
-        const body = (await res.json()) as { choices: { message: { tool_calls: { function: { arguments: unknown } }[] } }[] };
+        const body = (await res.json()) as {
+          choices: { message: { tool_calls: { function: { arguments: unknown } }[] } }[];
+        };
         body.choices[0].message.tool_calls[0].function.arguments = { city: 'Oslo' };
-        return new Response(JSON.stringify(body), { status: res.status, headers: { 'content-type': 'application/json' } });
+        return new Response(JSON.stringify(body), {
+          status: res.status,
+          headers: { 'content-type': 'application/json' },
+        });
       },
     });
     const res = await createLLMResponse({ client, body: { model: 'm', messages, tools, stream: false } });
@@ -152,7 +179,12 @@ describe('createLLMResponse', () => {
   });
 
   it('keeps the text that arrived before a stream was cut, without half-streamed tool calls', async () => {
-    server.enqueue({ text: 'Partial answer', chunkSize: 4, toolCalls: [{ name: 'get_weather', argumentChunks: ['{"ci', 'ty":"X"}'] }], cutAfter: 6 });
+    server.enqueue({
+      text: 'Partial answer',
+      chunkSize: 4,
+      toolCalls: [{ name: 'get_weather', argumentChunks: ['{"ci', 'ty":"X"}'] }],
+      cutAfter: 6,
+    });
     const res = await createLLMResponse({ client: server.client(), body: { model: 'm', messages, tools } });
     expect(res.finish_reason).toBe('error');
     expect(res.error).toBeDefined();
@@ -178,7 +210,11 @@ describe('createLLMResponse', () => {
     // The headers arrive at once, then the server pauses between chunks far beyond the test timeout.
     const slow = await startScriptedServer({ turns: [{ text: 'abcdefgh', chunkSize: 2, chunkDelayMs: 600_000 }] });
     try {
-      const res = await createLLMResponse({ client: slow.client(), body: { model: 'm', messages }, requestOptions: { timeout: 100 } });
+      const res = await createLLMResponse({
+        client: slow.client(),
+        body: { model: 'm', messages },
+        requestOptions: { timeout: 100 },
+      });
       expect(res.finish_reason).toBe('error');
       expect(res.error).toBeInstanceOf(StreamIdleTimeoutError);
       expect((res.error as Error).message).toBe('The model stream sent nothing for 100 ms');
@@ -192,7 +228,11 @@ describe('createLLMResponse', () => {
     server.enqueue({ delayMs: 600_000 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 20);
-    const res = await createLLMResponse({ client: server.client(), body: { model: 'm', messages }, abortSignal: controller.signal });
+    const res = await createLLMResponse({
+      client: server.client(),
+      body: { model: 'm', messages },
+      abortSignal: controller.signal,
+    });
     expect(res.finish_reason).toBe('close');
     expect(res.error).toBeUndefined();
   });

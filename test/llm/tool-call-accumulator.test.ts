@@ -6,7 +6,10 @@ describe('ToolCallAccumulator', () => {
     const acc = new ToolCallAccumulator({});
     acc.push([{ index: 0, id: 'a', type: 'function', function: { name: 'x', arguments: '{"a"' } }]);
     acc.push([{ index: 1, id: 'b', type: 'function', function: { name: 'y', arguments: '' } }]);
-    acc.push([{ index: 0, function: { arguments: ':1}' } }, { index: 1, function: { arguments: '{}' } }]);
+    acc.push([
+      { index: 0, function: { arguments: ':1}' } },
+      { index: 1, function: { arguments: '{}' } },
+    ]);
     expect(acc.finish().map((c) => [c.id, c.function.name, c.function.arguments])).toEqual([
       ['a', 'x', '{"a":1}'],
       ['b', 'y', '{}'],
@@ -34,7 +37,11 @@ describe('ToolCallAccumulator', () => {
 
   it('gives a call without an id a generated one, and makes a repeated id unique', () => {
     const acc = new ToolCallAccumulator({});
-    acc.push([{ index: 0, function: { name: 'x' } }, { index: 1, id: 'dup', function: { name: 'y' } }, { index: 2, id: 'dup', function: { name: 'z' } }]);
+    acc.push([
+      { index: 0, function: { name: 'x' } },
+      { index: 1, id: 'dup', function: { name: 'y' } },
+      { index: 2, id: 'dup', function: { name: 'z' } },
+    ]);
     const ids = acc.finish().map((c: ChatCompletionMessageToolCall) => c.id);
     expect(ids[0]).toMatch(/^call_\w{12}$/);
     expect(ids[1]).toBe('dup');

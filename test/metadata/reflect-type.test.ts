@@ -1,7 +1,12 @@
 import 'reflect-metadata';
 import { Tool } from '../../src/decorators/tool.decorator';
 import { Param } from '../../src/decorators/param.decorator';
-import { defineDesignType, isReflectMetadataLoaded, reflectParamTypes, reflectPropertyType } from '../../src/metadata/reflect-type';
+import {
+  defineDesignType,
+  isReflectMetadataLoaded,
+  reflectParamTypes,
+  reflectPropertyType,
+} from '../../src/metadata/reflect-type';
 
 describe('reflect-type', () => {
   class Dto {

@@ -66,22 +66,37 @@ async function initError(moduleRef: TestingModule): Promise<unknown> {
   return undefined;
 }
 
-const call = (name: string, args: object) => ({ id: 'c1', type: 'function' as const, function: { name, arguments: JSON.stringify(args) } });
+const call = (name: string, args: object) => ({
+  id: 'c1',
+  type: 'function' as const,
+  function: { name, arguments: JSON.stringify(args) },
+});
 
 describe('AgentToolsModule', () => {
   it('discovers tool providers across modules, bound to their DI instances', async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [AgentToolsModule.forRoot(), WeatherModule, MathModule] }).compile();
+    const moduleRef = await Test.createTestingModule({
+      imports: [AgentToolsModule.forRoot(), WeatherModule, MathModule],
+    }).compile();
     const app = await moduleRef.init();
     const registry = app.get(ToolRegistry);
 
-    expect(registry.getTools().map((t) => t.schema.function.name).sort()).toEqual(['add', 'multiply', 'temperature']);
+    expect(
+      registry
+        .getTools()
+        .map((t) => t.schema.function.name)
+        .sort(),
+    ).toEqual(['add', 'multiply', 'temperature']);
     expect(registry.getToolsOf(MathTools).map((t) => t.schema.function.name)).toEqual(['add', 'multiply']);
     expect(registry.getToolsOf(PlainService)).toEqual([]);
     expect(registry.getTool('multiply')?.schema.function.description).toBe('Multiply');
     expect(registry.getTool('notATool')).toBeUndefined();
     expect(registry.getTools()).toBe(registry.getTools());
 
-    const result = await runTool({ call: call('temperature', { city: 'Oslo' }), messages: [], tools: registry.getTools() });
+    const result = await runTool({
+      call: call('temperature', { city: 'Oslo' }),
+      messages: [],
+      tools: registry.getTools(),
+    });
     expect(result.response).toBe('Oslo: 4°C');
     expect(app.get(WeatherApi).calls).toEqual(['Oslo']);
     await app.close();
@@ -97,7 +112,11 @@ describe('AgentToolsModule', () => {
 
     const moduleRef = await Test.createTestingModule({
       imports: [
-        AgentToolsModule.forRootAsync({ imports: [ConfigModule], inject: [Config], useFactory: (config: Config) => ({ strict: config.strict, timeoutMs: 1234 }) }),
+        AgentToolsModule.forRootAsync({
+          imports: [ConfigModule],
+          inject: [Config],
+          useFactory: (config: Config) => ({ strict: config.strict, timeoutMs: 1234 }),
+        }),
         MathModule,
       ],
     }).compile();
@@ -131,7 +150,10 @@ describe('AgentToolsModule', () => {
         return 4;
       }
     }
-    const moduleRef = await Test.createTestingModule({ imports: [AgentToolsModule.forRoot()], providers: [PerRequestTools, TransientTools] }).compile();
+    const moduleRef = await Test.createTestingModule({
+      imports: [AgentToolsModule.forRoot()],
+      providers: [PerRequestTools, TransientTools],
+    }).compile();
     const error = await initError(moduleRef);
     expect(UnsupportedToolScopeError.isInstance(error)).toBe(true);
     expect((error as UnsupportedToolScopeError).classNames).toEqual(['PerRequestTools', 'TransientTools']);
@@ -145,7 +167,10 @@ describe('AgentToolsModule', () => {
         return x;
       }
     }
-    const moduleRef = await Test.createTestingModule({ imports: [AgentToolsModule.forRoot(), MathModule], providers: [OtherMath] }).compile();
+    const moduleRef = await Test.createTestingModule({
+      imports: [AgentToolsModule.forRoot(), MathModule],
+      providers: [OtherMath],
+    }).compile();
     const error = await initError(moduleRef);
     expect(ToolDefinitionError.isInstance(error)).toBe(true);
     expect((error as Error).message).toMatch(/duplicate tool name "add"/);

@@ -6,7 +6,8 @@ import { assertValidHistory, assertValidRequests } from '../helpers/history';
 import { expectNoUnhandledRejections } from '../helpers/host-process';
 import { fakeTool, user } from '../helpers/tools';
 
-const toolContents = (messages: ChatCompletionMessageParam[]) => messages.flatMap((m) => (m.role === 'tool' ? [m.content] : []));
+const toolContents = (messages: ChatCompletionMessageParam[]) =>
+  messages.flatMap((m) => (m.role === 'tool' ? [m.content] : []));
 
 describe('abort: isAborted and abortSignal stop the run wherever it is', () => {
   // No promise the loop or the SDK dropped may reject unobserved, whatever the fault.
@@ -103,7 +104,12 @@ describe('abort: isAborted and abortSignal stop the run wherever it is', () => {
     const reason = new Error('user pressed stop');
     const { tool: long, seen } = longTool(() => setTimeout(() => controller.abort(reason), 10));
     const quickTool = quick();
-    const result = await runAgentLoop({ client: server.client(), body, tools: [quickTool, long], abortSignal: controller.signal });
+    const result = await runAgentLoop({
+      client: server.client(),
+      body,
+      tools: [quickTool, long],
+      abortSignal: controller.signal,
+    });
 
     expect(result.stopReason).toBe('aborted');
     expect(seen.started).toBe(1);
@@ -126,7 +132,13 @@ describe('abort: isAborted and abortSignal stop the run wherever it is', () => {
     const { tool, seen } = longTool(() => {
       if (seen.started === 2) setTimeout(() => (stop = true), 10);
     });
-    const result = await runAgentLoop({ client: server.client(), body, tools: [tool], isAborted: () => stop, toolConcurrency: 2 });
+    const result = await runAgentLoop({
+      client: server.client(),
+      body,
+      tools: [tool],
+      isAborted: () => stop,
+      toolConcurrency: 2,
+    });
 
     expect(result.stopReason).toBe('aborted');
     expect(seen.started).toBe(2);
@@ -147,7 +159,12 @@ describe('abort: isAborted and abortSignal stop the run wherever it is', () => {
       setTimeout(() => controller.abort(), 10);
       return new Promise((resolve) => (settle = () => resolve({ response: 'too late' })));
     });
-    const result = await runAgentLoop({ client: server.client(), body, tools: [stubborn], abortSignal: controller.signal });
+    const result = await runAgentLoop({
+      client: server.client(),
+      body,
+      tools: [stubborn],
+      abortSignal: controller.signal,
+    });
     expect(result.stopReason).toBe('aborted');
     expect(toolContents(result.completeMessages)).toEqual(['Tool error: stubborn was aborted']);
     // Its late answer changes nothing in the history the caller already holds.
@@ -160,7 +177,12 @@ describe('abort: isAborted and abortSignal stop the run wherever it is', () => {
     server.enqueue({ text: 'late', delayMs: 10_000 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 30);
-    const result = await runAgentLoop({ client: server.client(), body, tools: [quick()], abortSignal: controller.signal });
+    const result = await runAgentLoop({
+      client: server.client(),
+      body,
+      tools: [quick()],
+      abortSignal: controller.signal,
+    });
     expect(result.stopReason).toBe('aborted');
     expect(result.error).toBeUndefined();
     expect(result.completeMessages).toEqual(body.messages);
@@ -178,7 +200,12 @@ describe('abort: isAborted and abortSignal stop the run wherever it is', () => {
   it('an already-aborted signal, or isAborted true from the start, sends no request at all', async () => {
     const controller = new AbortController();
     controller.abort();
-    const viaSignal = await runAgentLoop({ client: server.client(), body, tools: [quick()], abortSignal: controller.signal });
+    const viaSignal = await runAgentLoop({
+      client: server.client(),
+      body,
+      tools: [quick()],
+      abortSignal: controller.signal,
+    });
     const viaPoll = await runAgentLoop({ client: server.client(), body, tools: [quick()], isAborted: () => true });
     for (const result of [viaSignal, viaPoll]) {
       expect(result.stopReason).toBe('aborted');

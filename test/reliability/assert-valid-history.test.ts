@@ -9,7 +9,9 @@ const user = { role: 'user', content: 'hi' };
 describe('assertValidHistory', () => {
   it('accepts plain chat, tool turns answered in any order, and a repeated id in a later turn', () => {
     expect(() => assertValidHistory([user, { role: 'assistant', content: 'hello' }])).not.toThrow();
-    expect(() => assertValidHistory([user, asst('a', 'b'), tool('b'), tool('a'), { role: 'assistant', content: 'done' }])).not.toThrow();
+    expect(() =>
+      assertValidHistory([user, asst('a', 'b'), tool('b'), tool('a'), { role: 'assistant', content: 'done' }]),
+    ).not.toThrow();
     expect(() => assertValidHistory([user, asst('a'), tool('a'), asst('a'), tool('a')])).not.toThrow();
   });
 
@@ -22,7 +24,15 @@ describe('assertValidHistory', () => {
     ['two tool messages for one id', [user, asst('a', 'b'), tool('a'), tool('a')], /second tool message for a/],
     ['one id twice in one assistant message', [user, asst('a', 'a'), tool('a'), tool('a')], /appears twice/],
     ['an empty tool_calls array', [user, { role: 'assistant', content: 'x', tool_calls: [] }], /empty/],
-    ['non-string arguments', [user, { role: 'assistant', tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: {} } }] }, tool('a')], /non-string arguments/],
+    [
+      'non-string arguments',
+      [
+        user,
+        { role: 'assistant', tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: {} } }] },
+        tool('a'),
+      ],
+      /non-string arguments/,
+    ],
     ['a tool message without content', [user, asst('a'), { role: 'tool', tool_call_id: 'a' }], /content is undefined/],
   ])('refuses %s', (_name, messages, reason) => {
     expect(() => assertValidHistory(messages as never)).toThrow(reason);

@@ -24,13 +24,23 @@ async function concurrentRuns(server: ScriptedServer, padding = 0) {
       { toolCalls: [{ name: 'lookup', arguments: { run, token } }], chunkDelayMs: run % 3 },
       (request) => {
         const last = request.body.messages.at(-1) as { role: string; content: string };
-        return { text: last.role === 'tool' && last.content === `${run}:${token}` ? `final ${run}:${token}` : `cross-talk in run ${run}` };
+        return {
+          text:
+            last.role === 'tool' && last.content === `${run}:${token}`
+              ? `final ${run}:${token}`
+              : `cross-talk in run ${run}`,
+        };
       },
     ]);
     const tool = fakeTool<Probe>('lookup', async ({ params }) => {
       // Interleave the runs' tool phases, so a shared-state bug would mix them.
       await new Promise((resolve) => setTimeout(resolve, (run * 7) % 11));
-      return { response: `${params.run}:${params.token}`, ...(padding ? { assistantMessages: [{ role: 'assistant' as const, content: randomBytes(padding / 2).toString('hex') }] } : {}) };
+      return {
+        response: `${params.run}:${params.token}`,
+        ...(padding
+          ? { assistantMessages: [{ role: 'assistant' as const, content: randomBytes(padding / 2).toString('hex') }] }
+          : {}),
+      };
     });
     return { run, token, session, tool };
   });
@@ -104,7 +114,8 @@ describe('load: 200 concurrent runs on one server', () => {
     const controller = new AbortController();
     const listenerCounts: number[] = [];
     try {
-      for (let i = 0; i < 30; i++) server.enqueue({ text: `step ${i}`, toolCalls: [{ name: 'step', arguments: { i } }] });
+      for (let i = 0; i < 30; i++)
+        server.enqueue({ text: `step ${i}`, toolCalls: [{ name: 'step', arguments: { i } }] });
       server.enqueue({ text: 'done' });
       const tool = fakeTool<{ i: number }>('step', ({ params }) => {
         listenerCounts.push(getEventListeners(controller.signal, 'abort').length);

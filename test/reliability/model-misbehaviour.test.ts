@@ -61,7 +61,13 @@ describe('model misbehaviour: every call answered once, every request valid for 
 
   it('gives a repeated call id in one turn a fresh id, so each call keeps exactly one answer', async () => {
     server.enqueue(
-      { toolCalls: [{ id: 'dup', name: 'echo', arguments: { n: 1 } }, { id: 'dup', name: 'echo', arguments: { n: 2 } }, { id: 'dup', name: 'nope' }] },
+      {
+        toolCalls: [
+          { id: 'dup', name: 'echo', arguments: { n: 1 } },
+          { id: 'dup', name: 'echo', arguments: { n: 2 } },
+          { id: 'dup', name: 'nope' },
+        ],
+      },
       { text: 'done' },
     );
     const tool = echo();
@@ -84,7 +90,11 @@ describe('model misbehaviour: every call answered once, every request valid for 
   it('gives a call id reused from an earlier turn, or from the caller history, a fresh id', async () => {
     const history: ChatCompletionMessageParam[] = [
       user('earlier'),
-      { role: 'assistant', content: null, tool_calls: [{ id: 'old', type: 'function', function: { name: 'echo', arguments: '{}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'old', type: 'function', function: { name: 'echo', arguments: '{}' } }],
+      },
       { role: 'tool', tool_call_id: 'old', content: 'earlier answer' },
       user('go'),
     ];
@@ -94,17 +104,21 @@ describe('model misbehaviour: every call answered once, every request valid for 
       { toolCalls: [{ id: 'call_0', name: 'echo', arguments: { turn: 3 } }] },
       { text: 'done' },
     );
-    const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: history }, tools: [echo()] });
+    const result = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: history },
+      tools: [echo()],
+    });
     const ids = callIds(validated(result.completeMessages));
     expect(ids).toHaveLength(4);
     expect(new Set(ids).size).toBe(4);
     expect(ids[0]).toBe('old');
     expect(ids[2]).toBe('call_0');
-    expect(toolMessages(result.completeMessages).slice(1).map(([, content]) => content)).toEqual([
-      'echo {"turn":1}',
-      'echo {"turn":2}',
-      'echo {"turn":3}',
-    ]);
+    expect(
+      toolMessages(result.completeMessages)
+        .slice(1)
+        .map(([, content]) => content),
+    ).toEqual(['echo {"turn":1}', 'echo {"turn":2}', 'echo {"turn":3}']);
   });
 
   it('gives a call the model sent without an id one of its own', async () => {
@@ -127,7 +141,15 @@ describe('model misbehaviour: every call answered once, every request valid for 
   });
 
   it('survives a provider sending arguments: null and tool_calls with a null id', async () => {
-    server.enqueue({ toolCalls: [{ id: 'x', name: 'echo', arguments: 'ignored' }, { id: 'y', name: 'echo', arguments: '{"b":2}' }] }, { text: 'done' });
+    server.enqueue(
+      {
+        toolCalls: [
+          { id: 'x', name: 'echo', arguments: 'ignored' },
+          { id: 'y', name: 'echo', arguments: '{"b":2}' },
+        ],
+      },
+      { text: 'done' },
+    );
     const client = server.client({
       fetch: fetchRewritingCompletion((completion) => {
         const calls = completion.choices?.[0]?.message?.tool_calls;
@@ -166,7 +188,15 @@ describe('model misbehaviour: every call answered once, every request valid for 
       }
     }
     const args = ['[1,2]', '42', '"Paris"', 'null', 'not json at all'];
-    server.enqueue({ toolCalls: [...args.map((a, i) => ({ id: `d${i}`, name: 'weather', arguments: a })), { id: 'ok', name: 'weather', arguments: { city: 'Oslo' } }] }, { text: 'done' });
+    server.enqueue(
+      {
+        toolCalls: [
+          ...args.map((a, i) => ({ id: `d${i}`, name: 'weather', arguments: a })),
+          { id: 'ok', name: 'weather', arguments: { city: 'Oslo' } },
+        ],
+      },
+      { text: 'done' },
+    );
     const instance = new Weather();
     const result = await runAgentLoop({ client: server.client(), body, tools: toolsFrom(instance) });
     expect(instance.cities).toEqual(['Oslo']);
@@ -183,7 +213,11 @@ describe('model misbehaviour: every call answered once, every request valid for 
 
   it('runs ten tool calls of one turn, sequentially or concurrently, answering them in call order', async () => {
     for (const toolConcurrency of [1, 4]) {
-      const calls = Array.from({ length: 10 }, (_, i) => ({ id: `t${toolConcurrency}_${i}`, name: i % 3 === 2 ? 'ghost' : 'echo', arguments: { i } }));
+      const calls = Array.from({ length: 10 }, (_, i) => ({
+        id: `t${toolConcurrency}_${i}`,
+        name: i % 3 === 2 ? 'ghost' : 'echo',
+        arguments: { i },
+      }));
       server.enqueue({ toolCalls: calls }, { text: 'done' });
       const tool = fakeTool<{ i: number }>('echo', async ({ params }) => {
         // Later calls finish first, so call order can only come from the loop, not from timing.
@@ -200,7 +234,10 @@ describe('model misbehaviour: every call answered once, every request valid for 
   it('answers tool calls that arrive with finish_reason "stop" or cut by "length" instead of dropping them', async () => {
     server.enqueue(
       { toolCalls: [{ id: 's1', name: 'echo', arguments: { a: 1 } }], finishReason: 'stop' },
-      { toolCalls: [{ id: 'l1', name: 'echo', arguments: '{"text": "a long argument the model never fin' }], finishReason: 'length' },
+      {
+        toolCalls: [{ id: 'l1', name: 'echo', arguments: '{"text": "a long argument the model never fin' }],
+        finishReason: 'length',
+      },
       { text: 'done' },
     );
     const tool = echo();
@@ -218,16 +255,29 @@ describe('model misbehaviour: every call answered once, every request valid for 
     expect(server.requests).toHaveLength(20);
     expect(server.pending()).toBe(5);
     expect(tool.calls).toHaveLength(20);
-    expect(server.requests.map((r) => r.body.tool_choice)).toEqual([...Array(5).fill('auto'), ...Array(15).fill('none')]);
+    expect(server.requests.map((r) => r.body.tool_choice)).toEqual([
+      ...Array(5).fill('auto'),
+      ...Array(15).fill('none'),
+    ]);
     // Even a history cut off by the limit ends with every call answered.
     expect(validated(result.completeMessages).at(-1)?.role).toBe('tool');
   });
 
   it('lets the anti-loop guard end the loop when the model obeys tool_choice "none"', async () => {
     for (let i = 0; i < 10; i++) {
-      server.enqueue((request) => (request.body.tool_choice === 'none' ? { text: 'giving up on tools' } : { toolCalls: [{ name: 'echo', arguments: { i } }] }));
+      server.enqueue((request) =>
+        request.body.tool_choice === 'none'
+          ? { text: 'giving up on tools' }
+          : { toolCalls: [{ name: 'echo', arguments: { i } }] },
+      );
     }
-    const result = await runAgentLoop({ client: server.client(), body, tools: [echo()], maxConsecutiveToolTurns: 3, maxRunAgentTimes: 10 });
+    const result = await runAgentLoop({
+      client: server.client(),
+      body,
+      tools: [echo()],
+      maxConsecutiveToolTurns: 3,
+      maxRunAgentTimes: 10,
+    });
     expect(result.stopReason).toBe('completed');
     expect(server.requests).toHaveLength(4);
     expect(validated(result.completeMessages).at(-1)).toEqual({ role: 'assistant', content: 'giving up on tools' });

@@ -17,13 +17,18 @@ describe('network faults: the loop returns what it gathered, as a value, and lea
   afterEach(() => server.close());
 
   const body = { model: 'm', messages: [user('go')] };
-  const weather = () => fakeTool<{ city: string }>('get_weather', ({ params }) => ({ response: `${params.city}: 21°C` }));
+  const weather = () =>
+    fakeTool<{ city: string }>('get_weather', ({ params }) => ({ response: `${params.city}: 21°C` }));
   /** A client that retries like production, but waits 1 ms between attempts instead of 0.5 s → 8 s. */
   const retryingClient = (maxRetries: number) => server.client({ maxRetries, fetch: fetchWithRetryAfterMs(1) });
   const roles = (messages: ChatCompletionMessageParam[]) => messages.map((m) => m.role);
 
   it('rides out HTTP 429s through the SDK retries and completes', async () => {
-    server.enqueue({ status: 429, errorMessage: 'slow down' }, { status: 429, errorMessage: 'slow down' }, { text: 'finally' });
+    server.enqueue(
+      { status: 429, errorMessage: 'slow down' },
+      { status: 429, errorMessage: 'slow down' },
+      { text: 'finally' },
+    );
     const result = await runAgentLoop({ client: retryingClient(2), body, tools: [weather()] });
     expect(result.stopReason).toBe('completed');
     expect(server.requests).toHaveLength(3);
@@ -32,23 +37,26 @@ describe('network faults: the loop returns what it gathered, as a value, and lea
     assertValidRequests(server.requests);
   });
 
-  it.each([429, 500, 503])('returns HTTP %i as an error value once the retries are spent, keeping the earlier turns', async (status) => {
-    server.enqueue({ toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: 'Oslo' } }] });
-    for (let i = 0; i < 3; i++) server.enqueue({ status, errorMessage: `scripted ${status}` });
-    const result = await runAgentLoop({ client: retryingClient(2), body, tools: [weather()] });
+  it.each([429, 500, 503])(
+    'returns HTTP %i as an error value once the retries are spent, keeping the earlier turns',
+    async (status) => {
+      server.enqueue({ toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: 'Oslo' } }] });
+      for (let i = 0; i < 3; i++) server.enqueue({ status, errorMessage: `scripted ${status}` });
+      const result = await runAgentLoop({ client: retryingClient(2), body, tools: [weather()] });
 
-    expect(result.stopReason).toBe('error');
-    expect(result.finish_reason).toBe('error');
-    expect(result.error).toBeInstanceOf(APIError);
-    expect(result.error).toMatchObject({ status });
-    // One request for the tool turn, then the first attempt and two retries of the failing one.
-    expect(server.requests).toHaveLength(4);
-    expect(server.pending()).toBe(0);
-    expect(roles(result.completeMessages)).toEqual(['user', 'assistant', 'tool']);
-    expect(result.completeMessages[2]).toEqual({ role: 'tool', tool_call_id: 'c1', content: 'Oslo: 21°C' });
-    assertValidRequests(server.requests);
-    assertValidHistory(result.completeMessages);
-  });
+      expect(result.stopReason).toBe('error');
+      expect(result.finish_reason).toBe('error');
+      expect(result.error).toBeInstanceOf(APIError);
+      expect(result.error).toMatchObject({ status });
+      // One request for the tool turn, then the first attempt and two retries of the failing one.
+      expect(server.requests).toHaveLength(4);
+      expect(server.pending()).toBe(0);
+      expect(roles(result.completeMessages)).toEqual(['user', 'assistant', 'tool']);
+      expect(result.completeMessages[2]).toEqual({ role: 'tool', tool_call_id: 'c1', content: 'Oslo: 21°C' });
+      assertValidRequests(server.requests);
+      assertValidHistory(result.completeMessages);
+    },
+  );
 
   it('drops tool calls whose stream was cut mid-arguments, runs none of them, and keeps the text', async () => {
     // Events: role, 2 text chunks, call 1 header + 3 fragments, call 2 header + 1 of its fragments, then the cut.
@@ -89,7 +97,12 @@ describe('network faults: the loop returns what it gathered, as a value, and lea
   });
 
   it('returns a malformed SSE chunk as an error, keeping the text before it and running no tool', async () => {
-    server.enqueue({ text: 'partial answer', chunkSize: 7, toolCalls: [{ name: 'get_weather', arguments: { city: 'X' } }], malformedChunkAt: 3 });
+    server.enqueue({
+      text: 'partial answer',
+      chunkSize: 7,
+      toolCalls: [{ name: 'get_weather', arguments: { city: 'X' } }],
+      malformedChunkAt: 3,
+    });
     const tool = weather();
     // The SDK logs the bad line through its logger before it throws; keep the test output clean.
     const result = await runAgentLoop({ client: server.client({ logLevel: 'off' }), body, tools: [tool] });
@@ -109,8 +122,16 @@ describe('network faults: the loop returns what it gathered, as a value, and lea
   });
 
   it('times out a stalled server through requestOptions.timeout, and through the client timeout', async () => {
-    server.enqueue({ toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: 'Oslo' } }] }, { text: 'too late', delayMs: 10_000 });
-    const viaRequest = await runAgentLoop({ client: server.client(), body, tools: [weather()], requestOptions: { timeout: 100 } });
+    server.enqueue(
+      { toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: 'Oslo' } }] },
+      { text: 'too late', delayMs: 10_000 },
+    );
+    const viaRequest = await runAgentLoop({
+      client: server.client(),
+      body,
+      tools: [weather()],
+      requestOptions: { timeout: 100 },
+    });
     expect(viaRequest.stopReason).toBe('error');
     // The SDK classifies the timeout abort as APIConnectionTimeoutError in plain Node; under jest's vm realm the
     // abort error fails its instanceof check and it reports the parent class. Either way: a connection error value.

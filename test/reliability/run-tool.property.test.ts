@@ -9,7 +9,10 @@ import { watchProcess } from '../helpers/host-process';
 const call = (name: string, args: unknown): ChatCompletionMessageToolCall =>
   ({ id: 'call_p', type: 'function', function: { name, arguments: args } }) as ChatCompletionMessageToolCall;
 
-const schema = (name: string): ToolDefinition['schema'] => ({ type: 'function', function: { name, parameters: { type: 'object' } } });
+const schema = (name: string): ToolDefinition['schema'] => ({
+  type: 'function',
+  function: { name, parameters: { type: 'object' } },
+});
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -47,7 +50,17 @@ const parseBehaviourArb: fc.Arbitrary<ParseBehaviour> = fc.oneof(
   fc.string().map((message) => ({ kind: 'fail' as const, message })),
   thrownArb.map((value) => ({ kind: 'throw' as const, value })),
   fc
-    .constantFrom<unknown>(undefined, null, 42, 'success', {}, { success: false }, { success: 'yes', data: {} }, { success: false, errorMessage: 42 }, [])
+    .constantFrom<unknown>(
+      undefined,
+      null,
+      42,
+      'success',
+      {},
+      { success: false },
+      { success: 'yes', data: {} },
+      { success: false, errorMessage: 42 },
+      [],
+    )
     .map((value) => ({ kind: 'garbage' as const, value })),
 );
 
@@ -74,13 +87,17 @@ function buildTool(behaviour: Behaviour, parse: ParseBehaviour): ToolDefinition 
     }
   };
   const parseParams: ToolDefinition['parseParams'] | undefined =
-    parse.kind === 'default' ? undefined
-    : parse.kind === 'ok' ? (raw) => ({ success: true, data: parseJsonArgs(raw) })
-    : parse.kind === 'fail' ? () => ({ success: false, errorMessage: parse.message })
-    : parse.kind === 'throw' ? () => {
-        throw parse.value;
-      }
-    : () => parse.value as ToolParseResult<unknown>;
+    parse.kind === 'default'
+      ? undefined
+      : parse.kind === 'ok'
+        ? (raw) => ({ success: true, data: parseJsonArgs(raw) })
+        : parse.kind === 'fail'
+          ? () => ({ success: false, errorMessage: parse.message })
+          : parse.kind === 'throw'
+            ? () => {
+                throw parse.value;
+              }
+            : () => parse.value as ToolParseResult<unknown>;
   return {
     schema: schema('t'),
     execute: execute as ToolDefinition['execute'],
@@ -135,7 +152,8 @@ describe('runTool under arbitrary input and arbitrary tool behaviour (property-b
           // A tool never runs unless its parser really succeeded.
           expect(tool.executed()).toBe(parsedOk ? 1 : 0);
           if (parse.kind === 'fail') expect(result.response).toBe(parse.message);
-          if (parse.kind === 'throw' || parse.kind === 'garbage') expect(result.response).toMatch(/^(Tool error: |Invalid arguments)/);
+          if (parse.kind === 'throw' || parse.kind === 'garbage')
+            expect(result.response).toMatch(/^(Tool error: |Invalid arguments)/);
           if (!parsedOk) return;
 
           if (behaviour.kind === 'hang' || behaviour.kind === 'lateReject') {
@@ -164,10 +182,14 @@ describe('runTool under arbitrary input and arbitrary tool behaviour (property-b
   it('answers a call to any name it does not have, without running anything', async () => {
     const tool = buildTool({ kind: 'return', value: 'ran' }, { kind: 'default' });
     await fc.assert(
-      fc.asyncProperty(fc.string().filter((name) => name !== 't'), argumentsArb, async (name, args) => {
-        const result = await runTool({ call: call(name, args), messages: [], tools: [tool] });
-        expect(result.response).toBe(`Call tool not found: ${name}`);
-      }),
+      fc.asyncProperty(
+        fc.string().filter((name) => name !== 't'),
+        argumentsArb,
+        async (name, args) => {
+          const result = await runTool({ call: call(name, args), messages: [], tools: [tool] });
+          expect(result.response).toBe(`Call tool not found: ${name}`);
+        },
+      ),
       { numRuns: 200 },
     );
     expect(tool.executed()).toBe(0);

@@ -25,16 +25,32 @@ async function closedPort(): Promise<number> {
 
 describe('npm run demo', () => {
   it('without a key, runs the embedded model: tool calls, a validation error and its correction, the answer, usage', async () => {
-    const { code, out, err } = await demo(['Weather', 'in', 'Rome,', 'and', 'add', 'a', 'to-do', 'to', 'book', 'a', 'table']);
+    const { code, out, err } = await demo([
+      'Weather',
+      'in',
+      'Rome,',
+      'and',
+      'add',
+      'a',
+      'to-do',
+      'to',
+      'book',
+      'a',
+      'table',
+    ]);
     expect(code).toBe(0);
     expect(err).toBe('');
     const lines = out.split('\n');
     expect(lines[0]).toMatch(/^No OPENAI_API_KEY set: running against the embedded scripted model/);
     expect(out).toContain('⚙ get_weather {"city":"Rome"}');
     expect(out).toContain('✓ get_weather → {"city":"Rome","temperatureC":19,"conditions":"sunny"}');
-    expect(out).toMatch(/✗ add_todo → Invalid arguments for tool "add_todo": ⏎ title: .* ⏎ priority: priority must be one of the following values: low, normal, high/);
+    expect(out).toMatch(
+      /✗ add_todo → Invalid arguments for tool "add_todo": ⏎ title: .* ⏎ priority: priority must be one of the following values: low, normal, high/,
+    );
     expect(out).toContain('✓ add_todo → {"title":"Book a table","priority":"high"');
-    expect(out).toContain('It is 19°C and sunny in Rome. I added "Book a table" to your to-do list (todo-1, high priority).');
+    expect(out).toContain(
+      'It is 19°C and sunny in Rome. I added "Book a table" to your to-do list (todo-1, high priority).',
+    );
     expect(out).toMatch(/— completed · 4 model turns · 3 tool calls \(1 failed\) · \d+ input \/ \d+ output tokens\n$/);
   });
 
@@ -49,7 +65,11 @@ describe('npm run demo', () => {
     const server = await startScriptedServer({ turns: [{ text: 'Hello from a real endpoint.' }] });
     try {
       const session = server.session([{ text: 'Hello from a real endpoint.' }]);
-      const { code, out } = await demo(['hi'], { OPENAI_API_KEY: session.apiKey, OPENAI_BASE_URL: session.baseURL, OPENAI_MODEL: 'my-model' });
+      const { code, out } = await demo(['hi'], {
+        OPENAI_API_KEY: session.apiKey,
+        OPENAI_BASE_URL: session.baseURL,
+        OPENAI_MODEL: 'my-model',
+      });
       expect(code).toBe(0);
       expect(out.split('\n')[0]).toBe(`agentcall demo · model my-model at ${session.baseURL}`);
       expect(out).toContain('Hello from a real endpoint.');
@@ -87,10 +107,14 @@ describe('npm run demo', () => {
         (req) => ({ text: `You said: ${req.body.messages.at(-1)?.content}` }),
       ]);
       const questions: string[] = [];
-      const { code, out } = await demo(['weather please'], { OPENAI_API_KEY: session.apiKey, OPENAI_BASE_URL: session.baseURL }, async ({ question }) => {
-        questions.push(question);
-        return 'Oslo';
-      });
+      const { code, out } = await demo(
+        ['weather please'],
+        { OPENAI_API_KEY: session.apiKey, OPENAI_BASE_URL: session.baseURL },
+        async ({ question }) => {
+          questions.push(question);
+          return 'Oslo';
+        },
+      );
       expect(code).toBe(0);
       expect(questions).toEqual(['Which city?']);
       expect(out).toContain('? Which city?');

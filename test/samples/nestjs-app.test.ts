@@ -10,7 +10,13 @@ import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 function parseSse(body: string): AgentEvent[] {
   return body
     .split('\n\n')
-    .map((block) => block.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('\n'))
+    .map((block) =>
+      block
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trim())
+        .join('\n'),
+    )
     .filter(Boolean)
     .map((data) => JSON.parse(data) as AgentEvent);
 }
@@ -22,7 +28,9 @@ describe('samples/nestjs-app: the SSE endpoint over real HTTP', () => {
 
   beforeEach(async () => {
     server = await startScriptedServer();
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule.register({ client: server.client(), model: 'nest-model' })] }).compile();
+    const moduleRef = await Test.createTestingModule({
+      imports: [AppModule.register({ client: server.client(), model: 'nest-model' })],
+    }).compile();
     app = moduleRef.createNestApplication({ logger: false });
     await app.listen(0, '127.0.0.1');
     url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
@@ -49,12 +57,21 @@ describe('samples/nestjs-app: the SSE endpoint over real HTTP', () => {
     expect(events.flatMap((e) => (e.type === 'tool_args' ? [e.delta] : []))).toEqual(['{"title":', '"Buy milk"}']);
     const result = events.find((e) => e.type === 'tool_result');
     expect(result).toMatchObject({ id: 't1', name: 'add_todo' });
-    expect(JSON.parse((result as { response: string }).response)).toMatchObject({ id: 'todo-1', title: 'Buy milk', done: false });
+    expect(JSON.parse((result as { response: string }).response)).toMatchObject({
+      id: 'todo-1',
+      title: 'Buy milk',
+      done: false,
+    });
     expect(events.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join('')).toBe('Adding it.Done: todo-1.');
     expect(events.at(-1)).toMatchObject({ type: 'done', stopReason: 'completed' });
 
     // The tool ran on the DI singleton: the store Nest injected holds the item.
-    expect(app.get(TodoStore).list().map((t) => t.title)).toEqual(['Buy milk']);
+    expect(
+      app
+        .get(TodoStore)
+        .list()
+        .map((t) => t.title),
+    ).toEqual(['Buy milk']);
     expect(server.requests[0].body.model).toBe('nest-model');
     expect(server.requests[0].body.tools?.length).toBe(10);
   });
@@ -62,7 +79,9 @@ describe('samples/nestjs-app: the SSE endpoint over real HTTP', () => {
   it('reports a model error in the done event', async () => {
     server.enqueue({ status: 503, errorMessage: 'try later' });
     const events = parseSse(await (await fetch(`${url}/agent/stream?prompt=hi`)).text());
-    expect(events).toEqual([expect.objectContaining({ type: 'done', stopReason: 'error', error: expect.stringMatching(/try later/) })]);
+    expect(events).toEqual([
+      expect.objectContaining({ type: 'done', stopReason: 'error', error: expect.stringMatching(/try later/) }),
+    ]);
   });
 
   it('answers 400 without a prompt', async () => {

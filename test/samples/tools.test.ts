@@ -10,22 +10,47 @@ describe('sample tools', () => {
     const tools = sampleTools(store);
     let n = 0;
     run = (name, args) =>
-      runTool({ call: { id: `c${n++}`, type: 'function', function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) } }, messages: [], tools });
+      runTool({
+        call: {
+          id: `c${n++}`,
+          type: 'function',
+          function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) },
+        },
+        messages: [],
+        tools,
+      });
   });
 
   it('exposes every tool under its model-facing name', () => {
     expect(sampleTools().map((t) => t.schema.function.name)).toEqual([
-      'get_weather', 'get_forecast', 'calculate', 'sum', 'add_todo', 'list_todos', 'complete_todo', 'delete_todo', 'ask_user', 'finish',
+      'get_weather',
+      'get_forecast',
+      'calculate',
+      'sum',
+      'add_todo',
+      'list_todos',
+      'complete_todo',
+      'delete_todo',
+      'ask_user',
+      'finish',
     ]);
   });
 
   it('answers weather from the injected source, and explains an unknown city', async () => {
-    expect(JSON.parse((await run('get_weather', { city: 'paris' })).response)).toEqual({ city: 'Paris', temperatureC: 12, conditions: 'light rain' });
+    expect(JSON.parse((await run('get_weather', { city: 'paris' })).response)).toEqual({
+      city: 'Paris',
+      temperatureC: 12,
+      conditions: 'light rain',
+    });
     expect((await run('get_weather', { city: 'Atlantis' })).response).toBe(
       'Tool error: Unknown city "Atlantis". Known cities: Paris, Rome, Oslo, Tokyo, New York',
     );
-    expect((await run('get_forecast', { city: 'Rome', days: 2 })).response).toBe('Rome forecast\nday 1: 22°C, sunny\nday 2: 20°C, clear');
-    expect((await run('get_forecast', { city: 'Rome', days: 9 })).response).toMatch(/days: days must not be greater than 7/);
+    expect((await run('get_forecast', { city: 'Rome', days: 2 })).response).toBe(
+      'Rome forecast\nday 1: 22°C, sunny\nday 2: 20°C, clear',
+    );
+    expect((await run('get_forecast', { city: 'Rome', days: 9 })).response).toMatch(
+      /days: days must not be greater than 7/,
+    );
   });
 
   it('calculates, and turns a division by zero into a tool error', async () => {
@@ -42,12 +67,23 @@ describe('sample tools', () => {
     expect(bad.response).toMatch(/priority: /);
     expect(store.list()).toEqual([]);
 
-    const added = JSON.parse((await run('add_todo', { title: 'Pack an umbrella', priority: 'high', due: '2026-12-01' })).response);
-    expect(added).toEqual({ id: 'todo-1', title: 'Pack an umbrella', priority: 'high', due: '2026-12-01', tags: [], done: false });
+    const added = JSON.parse(
+      (await run('add_todo', { title: 'Pack an umbrella', priority: 'high', due: '2026-12-01' })).response,
+    );
+    expect(added).toEqual({
+      id: 'todo-1',
+      title: 'Pack an umbrella',
+      priority: 'high',
+      due: '2026-12-01',
+      tags: [],
+      done: false,
+    });
     await run('add_todo', { title: 'Buy milk' });
     expect(JSON.parse((await run('complete_todo', { id: 'todo-1' })).response).done).toBe(true);
     expect(JSON.parse((await run('list_todos', {})).response).map((t: { id: string }) => t.id)).toEqual(['todo-2']);
-    expect(JSON.parse((await run('list_todos', { status: 'done' })).response).map((t: { id: string }) => t.id)).toEqual(['todo-1']);
+    expect(JSON.parse((await run('list_todos', { status: 'done' })).response).map((t: { id: string }) => t.id)).toEqual(
+      ['todo-1'],
+    );
     expect((await run('complete_todo', { id: '1' })).response).toMatch(/id must look like "todo-1"/);
     expect((await run('delete_todo', { id: 'todo-2' })).response).toBe('Deleted todo-2');
     expect((await run('delete_todo', { id: 'todo-2' })).response).toBe('Tool error: No to-do item todo-2');

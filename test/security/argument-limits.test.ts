@@ -41,7 +41,10 @@ describe('argument size and nesting caps', () => {
       errorMessage: 'Invalid arguments: 1000001 characters exceeds the limit of 1000000',
     });
     expect(safeParseJsonArgs(nestedArrays(64))).toMatchObject({ success: true });
-    expect(safeParseJsonArgs(nestedArrays(65))).toEqual({ success: false, errorMessage: 'Invalid arguments: nesting deeper than 64 levels' });
+    expect(safeParseJsonArgs(nestedArrays(65))).toEqual({
+      success: false,
+      errorMessage: 'Invalid arguments: nesting deeper than 64 levels',
+    });
     expect(safeParseJsonArgs(`{"a":${nestedArrays(3)}}`, { maxDepth: 3 })).toEqual({
       success: false,
       errorMessage: 'Invalid arguments: nesting deeper than 3 levels',
@@ -50,7 +53,10 @@ describe('argument size and nesting caps', () => {
 
   it('counts brackets only outside strings, escaped quotes included', () => {
     const text = `{"a":"${'['.repeat(100)}\\"${'{'.repeat(100)}", 'b': '\\'[[[['}`;
-    expect(safeParseJsonArgs(text, { maxDepth: 1 })).toEqual({ success: true, data: { a: `${'['.repeat(100)}"${'{'.repeat(100)}`, b: "'[[[[" } });
+    expect(safeParseJsonArgs(text, { maxDepth: 1 })).toEqual({
+      success: true,
+      data: { a: `${'['.repeat(100)}"${'{'.repeat(100)}`, b: "'[[[[" },
+    });
   });
 
   it('refuses before parsing: a hostile size or depth never reaches the parser', () => {
@@ -69,18 +75,25 @@ describe('argument size and nesting caps', () => {
     fc.assert(
       // Arguments are an object (or, from a confused model, an array); a top-level JSON string such as "{!}" is
       // cut to its braces by the lenient reader, a documented parseJsonArgs behaviour that is not about the caps.
-      fc.property(fc.oneof(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 5 })), fc.array(fc.jsonValue({ maxDepth: 5 }))), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 2, max: 400 }), (value, maxDepth, maxLength) => {
-        const text = JSON.stringify(value);
-        const result = safeParseJsonArgs(text, { maxDepth, maxLength });
-        const within = text.length <= maxLength && depthOf(value) <= maxDepth;
-        expect(result.success).toBe(within);
-        if (result.success) {
-          expect(text.length).toBeLessThanOrEqual(maxLength);
-          expect(depthOf(result.data)).toBeLessThanOrEqual(maxDepth);
-        } else {
-          expect(result.errorMessage).toMatch(/^Invalid arguments: (\d+ characters exceeds the limit of \d+|nesting deeper than \d+ levels)$/);
-        }
-      }),
+      fc.property(
+        fc.oneof(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 5 })), fc.array(fc.jsonValue({ maxDepth: 5 }))),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 2, max: 400 }),
+        (value, maxDepth, maxLength) => {
+          const text = JSON.stringify(value);
+          const result = safeParseJsonArgs(text, { maxDepth, maxLength });
+          const within = text.length <= maxLength && depthOf(value) <= maxDepth;
+          expect(result.success).toBe(within);
+          if (result.success) {
+            expect(text.length).toBeLessThanOrEqual(maxLength);
+            expect(depthOf(result.data)).toBeLessThanOrEqual(maxDepth);
+          } else {
+            expect(result.errorMessage).toMatch(
+              /^Invalid arguments: (\d+ characters exceeds the limit of \d+|nesting deeper than \d+ levels)$/,
+            );
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -102,7 +115,11 @@ describe('argument size and nesting caps', () => {
     });
     try {
       const instance = new NoteTools();
-      const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools: toolsFrom(instance) });
+      const result = await runAgentLoop({
+        client: server.client(),
+        body: { model: 'm', messages: [user('go')] },
+        tools: toolsFrom(instance),
+      });
       expect(result.stopReason).toBe('completed');
       expect(instance.received).toEqual(['short note']);
       const sent = server.requests[1].body.messages.filter((m) => m.role === 'tool').map((m) => m.content);

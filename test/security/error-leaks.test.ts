@@ -25,7 +25,10 @@ const LEAKS: { name: string; thrown: () => unknown; secrets: string[]; keeps: st
   },
   {
     name: 'openai_key',
-    thrown: () => new Error(`401 Incorrect API key provided: sk-proj-${secret(3)}. You can find your API key at https://platform.openai.com`),
+    thrown: () =>
+      new Error(
+        `401 Incorrect API key provided: sk-proj-${secret(3)}. You can find your API key at https://platform.openai.com`,
+      ),
     secrets: [secret(3)],
     keeps: 'Incorrect API key provided: [redacted-key]',
   },
@@ -43,7 +46,8 @@ const LEAKS: { name: string; thrown: () => unknown; secrets: string[]; keeps: st
   },
   {
     name: 'oauth_form',
-    thrown: () => new Error(`invalid_grant for grant_type=refresh_token&client_secret=${secret(6)}&refresh_token=${secret(7)}`),
+    thrown: () =>
+      new Error(`invalid_grant for grant_type=refresh_token&client_secret=${secret(6)}&refresh_token=${secret(7)}`),
     secrets: [secret(6), secret(7)],
     keeps: 'invalid_grant',
   },
@@ -69,7 +73,8 @@ const LEAKS: { name: string; thrown: () => unknown; secrets: string[]; keeps: st
   },
   {
     name: 'thrown_string_with_stack',
-    thrown: () => `connection reset\n    at Socket.onEnd (/srv/app/${secret(10)}/db.js:10:5)\n    at emit (node:events:1:1)`,
+    thrown: () =>
+      `connection reset\n    at Socket.onEnd (/srv/app/${secret(10)}/db.js:10:5)\n    at emit (node:events:1:1)`,
     secrets: [secret(10), '/srv/app', 'node:events'],
     keeps: 'connection reset',
   },
@@ -78,7 +83,10 @@ const LEAKS: { name: string; thrown: () => unknown; secrets: string[]; keeps: st
 describe('error text the model reads carries no stack trace, credentials or keys', () => {
   it('checks the tool messages actually sent in the next request', async () => {
     const server = await startScriptedServer({
-      turns: [{ toolCalls: LEAKS.map((leak, i) => ({ id: `e${i}`, name: leak.name, arguments: {} })) }, { text: 'done' }],
+      turns: [
+        { toolCalls: LEAKS.map((leak, i) => ({ id: `e${i}`, name: leak.name, arguments: {} })) },
+        { text: 'done' },
+      ],
     });
     try {
       const tools: ToolDefinition[] = LEAKS.map((leak) =>
@@ -87,10 +95,17 @@ describe('error text the model reads carries no stack trace, credentials or keys
           throw leak.thrown();
         }),
       );
-      const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools });
+      const result = await runAgentLoop({
+        client: server.client(),
+        body: { model: 'm', messages: [user('go')] },
+        tools,
+      });
       expect(result.stopReason).toBe('completed');
 
-      const sent = server.requests[1].body.messages.filter((m) => m.role === 'tool') as { tool_call_id: string; content: string }[];
+      const sent = server.requests[1].body.messages.filter((m) => m.role === 'tool') as {
+        tool_call_id: string;
+        content: string;
+      }[];
       expect(sent.map((m) => m.tool_call_id)).toEqual(LEAKS.map((_, i) => `e${i}`));
       sent.forEach(({ content }, i) => {
         const leak = LEAKS[i];
@@ -101,7 +116,8 @@ describe('error text the model reads carries no stack trace, credentials or keys
       });
       // The whole request body, not just the tool messages, is free of every secret.
       const wire = JSON.stringify(server.requests[1].body);
-      for (const leak of LEAKS) for (const s of leak.secrets.filter((x) => x.startsWith('S'))) expect(wire).not.toContain(s);
+      for (const leak of LEAKS)
+        for (const s of leak.secrets.filter((x) => x.startsWith('S'))) expect(wire).not.toContain(s);
     } finally {
       await server.close();
     }
@@ -160,7 +176,8 @@ describe('error text the model reads carries no stack trace, credentials or keys
         fc.constantFrom('error', 'string', 'object'),
         async (s, format, before, separator, after, shape) => {
           const text = `${before}${separator}${formats[format](s)}${separator}${after}`;
-          const thrown = shape === 'error' ? new Error(text) : shape === 'string' ? text : { response: { data: { message: text } } };
+          const thrown =
+            shape === 'error' ? new Error(text) : shape === 'string' ? text : { response: { data: { message: text } } };
           const { response } = await runTool({ call, messages: [], tools: [tool(thrown)] });
           expect(response.startsWith('Tool error: ')).toBe(true);
           expect(response).not.toContain(s);

@@ -26,7 +26,12 @@ const { node: nodeArb } = fc.letrec<{ node: Node }>((tie) => ({
   ),
 }));
 /** A polluting payload hung somewhere in an object. */
-const payload: Node = { obj: [['polluted', { leaf: true }], ['isAdmin', { leaf: true }]] };
+const payload: Node = {
+  obj: [
+    ['polluted', { leaf: true }],
+    ['isAdmin', { leaf: true }],
+  ],
+};
 
 /** JSON text, or JSON5 text with unquoted keys where a key is an identifier. */
 function serialize(node: Node, json5: boolean): string {
@@ -40,7 +45,8 @@ function serialize(node: Node, json5: boolean): string {
 function assertClean(value: unknown, expectedProto: (value: object, path: string) => object | null, path = '$'): void {
   if (value === null || typeof value !== 'object') return;
   const proto = Object.getPrototypeOf(value);
-  if (proto !== expectedProto(value, path)) throw new Error(`${path}: unexpected prototype ${proto?.constructor?.name}`);
+  if (proto !== expectedProto(value, path))
+    throw new Error(`${path}: unexpected prototype ${proto?.constructor?.name}`);
   for (const key of Reflect.ownKeys(value)) {
     if (FORBIDDEN.includes(key as never)) throw new Error(`${path}: own key ${String(key)}`);
     assertClean((value as Record<string | symbol, unknown>)[key], expectedProto, `${path}.${String(key)}`);
@@ -48,7 +54,11 @@ function assertClean(value: unknown, expectedProto: (value: object, path: string
 }
 
 const plainProto = (value: object) => (Array.isArray(value) ? Array.prototype : Object.prototype);
-const call = (name: string, args: string): ChatCompletionMessageToolCall => ({ id: 'c1', type: 'function', function: { name, arguments: args } });
+const call = (name: string, args: string): ChatCompletionMessageToolCall => ({
+  id: 'c1',
+  type: 'function',
+  function: { name, arguments: args },
+});
 
 class Address {
   @Param({ description: 'Street' }) street!: string;
@@ -56,7 +66,7 @@ class Address {
 }
 
 class Account {
-  @Param({ description: 'Owner' }, ) owner!: string;
+  @Param({ description: 'Owner' }) owner!: string;
   @Param({ type: () => Address }) address!: Address;
   @Param({ type: () => [Address], optional: true }) previous?: Address[];
 }
@@ -71,7 +81,11 @@ class AccountTools {
   }
 
   @Tool({ description: 'Greet someone' })
-  greet(@Param('name', {}, Length(1, 40)) name: string, @Param('loud', { optional: true }, IsBoolean()) loud?: boolean, @Param('tags', { optional: true, type: () => [String] }, ArrayMaxSize(5)) tags?: string[]) {
+  greet(
+    @Param('name', {}, Length(1, 40)) name: string,
+    @Param('loud', { optional: true }, IsBoolean()) loud?: boolean,
+    @Param('tags', { optional: true, type: () => [String] }, ArrayMaxSize(5)) tags?: string[],
+  ) {
     this.received.push({ name, loud, tags });
     return `hi ${name}`;
   }
@@ -117,7 +131,12 @@ describe('prototype pollution through tool arguments', () => {
     await fc.assert(
       fc.asyncProperty(nodeArb, fc.boolean(), fc.constantFrom(...FORBIDDEN), async (tree, json5, key) => {
         // Always hang one payload directly under a forbidden key at the top, on top of whatever the tree has.
-        const root: Node = { obj: [[key, key === 'constructor' ? { obj: [['prototype', payload]] } : payload], ['tree', tree]] };
+        const root: Node = {
+          obj: [
+            [key, key === 'constructor' ? { obj: [['prototype', payload]] } : payload],
+            ['tree', tree],
+          ],
+        };
         params = undefined;
         await runTool({ call: call('t', serialize(root, json5)), messages: [], tools: [tool] });
         expect(params).toBeDefined();
@@ -170,7 +189,11 @@ describe('prototype pollution through tool arguments', () => {
       turns: [
         {
           toolCalls: [
-            { id: 'p1', name: 'greet', arguments: '{"name":"ada","__proto__":{"isAdmin":true},"constructor":{"prototype":{"isAdmin":true}}}' },
+            {
+              id: 'p1',
+              name: 'greet',
+              arguments: '{"name":"ada","__proto__":{"isAdmin":true},"constructor":{"prototype":{"isAdmin":true}}}',
+            },
           ],
         },
         { text: 'done' },
@@ -178,7 +201,11 @@ describe('prototype pollution through tool arguments', () => {
     });
     try {
       const instance = new AccountTools();
-      const result = await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('hi')] }, tools: toolsFrom(instance) });
+      const result = await runAgentLoop({
+        client: server.client(),
+        body: { model: 'm', messages: [user('hi')] },
+        tools: toolsFrom(instance),
+      });
       expect(result.stopReason).toBe('completed');
       expect(instance.received).toEqual([{ name: 'ada', loud: undefined, tags: undefined }]);
       expect(server.requests[1].body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'p1', content: 'hi ada' });
@@ -195,8 +222,18 @@ describe('unknown properties', () => {
 
   it.each([
     ['at the top level', greet, '{"name":"ada","role":"admin"}', ['role: property role should not exist']],
-    ['in a nested DTO', open, '{"owner":"ada","address":{"street":"s","admin":true}}', ['address.admin: property admin should not exist']],
-    ['in an array of DTOs', open, '{"owner":"ada","address":{"street":"s"},"previous":[{"street":"t","x":1}]}', ['previous[0].x: property x should not exist']],
+    [
+      'in a nested DTO',
+      open,
+      '{"owner":"ada","address":{"street":"s","admin":true}}',
+      ['address.admin: property admin should not exist'],
+    ],
+    [
+      'in an array of DTOs',
+      open,
+      '{"owner":"ada","address":{"street":"s"},"previous":[{"street":"t","x":1}]}',
+      ['previous[0].x: property x should not exist'],
+    ],
   ])('are refused %s, each named, and the tool never runs', async (_where, tool, args, lines) => {
     instance.received.length = 0;
     const { response } = await runTool({ call: call(tool.schema.function.name, args), messages: [], tools });

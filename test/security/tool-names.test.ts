@@ -17,11 +17,19 @@ function classWithToolNamed(name: string) {
       return 'ran';
     }
   }
-  Tool({ name, description: 'dynamic' })(Dynamic.prototype, 'run', Object.getOwnPropertyDescriptor(Dynamic.prototype, 'run')!);
+  Tool({ name, description: 'dynamic' })(
+    Dynamic.prototype,
+    'run',
+    Object.getOwnPropertyDescriptor(Dynamic.prototype, 'run')!,
+  );
   return Dynamic;
 }
 
-const call = (name: string): ChatCompletionMessageToolCall => ({ id: 'c', type: 'function', function: { name, arguments: '{}' } });
+const call = (name: string): ChatCompletionMessageToolCall => ({
+  id: 'c',
+  type: 'function',
+  function: { name, arguments: '{}' },
+});
 
 describe('tool names are checked when the tools are built, before any model sees them', () => {
   it('toolsFrom accepts a name exactly when it matches ^[a-zA-Z0-9_-]{1,64}$ (property-based)', () => {
@@ -30,7 +38,11 @@ describe('tool names are checked when the tools are built, before any model sees
       fc.string(),
       fc.string({ unit: 'binary', maxLength: 10 }),
       fc.stringMatching(/^[a-zA-Z0-9_-]{60,70}$/),
-      fc.stringMatching(/^[a-zA-Z0-9_-]{1,10}$/).chain((base) => fc.constantFrom(`${base}\n`, ` ${base}`, `${base}.v2`, `${base}/x`, `${base}é`, `${base}\u0000`)),
+      fc
+        .stringMatching(/^[a-zA-Z0-9_-]{1,10}$/)
+        .chain((base) =>
+          fc.constantFrom(`${base}\n`, ` ${base}`, `${base}.v2`, `${base}/x`, `${base}é`, `${base}\u0000`),
+        ),
     );
     fc.assert(
       fc.property(nameArb, (name) => {
@@ -47,7 +59,11 @@ describe('tool names are checked when the tools are built, before any model sees
         }
         expect(ToolDefinitionError.isInstance(error)).toBe(true);
         expect((error as ToolDefinitionError).problems).toEqual([
-          { className: 'Dynamic', methodName: 'run', message: expect.stringContaining(`tool name "${name}" is invalid`) },
+          {
+            className: 'Dynamic',
+            methodName: 'run',
+            message: expect.stringContaining(`tool name "${name}" is invalid`),
+          },
         ]);
       }),
       { numRuns: 400 },
@@ -87,7 +103,9 @@ describe('tool names are checked when the tools are built, before any model sees
   it('finds tools by name through a map: a model calling __proto__, constructor or toString reaches nothing', async () => {
     const tools = toolsFrom(new (classWithToolNamed('real_tool'))());
     for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__']) {
-      expect(await runTool({ call: call(name), messages: [], tools })).toEqual({ response: `Call tool not found: ${name}` });
+      expect(await runTool({ call: call(name), messages: [], tools })).toEqual({
+        response: `Call tool not found: ${name}`,
+      });
     }
     // Names that are valid for OpenAI but special in JavaScript work like any other name.
     const special = toolsFrom(new (classWithToolNamed('__proto__'))(), new (classWithToolNamed('constructor'))());

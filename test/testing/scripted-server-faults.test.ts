@@ -97,7 +97,10 @@ describe('startScriptedServer: broken streams, stalls and shutdown', () => {
     server.enqueue({ text: 'abcdefgh', chunkSize: 4, chunkDelayMs: 150 });
     const started = Date.now();
 
-    const response = await openai.chat.completions.create({ model: 'm', messages: USER, stream: true }, { timeout: 300 });
+    const response = await openai.chat.completions.create(
+      { model: 'm', messages: USER, stream: true },
+      { timeout: 300 },
+    );
     const got = await collectStream(response);
 
     expect(Date.now() - started).toBeGreaterThan(300);

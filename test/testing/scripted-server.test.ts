@@ -47,7 +47,9 @@ describe('startScriptedServer: replies through the real openai SDK', () => {
     await server.close();
     server = await startScriptedServer({ chunkSize: 3, turns: [{ text: 'abcdefgh' }] });
 
-    const got = await collectStream(await server.client().chat.completions.create({ model: 'm', messages: USER, stream: true }));
+    const got = await collectStream(
+      await server.client().chat.completions.create({ model: 'm', messages: USER, stream: true }),
+    );
 
     expect(got.chunks.map((c) => c.choices[0]?.delta.content).filter(Boolean)).toEqual(['abc', 'def', 'gh']);
   });
@@ -183,7 +185,12 @@ describe('startScriptedServer: replies through the real openai SDK', () => {
 
     expect(server.requests).toHaveLength(1);
     const [request] = server.requests;
-    expect(request).toMatchObject({ index: 0, turnIndex: 0, path: '/v1/chat/completions', apiKey: 'sk-scripted-default' });
+    expect(request).toMatchObject({
+      index: 0,
+      turnIndex: 0,
+      path: '/v1/chat/completions',
+      apiKey: 'sk-scripted-default',
+    });
     expect(request.headers.authorization).toBe('Bearer sk-scripted-default');
     expect(request.body.messages).toEqual(USER);
     expect(request.body.tools).toEqual(tools);
@@ -231,7 +238,9 @@ describe('startScriptedServer: replies through the real openai SDK', () => {
   it('surfaces scripted HTTP 500 and 429 as APIError with that status and message', async () => {
     server.enqueue({ status: 500, errorMessage: 'upstream exploded' }, { status: 429, errorMessage: 'slow down' });
 
-    const e500 = await openai.chat.completions.create({ model: 'm', messages: USER, stream: true }).catch((e: unknown) => e);
+    const e500 = await openai.chat.completions
+      .create({ model: 'm', messages: USER, stream: true })
+      .catch((e: unknown) => e);
     const e429 = await openai.chat.completions.create({ model: 'm', messages: USER }).catch((e: unknown) => e);
 
     expect(e500).toBeInstanceOf(OpenAI.InternalServerError);

@@ -11,7 +11,9 @@ describe('startScriptedServer: sessions and exhausted scripts', () => {
   afterEach(() => server.close());
 
   const ask = (client: OpenAI, content: string) =>
-    client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content }], stream: true }).then(collectStream);
+    client.chat.completions
+      .create({ model: 'm', messages: [{ role: 'user', content }], stream: true })
+      .then(collectStream);
 
   it('two sessions used concurrently each consume their own script', async () => {
     const a = server.session([{ text: 'a1', delayMs: 30 }, { text: 'a2' }]);

@@ -4,7 +4,11 @@ describe('getErrText', () => {
   it.each([
     ['a string', 'plain', 'plain'],
     ['an Error', new Error('boom'), 'boom'],
-    ['an axios-like error', { response: { data: { message: 'rate limited' } }, message: 'Request failed' }, 'rate limited'],
+    [
+      'an axios-like error',
+      { response: { data: { message: 'rate limited' } }, message: 'Request failed' },
+      'rate limited',
+    ],
     ['{ msg }', { msg: 'bad' }, 'bad'],
     ['{ error: string }', { error: 'nope' }, 'nope'],
     ['{ error: { message } }', { error: { message: 'inner' } }, 'inner'],
@@ -27,7 +31,14 @@ describe('getErrText', () => {
   });
 
   it('survives throwing getters and proxies', () => {
-    const proxy = new Proxy({}, { get() { throw new Error('trap'); } });
+    const proxy = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('trap');
+        },
+      },
+    );
     expect(getErrText(proxy)).toBe('Unknown error');
   });
 
@@ -38,12 +49,16 @@ describe('getErrText', () => {
 
 describe('maskSecrets', () => {
   it('masks URLs with credentials and query strings', () => {
-    expect(maskSecrets('GET https://admin:hunter2@db.internal:5432/x?token=abc failed')).toBe('GET https://[redacted] failed');
+    expect(maskSecrets('GET https://admin:hunter2@db.internal:5432/x?token=abc failed')).toBe(
+      'GET https://[redacted] failed',
+    );
     expect(maskSecrets('redis://user:pw@cache:6379')).toBe('redis://[redacted]');
   });
 
   it('masks API keys and bearer tokens', () => {
-    const text = maskSecrets('key sk-proj-abcdefghijklmnop1234 and Authorization: Bearer eyJhbGciOi.abc.def and api_key=xyz123');
+    const text = maskSecrets(
+      'key sk-proj-abcdefghijklmnop1234 and Authorization: Bearer eyJhbGciOi.abc.def and api_key=xyz123',
+    );
     expect(text).not.toMatch(/sk-proj|eyJhbGciOi|xyz123/);
     expect(text).toContain('[redacted-key]');
     expect(text).toBe('key [redacted-key] and Authorization: [redacted] [redacted] and api_key=[redacted]');

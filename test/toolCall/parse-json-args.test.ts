@@ -19,11 +19,13 @@ describe('parseJsonArgs', () => {
   });
 
   it('drops keys that reach the prototype chain', () => {
-    const parsed = parseJsonArgs('{"__proto__": {"polluted": true}, "a": {"constructor": {"prototype": {"x": 1}}}, "b": 2}') as Record<string, unknown>;
+    const parsed = parseJsonArgs(
+      '{"__proto__": {"polluted": true}, "a": {"constructor": {"prototype": {"x": 1}}}, "b": 2}',
+    ) as Record<string, unknown>;
     expect(parsed).toEqual({ a: {}, b: 2 });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
-    const json5 = parseJsonArgs("{__proto__: {polluted: true}, ok: 1}") as Record<string, unknown>;
+    const json5 = parseJsonArgs('{__proto__: {polluted: true}, ok: 1}') as Record<string, unknown>;
     expect(json5).toEqual({ ok: 1 });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -44,7 +46,10 @@ describe('safeParseJsonArgs', () => {
   });
 
   it('refuses nesting over the depth limit, ignoring brackets inside strings', () => {
-    expect(safeParseJsonArgs('[[[[1]]]]', { maxDepth: 3 })).toEqual({ success: false, errorMessage: 'Invalid arguments: nesting deeper than 3 levels' });
+    expect(safeParseJsonArgs('[[[[1]]]]', { maxDepth: 3 })).toEqual({
+      success: false,
+      errorMessage: 'Invalid arguments: nesting deeper than 3 levels',
+    });
     expect(safeParseJsonArgs('{"a": "[[[[[["}', { maxDepth: 3 })).toEqual({ success: true, data: { a: '[[[[[[' } });
   });
 

@@ -8,7 +8,11 @@ const call = (name: string, args = '{"a":1}'): ChatCompletionMessageToolCall => 
   function: { name, arguments: args },
 });
 
-const tool = (name: string, execute: ToolDefinition['execute'], extra: Partial<ToolDefinition> = {}): ToolDefinition => ({
+const tool = (
+  name: string,
+  execute: ToolDefinition['execute'],
+  extra: Partial<ToolDefinition> = {},
+): ToolDefinition => ({
   schema: { type: 'function', function: { name, parameters: { type: 'object', properties: {} } } },
   execute,
   ...extra,
@@ -35,13 +39,19 @@ describe('runTool', () => {
   });
 
   it('answers an unknown tool name', async () => {
-    const result = await runTool({ call: call('nope'), messages, tools: [tool('echo', async () => ({ response: 'x' }))] });
+    const result = await runTool({
+      call: call('nope'),
+      messages,
+      tools: [tool('echo', async () => ({ response: 'x' }))],
+    });
     expect(result).toEqual({ response: 'Call tool not found: nope' });
   });
 
   it('returns the parseParams error message and does not execute', async () => {
     const execute = jest.fn(async () => ({ response: 'ran' }));
-    const tools = [tool('t', execute, { parseParams: () => ({ success: false, errorMessage: 'a: must be a number' }) })];
+    const tools = [
+      tool('t', execute, { parseParams: () => ({ success: false, errorMessage: 'a: must be a number' }) }),
+    ];
     expect(await runTool({ call: call('t'), messages, tools })).toEqual({ response: 'a: must be a number' });
     expect(execute).not.toHaveBeenCalled();
   });
@@ -56,7 +66,11 @@ describe('runTool', () => {
   });
 
   it('turns a throw into "Tool error: <message>" without the stack', async () => {
-    const tools = [tool('t', async () => { throw new Error('database is down\n    at db.ts:1:1'); })];
+    const tools = [
+      tool('t', async () => {
+        throw new Error('database is down\n    at db.ts:1:1');
+      }),
+    ];
     expect(await runTool({ call: call('t'), messages, tools })).toEqual({ response: 'Tool error: database is down' });
   });
 
@@ -71,27 +85,45 @@ describe('runTool', () => {
   });
 
   it('survives an error whose message getter throws, and a synchronous throw', async () => {
-    const evil = Object.defineProperty({}, 'message', { get() { throw new Error('boom'); } });
+    const evil = Object.defineProperty({}, 'message', {
+      get() {
+        throw new Error('boom');
+      },
+    });
     const tools = [
-      tool('a', async () => { throw evil; }),
-      tool('b', (() => { throw new Error('sync'); }) as unknown as ToolDefinition['execute']),
+      tool('a', async () => {
+        throw evil;
+      }),
+      tool('b', (() => {
+        throw new Error('sync');
+      }) as unknown as ToolDefinition['execute']),
     ];
     expect((await runTool({ call: call('a'), messages, tools })).response).toBe('Tool error: Unknown error');
     expect((await runTool({ call: call('b'), messages, tools })).response).toBe('Tool error: sync');
   });
 
   it('turns a throwing parseParams into a tool error', async () => {
-    const tools = [tool('t', async () => ({ response: 'x' }), { parseParams: () => { throw new TypeError('bad parser'); } })];
+    const tools = [
+      tool('t', async () => ({ response: 'x' }), {
+        parseParams: () => {
+          throw new TypeError('bad parser');
+        },
+      }),
+    ];
     expect((await runTool({ call: call('t'), messages, tools })).response).toBe('Tool error: bad parser');
   });
 
   it('times out a slow tool, aborts its signal, and answers the model', async () => {
     let signal: AbortSignal | undefined;
     const tools = [
-      tool('slow', (ctx) => {
-        signal = ctx.signal;
-        return new Promise(() => undefined);
-      }, { timeoutMs: 30 }),
+      tool(
+        'slow',
+        (ctx) => {
+          signal = ctx.signal;
+          return new Promise(() => undefined);
+        },
+        { timeoutMs: 30 },
+      ),
     ];
     const result = await runTool({ call: call('slow'), messages, tools });
     expect(result).toEqual({ response: 'Tool error: slow timed out after 30 ms' });
@@ -108,7 +140,12 @@ describe('runTool', () => {
   it('answers at once when the run signal aborts, and the tool sees its signal abort', async () => {
     const run = new AbortController();
     let toolSignal: AbortSignal | undefined;
-    const tools = [tool('long', (ctx) => { toolSignal = ctx.signal; return new Promise(() => undefined); })];
+    const tools = [
+      tool('long', (ctx) => {
+        toolSignal = ctx.signal;
+        return new Promise(() => undefined);
+      }),
+    ];
     const pending = runTool({ call: call('long'), messages, tools, signal: run.signal });
     setTimeout(() => run.abort(), 10);
     expect(await pending).toEqual({ response: 'Tool error: long was aborted' });
@@ -119,7 +156,9 @@ describe('runTool', () => {
     const run = new AbortController();
     run.abort();
     const execute = jest.fn(async () => ({ response: 'ran' }));
-    expect((await runTool({ call: call('t'), messages, tools: [tool('t', execute)], signal: run.signal })).response).toBe('Tool error: t was aborted');
+    expect(
+      (await runTool({ call: call('t'), messages, tools: [tool('t', execute)], signal: run.signal })).response,
+    ).toBe('Tool error: t was aborted');
     expect(execute).not.toHaveBeenCalled();
   });
 
@@ -136,7 +175,12 @@ describe('runTool', () => {
 
   it('defaults empty arguments to an empty object', async () => {
     let params: unknown;
-    const tools = [tool('t', async (ctx) => { params = ctx.params; return { response: '' }; })];
+    const tools = [
+      tool('t', async (ctx) => {
+        params = ctx.params;
+        return { response: '' };
+      }),
+    ];
     await runTool({ call: call('t', ''), messages, tools });
     expect(params).toEqual({});
   });

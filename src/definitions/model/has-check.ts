@@ -1,4 +1,15 @@
-import { IS_DATE_STRING, IS_EMAIL, IS_ISO8601, IS_LENGTH, IS_STRING, IS_URL, IS_UUID, MATCHES, MAX_LENGTH, MIN_LENGTH } from 'class-validator';
+import {
+  IS_DATE_STRING,
+  IS_EMAIL,
+  IS_ISO8601,
+  IS_LENGTH,
+  IS_STRING,
+  IS_URL,
+  IS_UUID,
+  MATCHES,
+  MAX_LENGTH,
+  MIN_LENGTH,
+} from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 
 /**
@@ -16,5 +27,14 @@ export function hasCheck(metas: readonly ValidationMetadata[], name: string, eac
  * @internal
  */
 export const STRING_CHECKS: readonly string[] = [
-  IS_STRING, IS_EMAIL, IS_URL, IS_UUID, IS_DATE_STRING, IS_ISO8601, MATCHES, IS_LENGTH, MIN_LENGTH, MAX_LENGTH,
+  IS_STRING,
+  IS_EMAIL,
+  IS_URL,
+  IS_UUID,
+  IS_DATE_STRING,
+  IS_ISO8601,
+  MATCHES,
+  IS_LENGTH,
+  MIN_LENGTH,
+  MAX_LENGTH,
 ];

@@ -2,7 +2,22 @@ import type { ClassType } from '../../metadata/options';
 
 // Built-ins reflect like classes but carry no field metadata, so they can never be an arguments object.
 const BUILT_INS: ReadonlySet<unknown> = new Set<unknown>([
-  Object, Array, Function, Promise, Date, Map, Set, WeakMap, WeakSet, RegExp, Error, Symbol, BigInt, String, Number, Boolean,
+  Object,
+  Array,
+  Function,
+  Promise,
+  Date,
+  Map,
+  Set,
+  WeakMap,
+  WeakSet,
+  RegExp,
+  Error,
+  Symbol,
+  BigInt,
+  String,
+  Number,
+  Boolean,
 ]);
 
 /**

@@ -42,7 +42,11 @@ function resolveLevel(facts: FieldFacts, each: boolean): FieldShape | string {
   const keywords = constraintKeywords(metas, each);
   const values = allowedValues(facts, each);
   if (values) return { kind: 'enum', values, keywords };
-  const nested = isDtoClass(facts.transformType) ? facts.transformType : !each && isDtoClass(designType) ? designType : undefined;
+  const nested = isDtoClass(facts.transformType)
+    ? facts.transformType
+    : !each && isDtoClass(designType)
+      ? designType
+      : undefined;
   if (nested) return { kind: 'class', type: nested, keywords: {} };
   if (hasCheck(metas, IS_INT, each)) return { kind: 'integer', keywords };
   if (hasCheck(metas, IS_NUMBER, each) || (!each && designType === Number)) return { kind: 'number', keywords };
@@ -65,7 +69,9 @@ function allowedValues({ options, metas }: FieldFacts, each: boolean): (string |
 
 // Numeric TypeScript enums carry reverse-mapping keys ("0": "Red"); class-validator skips them the same way.
 function enumMembers(members: Readonly<Record<string, string | number>>): (string | number)[] {
-  return Object.entries(members).filter(([key]) => Number.isNaN(Number.parseInt(key, 10))).map(([, value]) => value);
+  return Object.entries(members)
+    .filter(([key]) => Number.isNaN(Number.parseInt(key, 10)))
+    .map(([, value]) => value);
 }
 
 function isList(value: unknown): value is readonly unknown[] {
@@ -77,7 +83,8 @@ function isEnumValue(value: unknown): value is string | number {
 }
 
 function unresolved(designType: unknown, each: boolean): string {
-  if (each) return 'the array item type is unknown; give type: () => [X] (or @IsString({ each: true }), @Type(() => X))';
+  if (each)
+    return 'the array item type is unknown; give type: () => [X] (or @IsString({ each: true }), @Type(() => X))';
   if (designType === undefined) {
     return 'no TypeScript type was emitted for it (compile with "emitDecoratorMetadata"; esbuild and tsx drop it); give type: () => X';
   }

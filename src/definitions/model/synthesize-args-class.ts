@@ -22,7 +22,8 @@ export function synthesizeArgsClass(
   for (const param of params) {
     defineDesignType(ArgsClass, param.name, paramTypes?.[param.index]);
     // Stacked decorators run bottom-up; applying the list in reverse keeps the order a DTO would have.
-    for (const decorate of [...param.decorators, Param(param.options)].reverse()) decorate(ArgsClass.prototype, param.name);
+    for (const decorate of [...param.decorators, Param(param.options)].reverse())
+      decorate(ArgsClass.prototype, param.name);
   }
   return ArgsClass;
 }

@@ -1,7 +1,17 @@
 import type { JsonSchema, JsonSchemaType } from './json-schema';
 
 // The formats OpenAI's strict mode accepts; others (uri, ...) are still validated, just not shown.
-const STRICT_FORMATS: ReadonlySet<string> = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
+const STRICT_FORMATS: ReadonlySet<string> = new Set([
+  'date-time',
+  'time',
+  'date',
+  'duration',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'uuid',
+]);
 const PRIMITIVES: ReadonlySet<JsonSchemaType> = new Set(['string', 'number', 'integer', 'boolean']);
 
 /**
@@ -32,7 +42,9 @@ export function toStrictSchema(schema: JsonSchema): StrictSchemaResult {
     const out: JsonSchema = kept;
     if (format !== undefined && STRICT_FORMATS.has(format)) out.format = format;
     if (node.type === 'object' && node.properties === undefined) {
-      problems.push(`field "${path}" is a free-form object (a Record or @IsObject()), which strict mode cannot express; give it a DTO class or set strict: false`);
+      problems.push(
+        `field "${path}" is a free-form object (a Record or @IsObject()), which strict mode cannot express; give it a DTO class or set strict: false`,
+      );
     }
     if (node.properties !== undefined) {
       const required = new Set(node.required ?? []);

@@ -1,7 +1,24 @@
 import { Type } from 'class-transformer';
 import {
-  IS_ARRAY, IS_BOOLEAN, IS_ENUM, IS_IN, IS_INT, IS_NUMBER, IS_OBJECT, IS_OPTIONAL,
-  IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, ValidateBy, ValidateNested, ValidationTypes,
+  IS_ARRAY,
+  IS_BOOLEAN,
+  IS_ENUM,
+  IS_IN,
+  IS_INT,
+  IS_NUMBER,
+  IS_OBJECT,
+  IS_OPTIONAL,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  ValidateBy,
+  ValidateNested,
+  ValidationTypes,
   buildMessage,
 } from 'class-validator';
 import type { FieldModel, FieldShape } from '../model/field-model';
@@ -56,7 +73,8 @@ function levelChecks(facts: FieldFacts, shape: FieldShape, each: boolean): Prope
 
 function nestedChecks(facts: FieldFacts, type: Function, each: boolean): PropertyDecorator[] {
   const checks: PropertyDecorator[] = [];
-  if (!facts.metas.some((meta) => meta.type === ValidationTypes.NESTED_VALIDATION)) checks.push(ValidateNested({ each }));
+  if (!facts.metas.some((meta) => meta.type === ValidationTypes.NESTED_VALIDATION))
+    checks.push(ValidateNested({ each }));
   // Without @Type, plainToInstance leaves a plain object, which class-validator refuses as an unknown value.
   if (facts.transformType === undefined) checks.push(Type(() => type));
   // ValidateNested alone accepts an array where one object is expected, and an array of arrays where an array of
@@ -73,7 +91,10 @@ function ItemIsNotArray(): PropertyDecorator {
       name: 'itemIsNotArray',
       validator: {
         validate: (value) => !Array.isArray(value),
-        defaultMessage: buildMessage((eachPrefix) => `${eachPrefix}$property must be an object, not an array`, validationOptions),
+        defaultMessage: buildMessage(
+          (eachPrefix) => `${eachPrefix}$property must be an object, not an array`,
+          validationOptions,
+        ),
       },
     },
     validationOptions,

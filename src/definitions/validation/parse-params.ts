@@ -24,7 +24,10 @@ const VALIDATOR_OPTIONS: ValidatorOptions = { whitelist: true, forbidNonWhitelis
  *
  * @internal
  */
-export function createParseParams(toolName: string, argsClass: ClassType): (rawArgs: string) => ToolParseResult<object> {
+export function createParseParams(
+  toolName: string,
+  argsClass: ClassType,
+): (rawArgs: string) => ToolParseResult<object> {
   const header = `Invalid arguments for tool "${toolName}":`;
   const fail = (lines: readonly string[]): ToolParseResult<object> => ({
     success: false,

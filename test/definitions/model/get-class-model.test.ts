@@ -1,6 +1,16 @@
 import 'reflect-metadata';
 import { Exclude, Type } from 'class-transformer';
-import { IsEmail, IsEnum, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
+import {
+  IsEmail,
+  IsEnum,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  ValidateNested,
+} from 'class-validator';
 import { Param } from '../../../src/decorators/param.decorator';
 import { getClassModel } from '../../../src/definitions/model/get-class-model';
 
@@ -65,7 +75,11 @@ describe('getClassModel', () => {
       inner: { kind: 'class', type: Inner, keywords: {} },
       ratio: { kind: 'number', keywords: {} },
       bag: { kind: 'map', keywords: {} },
-      grid: { kind: 'array', items: { kind: 'array', items: { kind: 'string', keywords: {} }, keywords: {} }, keywords: {} },
+      grid: {
+        kind: 'array',
+        items: { kind: 'array', items: { kind: 'string', keywords: {} }, keywords: {} },
+        keywords: {},
+      },
     });
   });
 
@@ -76,8 +90,14 @@ describe('getClassModel', () => {
       @Param({ type: () => [Map as unknown as StringConstructor] }) weird!: unknown[];
     }
     expect(getClassModel(Dto).problems).toEqual([
-      { propertyName: 'list', message: 'the array item type is unknown; give type: () => [X] (or @IsString({ each: true }), @Type(() => X))' },
-      { propertyName: 'weird', message: 'type: () => Map is not supported; use String, Number, Boolean, a DTO class or [X]' },
+      {
+        propertyName: 'list',
+        message: 'the array item type is unknown; give type: () => [X] (or @IsString({ each: true }), @Type(() => X))',
+      },
+      {
+        propertyName: 'weird',
+        message: 'type: () => Map is not supported; use String, Number, Boolean, a DTO class or [X]',
+      },
     ]);
     expect(getClassModel(Dto).fields.map((field) => field.name)).toEqual(['ok']);
   });

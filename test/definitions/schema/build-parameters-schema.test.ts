@@ -1,8 +1,23 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, ArrayMinSize, IsBoolean, IsDateString, IsEmail, IsIn, IsInt, IsOptional, IsPositive, IsUrl, IsUUID,
-  Length, Matches, Max, Min, MinLength, ValidateNested,
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsBoolean,
+  IsDateString,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsPositive,
+  IsUrl,
+  IsUUID,
+  Length,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  ValidateNested,
 } from 'class-validator';
 import { Param } from '../../../src/decorators/param.decorator';
 import { Tool } from '../../../src/decorators/tool.decorator';
@@ -154,7 +169,17 @@ describe('parameters schema of a DTO', () => {
             budget: { type: 'number', exclusiveMinimum: 0 },
             callback: { type: 'string' },
           },
-          required: ['from', 'requestId', 'departure', 'cabin', 'passengers', 'extras', 'flexible', 'budget', 'callback'],
+          required: [
+            'from',
+            'requestId',
+            'departure',
+            'cabin',
+            'passengers',
+            'extras',
+            'flexible',
+            'budget',
+            'callback',
+          ],
           additionalProperties: false,
         },
       },
@@ -201,7 +226,12 @@ describe('parameters schema of inline parameters', () => {
       required: ['query', 'priority', 'tags'],
       additionalProperties: false,
     });
-    expect(now.schema.function.parameters).toEqual({ type: 'object', properties: {}, required: [], additionalProperties: false });
+    expect(now.schema.function.parameters).toEqual({
+      type: 'object',
+      properties: {},
+      required: [],
+      additionalProperties: false,
+    });
   });
 });
 
@@ -262,7 +292,10 @@ function unresolvedRefs(root: Record<string, unknown>): string[] {
     if (typeof node !== 'object' || node === null) return;
     const ref = (node as { $ref?: unknown }).$ref;
     if (typeof ref === 'string' && ref !== '#') {
-      const target = ref.replace(/^#\//, '').split('/').reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], root);
+      const target = ref
+        .replace(/^#\//, '')
+        .split('/')
+        .reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], root);
       if (target === undefined) missing.push(ref);
     }
     Object.values(node).forEach(visit);

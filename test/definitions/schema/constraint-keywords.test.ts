@@ -1,7 +1,24 @@
 import 'reflect-metadata';
 import {
-  ArrayMaxSize, ArrayMinSize, ArrayNotEmpty, ArrayUnique, getMetadataStorage, IsDateString, IsEmail, IsISO8601, IsNegative,
-  IsPositive, IsString, IsUrl, IsUUID, Length, Matches, Max, MaxLength, Min, MinLength,
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayNotEmpty,
+  ArrayUnique,
+  getMetadataStorage,
+  IsDateString,
+  IsEmail,
+  IsISO8601,
+  IsNegative,
+  IsPositive,
+  IsString,
+  IsUrl,
+  IsUUID,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
 } from 'class-validator';
 import { constraintKeywords } from '../../../src/definitions/schema/constraint-keywords';
 

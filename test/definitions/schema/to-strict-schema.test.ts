@@ -50,7 +50,10 @@ describe('toStrictSchema', () => {
   it('rewrites nested objects, array items and $defs, and forbids additional properties everywhere', () => {
     const { schema } = toStrictSchema({
       type: 'object',
-      properties: { items: { type: 'array', items: { type: 'object', properties: { a: { type: 'string' } }, required: [] } }, next: { $ref: '#/$defs/Node' } },
+      properties: {
+        items: { type: 'array', items: { type: 'object', properties: { a: { type: 'string' } }, required: [] } },
+        next: { $ref: '#/$defs/Node' },
+      },
       required: ['items', 'next'],
       $defs: { Node: { type: 'object', properties: { v: { type: 'number' } }, required: [] } },
     });
@@ -59,20 +62,37 @@ describe('toStrictSchema', () => {
       properties: {
         items: {
           type: 'array',
-          items: { type: 'object', properties: { a: { type: ['string', 'null'] } }, required: ['a'], additionalProperties: false },
+          items: {
+            type: 'object',
+            properties: { a: { type: ['string', 'null'] } },
+            required: ['a'],
+            additionalProperties: false,
+          },
         },
         next: { $ref: '#/$defs/Node' },
       },
       required: ['items', 'next'],
       additionalProperties: false,
-      $defs: { Node: { type: 'object', properties: { v: { type: ['number', 'null'] } }, required: ['v'], additionalProperties: false } },
+      $defs: {
+        Node: {
+          type: 'object',
+          properties: { v: { type: ['number', 'null'] } },
+          required: ['v'],
+          additionalProperties: false,
+        },
+      },
     });
   });
 
   it('reports free-form objects with their path', () => {
     const { problems } = toStrictSchema({
       type: 'object',
-      properties: { list: { type: 'array', items: { type: 'object', properties: { meta: { type: 'object' } }, required: ['meta'] } } },
+      properties: {
+        list: {
+          type: 'array',
+          items: { type: 'object', properties: { meta: { type: 'object' } }, required: ['meta'] },
+        },
+      },
       required: ['list'],
     });
     expect(problems).toEqual([

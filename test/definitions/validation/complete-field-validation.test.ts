@@ -1,6 +1,13 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { getMetadataStorage as getValidationStorage, IsEmail, IsInt, IsNotEmpty, ValidateNested, validateSync } from 'class-validator';
+import {
+  getMetadataStorage as getValidationStorage,
+  IsEmail,
+  IsInt,
+  IsNotEmpty,
+  ValidateNested,
+  validateSync,
+} from 'class-validator';
 import { Param } from '../../../src/decorators/param.decorator';
 import { getClassModel } from '../../../src/definitions/model/get-class-model';
 

@@ -9,7 +9,12 @@ describe('formatValidationErrors', () => {
   it('prefixes every constraint message with the dotted / indexed path', () => {
     const items = [{ qty: 0 }];
     const errors = [
-      error({ target: { name: 1 }, property: 'name', value: 1, constraints: { isString: 'name must be a string', minLength: 'name is too short' } }),
+      error({
+        target: { name: 1 },
+        property: 'name',
+        value: 1,
+        constraints: { isString: 'name must be a string', minLength: 'name is too short' },
+      }),
       error({
         target: { items },
         property: 'items',
@@ -19,7 +24,14 @@ describe('formatValidationErrors', () => {
             target: items,
             property: '0',
             value: items[0],
-            children: [error({ target: items[0], property: 'qty', value: 0, constraints: { min: 'qty must not be less than 1' } })],
+            children: [
+              error({
+                target: items[0],
+                property: 'qty',
+                value: 0,
+                constraints: { min: 'qty must not be less than 1' },
+              }),
+            ],
           }),
         ],
       }),
@@ -32,17 +44,37 @@ describe('formatValidationErrors', () => {
   });
 
   it('replaces the checks of an absent property with one "is required"', () => {
-    const errors = [error({ target: {}, property: 'city', value: undefined, constraints: { isString: 'city must be a string', minLength: 'x' } })];
+    const errors = [
+      error({
+        target: {},
+        property: 'city',
+        value: undefined,
+        constraints: { isString: 'city must be a string', minLength: 'x' },
+      }),
+    ];
     expect(formatValidationErrors(errors)).toEqual(['city: city is required']);
   });
 
   it('keeps the checks of a property present with the value undefined', () => {
-    const errors = [error({ target: { city: undefined }, property: 'city', value: undefined, constraints: { isString: 'city must be a string' } })];
+    const errors = [
+      error({
+        target: { city: undefined },
+        property: 'city',
+        value: undefined,
+        constraints: { isString: 'city must be a string' },
+      }),
+    ];
     expect(formatValidationErrors(errors)).toEqual(['city: city must be a string']);
   });
 
   it('writes a root-level error without a path', () => {
-    const errors = [error({ target: {}, property: undefined as unknown as string, constraints: { unknownValue: 'an unknown value was passed' } })];
+    const errors = [
+      error({
+        target: {},
+        property: undefined as unknown as string,
+        constraints: { unknownValue: 'an unknown value was passed' },
+      }),
+    ];
     expect(formatValidationErrors(errors)).toEqual(['an unknown value was passed']);
   });
 });

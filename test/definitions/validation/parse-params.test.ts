@@ -68,11 +68,15 @@ describe('parseParams: messages the model reads', () => {
   });
 
   it('missing required fields: "is required", once per field', () => {
-    expect(errorOf(forecast, '{}')).toBe('Invalid arguments for tool "forecast":\ncity: city is required\ntags: tags is required');
+    expect(errorOf(forecast, '{}')).toBe(
+      'Invalid arguments for tool "forecast":\ncity: city is required\ntags: tags is required',
+    );
   });
 
   it('a null for a required field is a wrong type, not a missing field', () => {
-    expect(errorOf(forecast, '{"city": null, "tags": []}')).toBe('Invalid arguments for tool "forecast":\ncity: city must be a string');
+    expect(errorOf(forecast, '{"city": null, "tags": []}')).toBe(
+      'Invalid arguments for tool "forecast":\ncity: city must be a string',
+    );
   });
 
   it('unknown fields are reported, not dropped', () => {
@@ -113,8 +117,12 @@ describe('parseParams: messages the model reads', () => {
   });
 
   it('arguments that are not a JSON object', () => {
-    expect(errorOf(forecast, '["Oslo"]')).toBe('Invalid arguments for tool "forecast":\nthe arguments must be a JSON object, not an array');
-    expect(errorOf(forecast, '42')).toBe('Invalid arguments for tool "forecast":\nthe arguments must be a JSON object, not a number');
+    expect(errorOf(forecast, '["Oslo"]')).toBe(
+      'Invalid arguments for tool "forecast":\nthe arguments must be a JSON object, not an array',
+    );
+    expect(errorOf(forecast, '42')).toBe(
+      'Invalid arguments for tool "forecast":\nthe arguments must be a JSON object, not a number',
+    );
     expect(errorOf(forecast, 'city=Oslo')).toBe('Invalid arguments for tool "forecast":\nnot valid JSON');
   });
 
@@ -127,25 +135,39 @@ describe('parseParams: messages the model reads', () => {
 
 describe('parseParams: accepted arguments', () => {
   it('returns an instance of the arguments class, nested DTOs included', () => {
-    const data = dataOf(order, '{"customer": "ada", "items": [{"sku": "A1", "qty": 2}], "address": {"street": "Main 1"}}');
+    const data = dataOf(
+      order,
+      '{"customer": "ada", "items": [{"sku": "A1", "qty": 2}], "address": {"street": "Main 1"}}',
+    );
     expect(data).toBeInstanceOf(OrderDto);
     expect((data as unknown as OrderDto).items[0]).toBeInstanceOf(LineItem);
     expect((data as unknown as OrderDto).address).toBeInstanceOf(Address);
   });
 
   it('tolerates the JSON models actually write (JSON5, code fences)', () => {
-    expect(dataOf(forecast, "```json\n{city: 'Oslo', tags: ['rain',],}\n```")).toEqual(expect.objectContaining({ city: 'Oslo', tags: ['rain'] }));
+    expect(dataOf(forecast, "```json\n{city: 'Oslo', tags: ['rain',],}\n```")).toEqual(
+      expect.objectContaining({ city: 'Oslo', tags: ['rain'] }),
+    );
   });
 
   it('drops nulls sent for optional fields, also inside nested DTOs, and keeps the field absent', () => {
-    const data = dataOf(order, '{"customer": "ada", "items": [], "address": {"street": "Main 1", "city": null}, "note": null}');
+    const data = dataOf(
+      order,
+      '{"customer": "ada", "items": [], "address": {"street": "Main 1", "city": null}, "note": null}',
+    );
     expect(Object.keys(data)).toEqual(['customer', 'items', 'address']);
     expect(Object.keys((data as unknown as OrderDto).address!)).toEqual(['street']);
-    expect(Object.keys(dataOf(order, '{"customer": "ada", "items": [], "address": null}'))).toEqual(['customer', 'items']);
+    expect(Object.keys(dataOf(order, '{"customer": "ada", "items": [], "address": null}'))).toEqual([
+      'customer',
+      'items',
+    ]);
   });
 
   it('never lets prototype keys reach an object', () => {
-    const data = dataOf(forecast, '{"city": "Oslo", "tags": [], "__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}');
+    const data = dataOf(
+      forecast,
+      '{"city": "Oslo", "tags": [], "__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}',
+    );
     expect(Object.keys(data)).toEqual(['city', 'tags']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect((data as Record<string, unknown>).polluted).toBeUndefined();
