@@ -17,3 +17,45 @@ export const DEFAULT_MAX_RUN_AGENT_TIMES = 20;
 
 /** Consecutive tool-only turns after which the next request forces `tool_choice: 'none'`. */
 export const DEFAULT_MAX_CONSECUTIVE_TOOL_TURNS = 5;
+
+/** Tool calls of one turn run at once when the caller sets no `toolConcurrency` (1: one after another, in order). */
+export const DEFAULT_TOOL_CONCURRENCY = 1;
+
+/** How often `isAborted` is polled while a request or a tool is in flight (ms). */
+export const ABORT_POLL_MS = 50;
+
+/** Longest error text handed to the model (characters); the rest is noise that costs tokens. */
+export const MAX_ERROR_TEXT_LENGTH = 500;
+
+/** Share of the usable context (`maxContext` minus reserved tokens) above which history is compressed. */
+export const DEFAULT_COMPRESSION_THRESHOLD = 0.8;
+
+/** Default tokens kept free for the model's answer: this share of `maxContext`… */
+export const DEFAULT_RESERVED_CONTEXT_SHARE = 0.25;
+
+/** …but never more than this many tokens. */
+export const MAX_DEFAULT_RESERVED_TOKENS = 8000;
+
+/** Share of the history limit that compression keeps verbatim as the most recent turns. */
+export const COMPRESSION_KEEP_SHARE = 0.25;
+
+/** Longest text of one message quoted in the request that summarises the history (characters). */
+export const MAX_QUOTED_CHARS = 4000;
+
+/** With compression on, one tool response may take at most this share of `maxContext`… */
+export const MAX_TOOL_RESPONSE_CONTEXT_SHARE = 0.5;
+
+/** …and is always allowed at least this many tokens, so a nearly full context still leaves it readable. */
+export const MIN_TOOL_RESPONSE_TOKENS = 64;
+
+/** Characters per token assumed when cutting text to a token budget (cautious: code and JSON run ~3). */
+export const CUT_CHARS_PER_TOKEN = 3;
+
+/** A too-large tool response is cut to this many times its token budget before the model summarises it. */
+export const SUMMARY_INPUT_FACTOR = 8;
+
+/** Tokens every message costs beyond its text (role, separators), as OpenAI's cookbook counts them. */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
+
+/** Flat token guess for an image or audio part, which is billed by size, not text. */
+export const MEDIA_PART_TOKENS = 256;

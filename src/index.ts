@@ -16,7 +16,6 @@ export type { ToolResult, ToolResultOptions } from './definitions/results/tool-r
 export {
   AgentcallError,
   EmptyModelResponseError,
-  ReflectMetadataMissingError,
   StreamIdleTimeoutError,
   ToolDefinitionError,
 } from './errors';

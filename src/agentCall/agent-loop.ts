@@ -1,4 +1,9 @@
-import { DEFAULT_MAX_CONSECUTIVE_TOOL_TURNS, DEFAULT_MAX_RUN_AGENT_TIMES } from '../constants';
+import {
+  COMPRESSION_KEEP_SHARE,
+  DEFAULT_MAX_CONSECUTIVE_TOOL_TURNS,
+  DEFAULT_MAX_RUN_AGENT_TIMES,
+  DEFAULT_TOOL_CONCURRENCY,
+} from '../constants';
 import { EmptyModelResponseError } from '../errors/empty-model-response.error';
 import { resolveClient } from '../llm/client';
 import { createLLMResponse } from '../llm/request';
@@ -123,7 +128,7 @@ export class AgentLoop {
       messages: snapshot,
       tools: this.props.tools,
       signal: this.signal,
-      concurrency: this.props.toolConcurrency ?? 1,
+      concurrency: this.props.toolConcurrency ?? DEFAULT_TOOL_CONCURRENCY,
       defaultTimeoutMs: this.props.toolTimeoutMs,
       onAfterToolCall: this.props.onAfterToolCall,
     });
@@ -184,7 +189,7 @@ export class AgentLoop {
       messages: this.messages,
       client: this.client,
       model,
-      keepTokens: Math.floor(limit / 4),
+      keepTokens: Math.floor(limit * COMPRESSION_KEEP_SHARE),
       abortSignal: this.signal,
     });
     if (!compressed) return;

@@ -1,13 +1,25 @@
+import {
+  DEFAULT_COMPRESSION_THRESHOLD,
+  DEFAULT_RESERVED_CONTEXT_SHARE,
+  MAX_DEFAULT_RESERVED_TOKENS,
+  MAX_TOOL_RESPONSE_CONTEXT_SHARE,
+  MIN_TOOL_RESPONSE_TOKENS,
+} from '../constants';
 import type { CompressionOptions } from './type';
 
 /** Tokens kept free for the model's answer. */
 export function reservedTokens(compression: CompressionOptions): number {
-  return compression.reservedTokens ?? Math.min(8000, Math.floor(compression.maxContext / 4));
+  return (
+    compression.reservedTokens ??
+    Math.min(MAX_DEFAULT_RESERVED_TOKENS, Math.floor(compression.maxContext * DEFAULT_RESERVED_CONTEXT_SHARE))
+  );
 }
 
 /** History size (estimated tokens) above which the history is summarised before the next request. */
 export function historyLimit(compression: CompressionOptions): number {
-  return (compression.maxContext - reservedTokens(compression)) * (compression.threshold ?? 0.8);
+  return (
+    (compression.maxContext - reservedTokens(compression)) * (compression.threshold ?? DEFAULT_COMPRESSION_THRESHOLD)
+  );
 }
 
 /**
@@ -29,7 +41,11 @@ export function toolResponseBudget({
   if (compression) {
     const free = compression.maxContext - historyTokens - reservedTokens(compression);
     // A floor, so a nearly full context still leaves each response a readable minimum.
-    budget = Math.min(budget, Math.floor(compression.maxContext / 2), Math.max(64, Math.floor(free / callCount)));
+    budget = Math.min(
+      budget,
+      Math.floor(compression.maxContext * MAX_TOOL_RESPONSE_CONTEXT_SHARE),
+      Math.max(MIN_TOOL_RESPONSE_TOKENS, Math.floor(free / callCount)),
+    );
   }
   return budget === Infinity ? undefined : budget;
 }

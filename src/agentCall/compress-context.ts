@@ -1,4 +1,5 @@
 import type OpenAI from 'openai';
+import { MAX_QUOTED_CHARS } from '../constants';
 import { estimateMessageTokens, estimateMessagesTokens } from '../llm/tokens';
 import type { ChatCompletionMessageParam, UsageItem } from '../llm/type';
 import { summarize } from './summarize';
@@ -7,9 +8,6 @@ import type { CompressContextEvent } from './type';
 const SUMMARY_PROMPT = `You compress the history of a conversation between a user, an AI agent and its tools, so the agent can continue the task with less context.
 Write a concise summary that keeps: the user's goal and constraints, decisions taken, facts and numbers learned from tool results, what is done and what remains.
 Never invent anything. Answer with the summary only.`;
-
-/** Longest text of one message quoted in the summarising request. */
-const MAX_QUOTED_CHARS = 4000;
 
 /** The history after compression, with what the summary cost. */
 export type CompressedContext = {

@@ -1,11 +1,9 @@
 import type OpenAI from 'openai';
+import { CUT_CHARS_PER_TOKEN, SUMMARY_INPUT_FACTOR } from '../constants';
 import { summarize } from './summarize';
 import { estimateTokens } from '../llm/tokens';
 import type { UsageItem } from '../llm/type';
 import { truncateMiddle } from './truncate';
-
-/** Characters per token assumed when cutting text to a token budget (cautious: code and JSON run ~3). */
-const CHARS_PER_TOKEN = 3;
 
 /**
  * Fit a tool response into `maxTokens`: summarised by the model when `client` is given, else (or when that
@@ -31,7 +29,7 @@ export async function compressToolResponse({
       model,
       abortSignal,
       instructions: `Shorten the tool output the user sends to at most ${maxTokens} tokens. Keep every fact, number, identifier and error that could matter; drop repetition and boilerplate. Never invent anything. Answer with the shortened output only.`,
-      text: truncateMiddle(response, maxTokens * CHARS_PER_TOKEN * 8),
+      text: truncateMiddle(response, maxTokens * CUT_CHARS_PER_TOKEN * SUMMARY_INPUT_FACTOR),
     });
     if (summary) {
       const usage: UsageItem = {
@@ -47,5 +45,5 @@ export async function compressToolResponse({
 }
 
 function fit(text: string, maxTokens: number): string {
-  return estimateTokens(text) <= maxTokens ? text : truncateMiddle(text, maxTokens * CHARS_PER_TOKEN);
+  return estimateTokens(text) <= maxTokens ? text : truncateMiddle(text, maxTokens * CUT_CHARS_PER_TOKEN);
 }

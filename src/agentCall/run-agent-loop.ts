@@ -1,9 +1,7 @@
+import { ABORT_POLL_MS } from '../constants';
 import { linkAbort } from '../utils/abort';
 import { AgentLoop } from './agent-loop';
 import type { RunAgentCallProps, RunAgentResponse } from './type';
-
-/** How often `isAborted` is polled while a request or a tool is in flight. */
-const ABORT_POLL_MS = 50;
 
 /**
  * Run the model in a loop: request → run its tool calls → append one tool message per call → repeat,

@@ -1,6 +1,4 @@
-import { ReflectMetadataMissingError } from '../errors/reflect-metadata-missing.error';
 import { ToolDefinitionError, type ToolDefinitionProblem } from '../errors/tool-definition.error';
-import { isReflectMetadataLoaded } from '../metadata/reflect-type';
 import type { ToolDefinition } from '../toolCall/type';
 import { bindTool, type ToolDefaults } from './bind-tool';
 import { getClassTools } from './get-class-tools';
@@ -23,8 +21,7 @@ export type ToolsFromOptions = ToolDefaults;
  * `@Type`), which only tightens validation to match what the model is shown.
  *
  * Throws {@link ToolDefinitionError} listing every problem of every class (undecorated parameters, types
- * that cannot be reflected, invalid or duplicate names, fields strict mode cannot express), and
- * {@link ReflectMetadataMissingError} when `reflect-metadata` is not loaded.
+ * that cannot be reflected, invalid or duplicate names, fields strict mode cannot express).
  *
  * @example
  * const tools = toolsFrom(new WeatherTools(api), new FlightTools());
@@ -36,7 +33,6 @@ export function toolsFrom(...args: unknown[]): ToolDefinition[] {
   const [instances, defaults] = Array.isArray(args[0])
     ? [args[0] as readonly unknown[], (args[1] ?? {}) as ToolsFromOptions]
     : [args, {}];
-  if (!isReflectMetadataLoaded()) throw new ReflectMetadataMissingError();
   const problems: ToolDefinitionProblem[] = [];
   const definitions: ToolDefinition[] = [];
   const owners = new Map<string, string>();

@@ -3,17 +3,39 @@ const MARKER: unique symbol = Symbol.for('agentcall.error');
 /**
  * The base of every error agentcall throws.
  *
- * `name` is the concrete class name, and {@link AgentcallError.isInstance} recognises an error across two
- * installed copies of the package, where `instanceof` would fail.
+ * Every error class names itself with a string in a static block (`static { this.defineName('MyError'); }`),
+ * so its static `name`, the `name` of its instances, and {@link AgentcallError.isInstance} survive a minifier
+ * that renames classes. `isInstance` also recognises an error from a second installed copy of the package,
+ * where `instanceof` would fail.
  */
 export abstract class AgentcallError extends Error {
-  // The class names from the concrete error up to this base; a string list survives a second package copy.
+  static {
+    this.defineName('AgentcallError');
+  }
+
+  // The static names from the concrete class up to this base; a string list survives a second package copy.
   private readonly [MARKER]: readonly string[];
 
   protected constructor(message: string, options?: ErrorOptions) {
     super(message, options);
+    // new.target's static `name` is the string its static block defined, not the (minifiable) class identifier.
     this.name = new.target.name;
     this[MARKER] = lineageOf(new.target);
+  }
+
+  /**
+   * Give an error class a `name` no minifier can rename. Call it in the class's static block; a subclass of
+   * yours that does not keeps its class identifier as its name, as a plain `Error` subclass would.
+   *
+   * @example
+   * class QuotaExceededError extends ToolDefinitionError {
+   *   static {
+   *     this.defineName('QuotaExceededError');
+   *   }
+   * }
+   */
+  protected static defineName(this: object, name: string): void {
+    Object.defineProperty(this, 'name', { value: name, configurable: true });
   }
 
   /**
@@ -32,9 +54,11 @@ export abstract class AgentcallError extends Error {
   }
 }
 
-function lineageOf(target: Function): string[] {
+type NamedClass = { readonly name: string };
+
+function lineageOf(target: NamedClass): string[] {
   const names: string[] = [];
-  for (let current = target; current !== AgentcallError; current = Object.getPrototypeOf(current)) {
+  for (let current = target; current !== AgentcallError; current = Object.getPrototypeOf(current) as NamedClass) {
     names.push(current.name);
   }
   names.push(AgentcallError.name);

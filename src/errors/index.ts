@@ -1,5 +1,4 @@
 export { AgentcallError } from './agentcall.error';
-export { ReflectMetadataMissingError } from './reflect-metadata-missing.error';
 export { ToolDefinitionError } from './tool-definition.error';
 export type { ToolDefinitionProblem } from './tool-definition.error';
 export { EmptyModelResponseError } from './empty-model-response.error';

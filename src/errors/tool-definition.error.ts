@@ -19,6 +19,10 @@ export type ToolDefinitionProblem = {
  * Every problem of every class passed in is collected first, so one run shows the whole list.
  */
 export class ToolDefinitionError extends AgentcallError {
+  static {
+    this.defineName('ToolDefinitionError');
+  }
+
   /** Every problem found, in class, method and parameter order. */
   readonly problems: readonly ToolDefinitionProblem[];
 

@@ -6,6 +6,10 @@ import { AgentcallError } from './agentcall.error';
  * would be right for every run.
  */
 export class UnsupportedToolScopeError extends AgentcallError {
+  static {
+    this.defineName('UnsupportedToolScopeError');
+  }
+
   /** The offending provider classes. */
   readonly classNames: readonly string[];
 

@@ -1,7 +1,5 @@
+import { MEDIA_PART_TOKENS, MESSAGE_OVERHEAD_TOKENS } from '../constants';
 import type { ChatCompletionMessageParam } from './type';
-
-/** Tokens every message costs beyond its text (role, separators), as OpenAI's cookbook counts them. */
-const MESSAGE_OVERHEAD = 4;
 
 /**
  * A fast token estimate without a tokenizer: ~4 ASCII characters per token, one token per other character
@@ -20,7 +18,7 @@ export function estimateTokens(text: string | null | undefined): number {
 
 /** {@link estimateTokens} of one chat message: its text parts, tool calls and a fixed overhead. */
 export function estimateMessageTokens(message: ChatCompletionMessageParam): number {
-  let tokens = MESSAGE_OVERHEAD;
+  let tokens = MESSAGE_OVERHEAD_TOKENS;
   const content = message.content;
   if (typeof content === 'string') tokens += estimateTokens(content);
   else if (Array.isArray(content)) {
@@ -28,7 +26,7 @@ export function estimateMessageTokens(message: ChatCompletionMessageParam): numb
       if (part.type === 'text') tokens += estimateTokens(part.text);
       else if (part.type === 'refusal') tokens += estimateTokens(part.refusal);
       // Images and audio are billed by size, not text; a flat guess keeps thresholds sane.
-      else tokens += 256;
+      else tokens += MEDIA_PART_TOKENS;
     }
   }
   if (message.role === 'assistant') {

@@ -3,15 +3,6 @@ import 'reflect-metadata';
 // The only module that touches the Reflect metadata API.
 
 /**
- * Whether the `reflect-metadata` polyfill is present.
- *
- * @internal
- */
-export function isReflectMetadataLoaded(): boolean {
-  return typeof Reflect.getMetadata === 'function' && typeof Reflect.defineMetadata === 'function';
-}
-
-/**
  * The parameter types TypeScript emitted for a method (`undefined` when it emitted none, e.g. under esbuild).
  *
  * @internal

@@ -5,6 +5,11 @@
  * mistake surfaces in the client under test instead of as an unhandled rejection inside the server.
  */
 export class ScriptedReplyError extends Error {
+  // A string, not the class identifier, so a minifier cannot rename it.
+  static {
+    Object.defineProperty(this, 'name', { value: 'ScriptedReplyError' });
+  }
+
   constructor(message: string) {
     super(message);
     this.name = 'ScriptedReplyError';
@@ -17,6 +22,11 @@ export class ScriptedReplyError extends Error {
  * Internal: the handler only needs it to stop waiting; there is no one left to answer.
  */
 export class RequestAbortedError extends Error {
+  // A string, not the class identifier, so a minifier cannot rename it.
+  static {
+    Object.defineProperty(this, 'name', { value: 'RequestAbortedError' });
+  }
+
   constructor() {
     super('scripted server: client closed the connection before the request body was complete');
     this.name = 'RequestAbortedError';

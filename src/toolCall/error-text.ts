@@ -1,5 +1,4 @@
-/** Longest error text handed to the model; the rest is noise that costs tokens. */
-const MAX_ERROR_TEXT_LENGTH = 500;
+import { MAX_ERROR_TEXT_LENGTH } from '../constants';
 
 const MESSAGE_PATHS: readonly (readonly string[])[] = [
   ['response', 'data', 'message'],

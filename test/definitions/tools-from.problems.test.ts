@@ -4,7 +4,6 @@ import { Ctx } from '../../src/decorators/ctx.decorator';
 import { Param } from '../../src/decorators/param.decorator';
 import { Tool } from '../../src/decorators/tool.decorator';
 import { toolsFrom } from '../../src/definitions/tools-from';
-import { ReflectMetadataMissingError } from '../../src/errors/reflect-metadata-missing.error';
 import { ToolDefinitionError, type ToolDefinitionProblem } from '../../src/errors/tool-definition.error';
 import type { ToolExecuteContext } from '../../src/toolCall/type';
 
@@ -237,21 +236,5 @@ describe('toolsFrom: definition problems', () => {
           'parameter "name": no TypeScript type was emitted for it (compile with "emitDecoratorMetadata"; esbuild and tsx drop it); give type: () => X',
       },
     ]);
-  });
-
-  it('a missing reflect-metadata polyfill', () => {
-    class Tools {
-      @Tool()
-      ping() {
-        return 'pong';
-      }
-    }
-    const original = Reflect.getMetadata;
-    try {
-      (Reflect as { getMetadata?: unknown }).getMetadata = undefined;
-      expect(() => toolsFrom(new Tools())).toThrow(ReflectMetadataMissingError);
-    } finally {
-      Reflect.getMetadata = original;
-    }
   });
 });

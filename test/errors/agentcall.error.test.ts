@@ -1,5 +1,5 @@
 import { AgentcallError } from '../../src/errors/agentcall.error';
-import { ReflectMetadataMissingError } from '../../src/errors/reflect-metadata-missing.error';
+import { EmptyModelResponseError } from '../../src/errors/empty-model-response.error';
 import { ToolDefinitionError } from '../../src/errors/tool-definition.error';
 
 describe('AgentcallError', () => {
@@ -12,8 +12,8 @@ describe('AgentcallError', () => {
   });
 
   it('isInstance recognises the class it is called on and the base, not siblings', () => {
-    const error = new ReflectMetadataMissingError();
-    expect(ReflectMetadataMissingError.isInstance(error)).toBe(true);
+    const error = new EmptyModelResponseError();
+    expect(EmptyModelResponseError.isInstance(error)).toBe(true);
     expect(AgentcallError.isInstance(error)).toBe(true);
     expect(ToolDefinitionError.isInstance(error)).toBe(false);
   });
@@ -31,7 +31,13 @@ describe('AgentcallError', () => {
     });
     expect(foreign instanceof ToolDefinitionError).toBe(false);
     expect(ToolDefinitionError.isInstance(foreign)).toBe(true);
-    expect(ReflectMetadataMissingError.isInstance(foreign)).toBe(false);
+    expect(EmptyModelResponseError.isInstance(foreign)).toBe(false);
+  });
+
+  it('every class has a static name that is its own string, read by isInstance', () => {
+    expect(AgentcallError.name).toBe('AgentcallError');
+    expect(ToolDefinitionError.name).toBe('ToolDefinitionError');
+    expect(EmptyModelResponseError.name).toBe('EmptyModelResponseError');
   });
 
   it('a subclass of a concrete error is recognised by its own and every ancestor class', () => {
@@ -41,5 +47,18 @@ describe('AgentcallError', () => {
     expect(StricterError.isInstance(error)).toBe(true);
     expect(ToolDefinitionError.isInstance(error)).toBe(true);
     expect(StricterError.isInstance(new ToolDefinitionError([]))).toBe(false);
+  });
+
+  it('a subclass may name itself the way agentcall names its own errors', () => {
+    const Anonymous = (() =>
+      class extends ToolDefinitionError {
+        static {
+          this.defineName('QuotaError');
+        }
+      })();
+    const error = new Anonymous([]);
+    expect(error.name).toBe('QuotaError');
+    expect(Anonymous.isInstance(error)).toBe(true);
+    expect(ToolDefinitionError.isInstance(error)).toBe(true);
   });
 });
