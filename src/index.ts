@@ -13,12 +13,7 @@ export { toolsFrom } from './definitions/tools-from';
 export type { ToolsFromOptions } from './definitions/tools-from';
 export { isToolResult, toolResult } from './definitions/results/tool-result';
 export type { ToolResult, ToolResultOptions } from './definitions/results/tool-result';
-export {
-  AgentcallError,
-  EmptyModelResponseError,
-  StreamIdleTimeoutError,
-  ToolDefinitionError,
-} from './errors';
+export { AgentcallError, EmptyModelResponseError, StreamIdleTimeoutError, ToolDefinitionError } from './errors';
 export type { ToolDefinitionProblem } from './errors';
 
 export { runAgentLoop } from './agentCall/run-agent-loop';

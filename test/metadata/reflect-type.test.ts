@@ -1,11 +1,7 @@
 import 'reflect-metadata';
 import { Tool } from '../../src/decorators/tool.decorator';
 import { Param } from '../../src/decorators/param.decorator';
-import {
-  defineDesignType,
-  reflectParamTypes,
-  reflectPropertyType,
-} from '../../src/metadata/reflect-type';
+import { defineDesignType, reflectParamTypes, reflectPropertyType } from '../../src/metadata/reflect-type';
 
 describe('reflect-type', () => {
   class Dto {
