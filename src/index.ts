@@ -11,6 +11,14 @@ export { Ctx } from './decorators/ctx.decorator';
 export type { ClassType, ParamOptions, ToolOptions, TypeSpec } from './metadata/options';
 export { toolsFrom } from './definitions/tools-from';
 export type { ToolsFromOptions } from './definitions/tools-from';
+export { standardSchemaOf } from './definitions/standard/standard-schema-of';
+export type {
+  AgentcallStandardProps,
+  AgentcallStandardSchema,
+  StandardJsonSchemaTarget,
+  StandardSchemaIssue,
+  StandardSchemaResult,
+} from './definitions/standard/standard-schema.types';
 export { isToolResult, toolResult } from './definitions/results/tool-result';
 export type { ToolResult, ToolResultOptions } from './definitions/results/tool-result';
 export { AgentcallError, EmptyModelResponseError, StreamIdleTimeoutError, ToolDefinitionError } from './errors';

@@ -1,6 +1,7 @@
 import { TOOL_NAME_PATTERN } from '../constants';
 import type { ToolDefinitionProblem } from '../errors/tool-definition.error';
 import type { ChatCompletionTool } from '../llm/type';
+import type { ClassType } from '../metadata/options';
 import type { ToolMetadata } from '../metadata/tool-metadata';
 import type { ToolParseResult } from '../toolCall/type';
 import { buildParametersSchema } from './schema/build-parameters-schema';
@@ -19,6 +20,8 @@ import { toStrictSchema } from './schema/to-strict-schema';
  */
 export type ToolBlueprint = {
   readonly methodName: string;
+  /** The class the arguments are validated against (the DTO, or one synthesized from named parameters). */
+  readonly argsClass: ClassType;
   readonly strict?: boolean;
   readonly timeoutMs?: number;
   readonly slots: readonly ArgumentSlot[];
@@ -62,6 +65,7 @@ export function buildToolBlueprint(className: string, tool: ToolMetadata): ToolB
   const strict = toStrictSchema(parameters);
   return {
     methodName: tool.methodName,
+    argsClass: plan.argsClass,
     strict: tool.strict,
     timeoutMs: tool.timeoutMs,
     slots: plan.slots,
