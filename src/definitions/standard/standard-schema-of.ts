@@ -1,7 +1,5 @@
 import { ToolDefinitionError, type ToolDefinitionProblem } from '../../errors/tool-definition.error';
-import { ReflectMetadataMissingError } from '../../errors/reflect-metadata-missing.error';
 import type { ClassType } from '../../metadata/options';
-import { isReflectMetadataLoaded } from '../../metadata/reflect-type';
 import { getClassTools } from '../get-class-tools';
 import { collectClassGraph } from '../model/collect-class-graph';
 import { getClassModel } from '../model/get-class-model';
@@ -38,7 +36,6 @@ export function standardSchemaOf<T extends object>(
   methodName: Extract<keyof T, string>,
 ): AgentcallStandardSchema<Record<string, unknown>>;
 export function standardSchemaOf(type: ClassType, methodName?: string): AgentcallStandardSchema<object> {
-  if (!isReflectMetadataLoaded()) throw new ReflectMetadataMissingError();
   if (!isDtoClass(type)) {
     throw new ToolDefinitionError([{ className: String(type), message: 'standardSchemaOf needs a class' }]);
   }
