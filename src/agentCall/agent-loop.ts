@@ -130,6 +130,7 @@ export class AgentLoop {
       signal: this.signal,
       concurrency: this.props.toolConcurrency ?? DEFAULT_TOOL_CONCURRENCY,
       defaultTimeoutMs: this.props.toolTimeoutMs,
+      caller: this.props.caller,
       onAfterToolCall: this.props.onAfterToolCall,
     });
     let stop = false;

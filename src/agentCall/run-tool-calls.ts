@@ -10,6 +10,7 @@ export type RunToolCallsProps = {
   signal: AbortSignal;
   concurrency: number;
   defaultTimeoutMs?: number;
+  caller?: unknown;
   onAfterToolCall?: (e: { call: ChatCompletionMessageToolCall; response: string }) => void;
 };
 
@@ -25,6 +26,7 @@ export async function runToolCalls({
   signal,
   concurrency,
   defaultTimeoutMs,
+  caller,
   onAfterToolCall,
 }: RunToolCallsProps): Promise<ToolExecuteResult[]> {
   const results = new Array<ToolExecuteResult>(calls.length);
@@ -32,7 +34,7 @@ export async function runToolCalls({
     const call = calls[index];
     const result = signal.aborted
       ? { response: `Tool error: ${call.function.name} was not run because the run was aborted` }
-      : await runTool({ call, messages, tools, signal, defaultTimeoutMs });
+      : await runTool({ call, messages, tools, signal, defaultTimeoutMs, caller });
     results[index] = result;
     if (onAfterToolCall) {
       try {

@@ -92,6 +92,11 @@ export type RunAgentCallProps = ResponseEvents & {
   isAborted?: () => boolean | undefined | null;
   /** Aborting it stops the run, cancels the current request and aborts running tools' signals. */
   abortSignal?: AbortSignal;
+  /**
+   * Who the run acts for (a user, a tenant, auth claims): every tool gets it as `ctx.caller` (`@Ctx()` included).
+   * It is never sent to the model, so the model can neither see nor forge it.
+   */
+  caller?: unknown;
   /** An openai SDK client (any OpenAI-compatible server); without it one is built from `userKey` or the environment. */
   client?: OpenAI;
   userKey?: UserKey;

@@ -14,6 +14,8 @@ export type RunToolProps = {
   signal?: AbortSignal;
   /** Timeout for tools that set no `timeoutMs` of their own. */
   defaultTimeoutMs?: number;
+  /** Who the call is made for; reaches the tool as `ctx.caller` and is never shown to the model. */
+  caller?: unknown;
 };
 
 /**
@@ -36,6 +38,7 @@ export async function runTool({
   tools,
   signal,
   defaultTimeoutMs,
+  caller,
 }: RunToolProps): Promise<ToolExecuteResult> {
   const name = call?.function?.name;
   const tool = findTool(tools, name);
@@ -56,7 +59,7 @@ export async function runTool({
   }
 
   const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
-  if (!timeoutMs && !signal) return execute(tool, { call, messages, params: parsed.data, signal: NEVER_ABORTED });
+  if (!timeoutMs && !signal) return execute(tool, { call, messages, params: parsed.data, signal: NEVER_ABORTED, caller });
   if (signal?.aborted) return { response: `Tool error: ${name} was aborted` };
 
   const { controller, dispose } = linkAbort(signal);
@@ -74,7 +77,7 @@ export async function runTool({
   });
   try {
     return await Promise.race([
-      execute(tool, { call, messages, params: parsed.data, signal: controller.signal }),
+      execute(tool, { call, messages, params: parsed.data, signal: controller.signal, caller }),
       interrupted,
     ]);
   } finally {

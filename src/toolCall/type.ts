@@ -20,6 +20,11 @@ export type ToolExecuteContext<P = unknown> = {
   params: P;
   /** Aborted when the run is aborted or the tool's `timeoutMs` passes; hand it to fetch, child processes, etc. */
   signal: AbortSignal;
+  /**
+   * Who the run acts for (a user, a tenant, auth claims): the `caller` given to `runAgentLoop` or `runTool`.
+   * Never sent to the model, so the model cannot forge it.
+   */
+  caller?: unknown;
 };
 
 /**
