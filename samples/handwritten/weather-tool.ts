@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { runAgentLoop, type ToolDefinition } from '../../src';
 
 type WeatherParams = { city: string };
@@ -42,7 +42,7 @@ export async function askAboutWeather(client: OpenAI, question: string): Promise
     onToolCall: ({ call }) => console.log(`\n→ ${call.function.name}`),
     onAfterToolCall: ({ call, response }) => console.log(`← ${call.function.name}: ${response}`),
   });
-  if (result.error) throw result.error;
+  if (result.error) throw new Error('The run failed', { cause: result.error });
   const last = result.completeMessages.at(-1);
   return typeof last?.content === 'string' ? last.content : '';
 }

@@ -4,7 +4,7 @@ import { Param, Tool } from '../../src';
 
 /** Where weather comes from. Abstract, so NestJS can inject any implementation under this token. */
 export abstract class WeatherDataSource {
-  abstract current(city: string): Promise<WeatherReport | undefined>;
+  abstract current(city: string, dayOffset?: number): Promise<WeatherReport | undefined>;
 }
 
 export type WeatherReport = { city: string; temperatureC: number; conditions: string };
@@ -54,10 +54,9 @@ export class WeatherTools {
     @Param('days', { description: 'How many days (1-7), default 3', optional: true }, IsInt(), Min(1), Max(7))
     days?: number,
   ): Promise<string> {
-    const source = this.source as FakeWeatherDataSource;
     const lines: string[] = [];
     for (let day = 1; day <= (days ?? 3); day++) {
-      const report = await source.current(city, day);
+      const report = await this.source.current(city, day);
       if (!report) throw new Error(`Unknown city "${city}"`);
       lines.push(`day ${day}: ${report.temperatureC}°C, ${report.conditions}`);
     }

@@ -14,7 +14,7 @@ export async function planTrip(client: OpenAI, question: string): Promise<string
     tools: buildTools(),
     maxRunAgentTimes: 8,
   });
-  if (result.error) throw result.error;
+  if (result.error) throw new Error('The run failed', { cause: result.error });
   const last = result.completeMessages.at(-1);
   return typeof last?.content === 'string' ? last.content : '';
 }

@@ -1,6 +1,7 @@
 // Loaded before any decorated class body runs, so TypeScript's emitted design:* metadata has somewhere to go.
 import 'reflect-metadata';
 import { getMetadataStorage } from '../metadata/metadata-storage';
+import { classOf } from '../metadata/class-chain';
 
 /**
  * Inject the `ToolExecuteContext` (the raw call, the turn's messages, the parsed params and the abort
@@ -15,6 +16,6 @@ import { getMetadataStorage } from '../metadata/metadata-storage';
 export function Ctx(): ParameterDecorator {
   return (prototype, key, index) => {
     if (key === undefined) return;
-    getMetadataStorage().addParam({ kind: 'context', target: prototype.constructor, methodName: String(key), index });
+    getMetadataStorage().addParam({ kind: 'context', target: classOf(prototype), methodName: String(key), index });
   };
 }

@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { Allow } from 'class-validator';
 import { getMetadataStorage } from '../metadata/metadata-storage';
 import type { ParamOptions } from '../metadata/options';
+import { classOf } from '../metadata/class-chain';
 
 /** A decorator usable both on a method parameter and on a class property. */
 export type ParamDecorator = ParameterDecorator & PropertyDecorator;
@@ -47,7 +48,7 @@ export function Param(
   const options = (typeof nameOrOptions === 'string' ? maybeOptions : nameOrOptions) ?? {};
   return (prototype: object, key: string | symbol | undefined, index?: number) => {
     const storage = getMetadataStorage();
-    const target = prototype.constructor;
+    const target = classOf(prototype);
     // Constructor parameters belong to dependency injection, never to a tool.
     if (key === undefined) return;
     const memberName = String(key);

@@ -2,6 +2,7 @@
 import 'reflect-metadata';
 import { getMetadataStorage } from '../metadata/metadata-storage';
 import type { ToolOptions } from '../metadata/options';
+import { classOf } from '../metadata/class-chain';
 
 /**
  * Mark a method as a tool the model can call. Only records metadata; `toolsFrom` builds the definition.
@@ -18,7 +19,7 @@ export function Tool(options: ToolOptions = {}): MethodDecorator {
   return (prototype, methodKey) => {
     const methodName = String(methodKey);
     getMetadataStorage().addTool({
-      target: prototype.constructor,
+      target: classOf(prototype),
       methodName,
       name: options.name ?? methodName,
       description: options.description,

@@ -29,9 +29,10 @@ export function bindTool(blueprint: ToolBlueprint, instance: object, defaults: T
       const method = Reflect.get(instance, blueprint.methodName) as (...args: unknown[]) => unknown;
       const args = blueprint.slots.map((slot) => {
         if (slot.kind === 'context') return ctx;
-        return slot.kind === 'args' ? ctx.params : Reflect.get(ctx.params, slot.name);
+        return slot.kind === 'args' ? ctx.params : (Reflect.get(ctx.params, slot.name) as unknown);
       });
-      return mapToolReturn(await method.apply(instance, args));
+      const returned: unknown = await method.apply(instance, args);
+      return mapToolReturn(returned);
     },
     ...(timeoutMs !== undefined && { timeoutMs }),
   };

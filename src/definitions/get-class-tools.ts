@@ -3,6 +3,7 @@ import { classChain } from '../metadata/class-chain';
 import { getMetadataStorage } from '../metadata/metadata-storage';
 import type { ToolMetadata } from '../metadata/tool-metadata';
 import { buildToolBlueprint, type ToolBlueprint } from './build-tool-blueprint';
+import type { ClassRef } from '../metadata/options';
 
 /**
  * The blueprints of every tool a class has (its own and inherited), and the class-level problems.
@@ -14,7 +15,7 @@ export type ClassTools = {
   readonly problems: readonly ToolDefinitionProblem[];
 };
 
-const cache = new WeakMap<Function, ClassTools>();
+const cache = new WeakMap<ClassRef, ClassTools>();
 
 /**
  * The tools of a class, built on first use and cached for the life of the class, so every instance
@@ -22,7 +23,7 @@ const cache = new WeakMap<Function, ClassTools>();
  *
  * @internal
  */
-export function getClassTools(type: Function): ClassTools {
+export function getClassTools(type: ClassRef): ClassTools {
   const cached = cache.get(type);
   if (cached) return cached;
   const records = toolRecords(type);
@@ -35,7 +36,7 @@ export function getClassTools(type: Function): ClassTools {
 }
 
 /** `@Tool` records of the class and its bases, base methods first; a subclass's records for a method replace its base's. */
-function toolRecords(type: Function): ToolMetadata[] {
+function toolRecords(type: ClassRef): ToolMetadata[] {
   const byMethod = new Map<string, ToolMetadata[]>();
   for (const cls of classChain(type).reverse()) {
     const own = getMetadataStorage().getTools(cls);

@@ -5,6 +5,7 @@ import type { NamedParamMetadata, ParamMetadata } from '../metadata/param-metada
 import { reflectParamTypes } from '../metadata/reflect-type';
 import { isDtoClass, typeName } from './model/is-dto-class';
 import { synthesizeArgsClass } from './model/synthesize-args-class';
+import type { ClassRef } from '../metadata/options';
 
 /**
  * How `execute` fills one method parameter.
@@ -47,10 +48,10 @@ export type ArgumentPlan = {
  *
  * @internal
  */
-export function planArguments(owner: Function, methodName: string): ArgumentPlan {
+export function planArguments(owner: ClassRef, methodName: string): ArgumentPlan {
   const records = getMetadataStorage().getParams(owner, methodName);
   const paramTypes = reflectParamTypes(owner, methodName);
-  const declared: unknown = owner.prototype[methodName];
+  const declared: unknown = Reflect.get(owner.prototype as object, methodName);
   // design:paramtypes counts every parameter; `length` stops at the first one with a default value.
   const arity = Math.max(
     paramTypes?.length ?? 0,

@@ -2,6 +2,7 @@ import { ToolDefinitionError, type ToolDefinitionProblem } from '../errors/tool-
 import type { ToolDefinition } from '../toolCall/type';
 import { bindTool, type ToolDefaults } from './bind-tool';
 import { getClassTools } from './get-class-tools';
+import { classOf } from '../metadata/class-chain';
 
 /**
  * Instances, each refused by the type checker when it is an array, so a list followed by misspelled options
@@ -45,7 +46,7 @@ export function toolsFrom(...args: unknown[]): ToolDefinition[] {
       continue;
     }
     const className = instance.constructor.name;
-    const { tools, problems: classProblems } = getClassTools(instance.constructor);
+    const { tools, problems: classProblems } = getClassTools(classOf(instance));
     problems.push(...classProblems);
     for (const tool of tools) {
       const definition = bindTool(tool, instance, defaults);

@@ -1,5 +1,6 @@
 import type { ParamMetadata, PropertyMetadata } from './param-metadata';
 import type { ToolMetadata } from './tool-metadata';
+import type { ClassRef } from './options';
 
 type ClassRecords = {
   tools: ToolMetadata[];
@@ -14,7 +15,7 @@ type ClassRecords = {
  * classes created at run time (tests, synthesized argument classes) be collected.
  */
 export class MetadataStorage {
-  private readonly byClass = new WeakMap<Function, ClassRecords>();
+  private readonly byClass = new WeakMap<ClassRef, ClassRecords>();
 
   /** Record a `@Tool` method. */
   addTool(record: ToolMetadata): void {
@@ -32,22 +33,22 @@ export class MetadataStorage {
   }
 
   /** The `@Tool` records the class itself declares (not inherited ones), in declaration order. */
-  getTools(target: Function): readonly ToolMetadata[] {
+  getTools(target: ClassRef): readonly ToolMetadata[] {
     return this.byClass.get(target)?.tools ?? [];
   }
 
   /** The parameter records of one method declared by `target`, sorted by parameter index. */
-  getParams(target: Function, methodName: string): readonly ParamMetadata[] {
+  getParams(target: ClassRef, methodName: string): readonly ParamMetadata[] {
     const params = this.byClass.get(target)?.params ?? [];
     return params.filter((param) => param.methodName === methodName).sort((a, b) => a.index - b.index);
   }
 
   /** The `@Param` property records the class itself declares, in declaration order. */
-  getProperties(target: Function): readonly PropertyMetadata[] {
+  getProperties(target: ClassRef): readonly PropertyMetadata[] {
     return this.byClass.get(target)?.properties ?? [];
   }
 
-  private recordsOf(target: Function): ClassRecords {
+  private recordsOf(target: ClassRef): ClassRecords {
     let records = this.byClass.get(target);
     if (!records) {
       records = { tools: [], params: [], properties: [] };

@@ -1,6 +1,9 @@
 /** A class agentcall can instantiate: a DTO, or the class behind `type: () => X`. */
 export type ClassType<T = object> = new (...args: never[]) => T;
 
+/** Any class, abstract or not, as a decorator sees it (`prototype.constructor`). */
+export type ClassRef = abstract new (...args: never[]) => unknown;
+
 /**
  * What a `type: () => …` thunk returns: `String`, `Number`, `Boolean`, a DTO class, or `[X]` for an array of X.
  *

@@ -1,8 +1,9 @@
 import type { ParamOptions } from './options';
+import type { ClassRef } from './options';
 
 type MethodParamBase = {
   /** The class that declares the method. */
-  readonly target: Function;
+  readonly target: ClassRef;
   readonly methodName: string;
   /** Zero-based position in the method's parameter list. */
   readonly index: number;
@@ -33,7 +34,7 @@ export type ParamMetadata = NamedParamMetadata | ArgsParamMetadata | ContextPara
 
 /** `@Param(options?)` on a DTO property. */
 export type PropertyMetadata = {
-  readonly target: Function;
+  readonly target: ClassRef;
   readonly propertyName: string;
   readonly options: ParamOptions;
 };

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { ClassRef } from './options';
 
 // The only module that touches the Reflect metadata API.
 
@@ -7,8 +8,9 @@ import 'reflect-metadata';
  *
  * @internal
  */
-export function reflectParamTypes(target: Function, methodName: string): readonly unknown[] | undefined {
-  return Reflect.getMetadata('design:paramtypes', target.prototype, methodName);
+export function reflectParamTypes(target: ClassRef, methodName: string): readonly unknown[] | undefined {
+  return Reflect.getMetadata('design:paramtypes', target.prototype as object, methodName) as
+    readonly unknown[] | undefined;
 }
 
 /**
@@ -16,8 +18,8 @@ export function reflectParamTypes(target: Function, methodName: string): readonl
  *
  * @internal
  */
-export function reflectPropertyType(target: Function, propertyName: string): unknown {
-  return Reflect.getMetadata('design:type', target.prototype, propertyName);
+export function reflectPropertyType(target: ClassRef, propertyName: string): unknown {
+  return Reflect.getMetadata('design:type', target.prototype as object, propertyName) as unknown;
 }
 
 /**
@@ -25,6 +27,6 @@ export function reflectPropertyType(target: Function, propertyName: string): unk
  *
  * @internal
  */
-export function defineDesignType(target: Function, propertyName: string, type: unknown): void {
-  Reflect.defineMetadata('design:type', type, target.prototype, propertyName);
+export function defineDesignType(target: ClassRef, propertyName: string, type: unknown): void {
+  Reflect.defineMetadata('design:type', type, target.prototype as object, propertyName);
 }

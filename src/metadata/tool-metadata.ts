@@ -1,7 +1,8 @@
+import type { ClassRef } from './options';
 /** What `@Tool` records for one method. */
 export type ToolMetadata = {
   /** The class that declares the method. */
-  readonly target: Function;
+  readonly target: ClassRef;
   readonly methodName: string;
   /** The tool name (the method name unless `name` was given). */
   readonly name: string;

@@ -1,4 +1,4 @@
-import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common';
+import { Module, type DynamicModule, type FactoryProvider, type ModuleMetadata } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { AGENT_TOOLS_OPTIONS, type AgentToolsModuleOptions } from './agent-tools.options';
 import { ToolRegistry } from './tool-registry';
@@ -8,7 +8,7 @@ export type AgentToolsModuleAsyncOptions = Pick<ModuleMetadata, 'imports'> & {
   /** Register the module globally (default true). */
   global?: boolean;
   useFactory: (...deps: never[]) => AgentToolsModuleOptions | Promise<AgentToolsModuleOptions>;
-  inject?: (string | symbol | Function)[];
+  inject?: FactoryProvider['inject'];
 };
 
 /**

@@ -2,6 +2,8 @@ import type { DiscoveryService } from '@nestjs/core';
 import { UnsupportedToolScopeError } from '../errors/unsupported-tool-scope.error';
 import { classChain } from '../metadata/class-chain';
 import { getMetadataStorage } from '../metadata/metadata-storage';
+import type { ClassRef } from '../metadata/options';
+import { classOf } from '../metadata/class-chain';
 
 /**
  * The provider and controller instances whose class (or a base class) has `@Tool` methods, each once.
@@ -15,7 +17,7 @@ export function discoverToolProviders(discovery: DiscoveryService): object[] {
   for (const wrapper of [...discovery.getProviders(), ...discovery.getControllers()]) {
     if (wrapper.isAlias) continue;
     // useValue / useFactory providers have no class of their own to read: look at what they produced.
-    const type = wrapper.isNotMetatype ? instanceType(wrapper.instance) : wrapper.metatype;
+    const type = wrapper.isNotMetatype ? instanceType(wrapper.instance) : (wrapper.metatype as ClassRef | null);
     if (!type || !hasTools(type)) continue;
     if (wrapper.isTransient || !wrapper.isDependencyTreeStatic()) {
       unsupported.add(type.name);
@@ -27,11 +29,11 @@ export function discoverToolProviders(discovery: DiscoveryService): object[] {
   return [...instances];
 }
 
-function instanceType(instance: unknown): Function | undefined {
-  return typeof instance === 'object' && instance !== null ? instance.constructor : undefined;
+function instanceType(instance: unknown): ClassRef | undefined {
+  return typeof instance === 'object' && instance !== null ? classOf(instance) : undefined;
 }
 
-function hasTools(type: Function): boolean {
+function hasTools(type: ClassRef): boolean {
   const storage = getMetadataStorage();
   return classChain(type).some((cls) => storage.getTools(cls).length > 0);
 }

@@ -5,6 +5,7 @@ import { toolsFrom } from '../definitions/tools-from';
 import type { ToolDefinition } from '../toolCall/type';
 import { AGENT_TOOLS_OPTIONS, type AgentToolsModuleOptions } from './agent-tools.options';
 import { discoverToolProviders } from './discover-tool-providers';
+import { classOf } from '../metadata/class-chain';
 
 type Entry = { instance: object; tools: ToolDefinition[] };
 
@@ -65,7 +66,7 @@ export class ToolRegistry implements OnModuleInit {
     const entries: Entry[] = [];
     let offset = 0;
     for (const instance of instances) {
-      const count = getClassTools(instance.constructor).tools.length;
+      const count = getClassTools(classOf(instance)).tools.length;
       entries.push({ instance, tools: tools.slice(offset, offset + count) });
       offset += count;
     }

@@ -55,6 +55,7 @@ export function maskSecrets(text: string): string {
 function pickMessage(error: unknown): string | undefined {
   if (typeof error === 'string') return error;
   if (error === null || error === undefined) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- only values JSON cannot show reach here (functions, symbols, primitives)
   if (typeof error !== 'object' && typeof error !== 'function') return String(error);
 
   const first = readPath(error, ['errors', '0', 'message']);

@@ -16,9 +16,12 @@ export function normalizeToolResult(value: unknown): ToolExecuteResult {
 export function stringifyResponse(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === undefined || value === null) return '';
+  // What JSON cannot show (a function, a symbol, a circular object) falls back to its own text.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- only values JSON cannot show reach here (functions, symbols, primitives)
+  const fallback = () => String(value);
   try {
-    return JSON.stringify(value) ?? String(value);
+    return JSON.stringify(value) ?? fallback();
   } catch {
-    return String(value);
+    return fallback();
   }
 }

@@ -51,6 +51,8 @@ export type ToolExecuteResult = {
  * A tool: the schema the model sees, how its arguments are parsed, and what it does.
  * A hand-written definition and one built from decorators are indistinguishable to `runTool` and `runAgentLoop`.
  */
+// `any` as in the seed: a `ToolDefinition<Params>` list must be assignable to `ToolDefinition[]`.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ToolDefinition<P = any> = {
   /** The schema sent to the model; `schema.function.name` is the tool's name. */
   schema: ChatCompletionTool;

@@ -80,7 +80,7 @@ export function assertValidHistory(messages: readonly LooseMessage[], label = 'h
 export function assertValidRequests(requests: readonly RecordedRequest[]): void {
   if (requests.length === 0) throw new Error('assertValidRequests: no request was recorded');
   for (const request of requests) {
-    assertValidHistory(request.body.messages as LooseMessage[], `request #${request.index}`);
+    assertValidHistory(request.body.messages, `request #${request.index}`);
   }
 }
 

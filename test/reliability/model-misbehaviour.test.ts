@@ -50,7 +50,7 @@ describe('model misbehaviour: every call answered once, every request valid for 
     const result = await runAgentLoop({ client: server.client(), body, tools: [tool] });
     expect(result.stopReason).toBe('completed');
     expect(tool.calls.map((c) => c.call.id)).toEqual(['k1']);
-    expect(toolMessages(validated(server.requests[1].body.messages as ChatCompletionMessageParam[]))).toEqual([
+    expect(toolMessages(validated(server.requests[1].body.messages))).toEqual([
       ['u1', 'Call tool not found: rm_rf'],
       ['k1', 'echo {"a":1}'],
       ['u2', 'Call tool not found: Echo'],

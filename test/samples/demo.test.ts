@@ -55,7 +55,7 @@ describe('npm run demo', () => {
   });
 
   it.each([[[]], [['   ']], [['x'.repeat(4001)]]])('refuses a bad prompt argument with exit code 2', async (args) => {
-    const { code, out, err } = await demo(args as string[]);
+    const { code, out, err } = await demo(args);
     expect(code).toBe(2);
     expect(out).toBe('');
     expect(err).toMatch(/^(usage: npm run demo -- "<prompt>"|error: the prompt is 4001 characters; the limit is 4000)/);

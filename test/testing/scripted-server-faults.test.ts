@@ -1,4 +1,5 @@
-import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import type OpenAI from 'openai';
+import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { collectStream, emptyCollected } from './collect-stream';
 

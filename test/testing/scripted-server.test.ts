@@ -1,4 +1,4 @@
-import OpenAI, { APIError } from 'openai';
+import OpenAI, { type APIError } from 'openai';
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { collectStream } from './collect-stream';

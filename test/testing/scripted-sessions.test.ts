@@ -1,4 +1,4 @@
-import OpenAI, { APIError } from 'openai';
+import OpenAI, { type APIError } from 'openai';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { collectStream } from './collect-stream';
 

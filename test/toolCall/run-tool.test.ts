@@ -94,9 +94,9 @@ describe('runTool', () => {
       tool('a', async () => {
         throw evil;
       }),
-      tool('b', (() => {
+      tool('b', () => {
         throw new Error('sync');
-      }) as unknown as ToolDefinition['execute']),
+      }),
     ];
     expect((await runTool({ call: call('a'), messages, tools })).response).toBe('Tool error: Unknown error');
     expect((await runTool({ call: call('b'), messages, tools })).response).toBe('Tool error: sync');

@@ -4,8 +4,9 @@ import { completeFieldValidation } from '../validation/complete-field-validation
 import type { ClassModel, FieldModel, FieldProblem } from './field-model';
 import { readFieldFacts } from './read-field-facts';
 import { resolveFieldShape } from './resolve-field-shape';
+import type { ClassRef } from '../../metadata/options';
 
-const models = new WeakMap<Function, ClassModel>();
+const models = new WeakMap<ClassRef, ClassModel>();
 
 /**
  * The fields of an arguments class, resolved once per class; the first call also completes the class's

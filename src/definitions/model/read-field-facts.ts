@@ -6,6 +6,7 @@ import { getMetadataStorage } from '../../metadata/metadata-storage';
 import type { ParamOptions } from '../../metadata/options';
 import type { PropertyMetadata } from '../../metadata/param-metadata';
 import { reflectPropertyType } from '../../metadata/reflect-type';
+import type { ClassRef } from '../../metadata/options';
 
 /**
  * Everything recorded about one property of an arguments class, before any interpretation.
@@ -24,7 +25,7 @@ export type FieldFacts = {
   /** Hidden from input by class-transformer's `@Exclude()`. */
   readonly excluded: boolean;
   /** The most derived class declaring the property: where implied validators are added. */
-  readonly owner: Function;
+  readonly owner: ClassRef;
 };
 
 /**
@@ -33,7 +34,7 @@ export type FieldFacts = {
  *
  * @internal
  */
-export function readFieldFacts(type: Function): FieldFacts[] {
+export function readFieldFacts(type: ClassRef): FieldFacts[] {
   const metas = getValidationStorage().getTargetValidationMetadatas(type, '', true, false);
   const metasByName = groupByProperty(metas);
   const records = propertyRecords(type);
@@ -63,7 +64,7 @@ function groupByProperty(metas: readonly ValidationMetadata[]): Map<string, Vali
 }
 
 /** `@Param` property records by name; a derived class's record wins over its base's. */
-function propertyRecords(type: Function): Map<string, PropertyMetadata> {
+function propertyRecords(type: ClassRef): Map<string, PropertyMetadata> {
   const records = new Map<string, PropertyMetadata>();
   for (const cls of classChain(type).reverse()) {
     for (const record of getMetadataStorage().getProperties(cls)) records.set(record.propertyName, record);
@@ -73,7 +74,7 @@ function propertyRecords(type: Function): Map<string, PropertyMetadata> {
 
 // Base class fields first; within a class, class-validator's registration order, which `@Param` joins.
 function declarationOrder(
-  chain: readonly Function[],
+  chain: readonly ClassRef[],
   metas: readonly ValidationMetadata[],
   records: ReadonlyMap<string, PropertyMetadata>,
 ): string[] {

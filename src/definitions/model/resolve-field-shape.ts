@@ -25,7 +25,7 @@ export function resolveFieldShape(facts: FieldFacts): FieldShape | string {
 function shapeFromSpec(spec: TypeSpec, facts: FieldFacts, each: boolean): FieldShape | string {
   const keywords = constraintKeywords(facts.metas, each);
   if (Array.isArray(spec)) {
-    const items = shapeFromSpec(spec[0], facts, true);
+    const items = shapeFromSpec((spec as readonly [TypeSpec])[0], facts, true);
     return typeof items === 'string' ? items : { kind: 'array', items, keywords };
   }
   const values = allowedValues(facts, each);

@@ -2,6 +2,7 @@ import { Param } from '../../decorators/param.decorator';
 import type { ClassType } from '../../metadata/options';
 import type { NamedParamMetadata } from '../../metadata/param-metadata';
 import { defineDesignType } from '../../metadata/reflect-type';
+import type { ClassRef } from '../../metadata/options';
 
 /**
  * Turn a method's named `@Param`s into a class with one property per parameter, as if the user had
@@ -12,7 +13,7 @@ import { defineDesignType } from '../../metadata/reflect-type';
  * @internal
  */
 export function synthesizeArgsClass(
-  owner: Function,
+  owner: ClassRef,
   methodName: string,
   params: readonly NamedParamMetadata[],
   paramTypes: readonly unknown[] | undefined,

@@ -15,5 +15,6 @@ export function stringifyForModel(value: unknown): string {
   if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'object') return JSON.stringify(instanceToPlain(value)) ?? '';
   // Functions and symbols have no JSON form.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- only values JSON cannot show reach here (functions, symbols, primitives)
   return JSON.stringify(value) ?? String(value);
 }

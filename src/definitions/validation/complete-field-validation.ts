@@ -24,6 +24,7 @@ import {
 import type { FieldModel, FieldShape } from '../model/field-model';
 import { hasCheck, STRING_CHECKS } from '../model/has-check';
 import type { FieldFacts } from '../model/read-field-facts';
+import type { ClassRef } from '../../metadata/options';
 
 /**
  * Add the class-validator / class-transformer checks a field's schema promises but its class lacks
@@ -44,7 +45,7 @@ export function completeFieldValidation(facts: FieldFacts, field: FieldModel): v
   } else {
     decorators.push(...levelChecks(facts, field.shape, false));
   }
-  for (const decorate of decorators) decorate(facts.owner.prototype, facts.propertyName);
+  for (const decorate of decorators) decorate(facts.owner.prototype as object, facts.propertyName);
 }
 
 function levelChecks(facts: FieldFacts, shape: FieldShape, each: boolean): PropertyDecorator[] {
@@ -71,7 +72,7 @@ function levelChecks(facts: FieldFacts, shape: FieldShape, each: boolean): Prope
   }
 }
 
-function nestedChecks(facts: FieldFacts, type: Function, each: boolean): PropertyDecorator[] {
+function nestedChecks(facts: FieldFacts, type: ClassRef, each: boolean): PropertyDecorator[] {
   const checks: PropertyDecorator[] = [];
   if (!facts.metas.some((meta) => meta.type === ValidationTypes.NESTED_VALIDATION))
     checks.push(ValidateNested({ each }));

@@ -30,7 +30,8 @@ function describe(error: ValidationError, path: string): string[] {
 }
 
 function isMissing(error: ValidationError): boolean {
-  const { target, property, value } = error;
+  const { target, property } = error;
+  const value: unknown = error.value;
   if (property === undefined || value !== undefined) return false;
   return typeof target === 'object' && target !== null && !Object.hasOwn(target, property);
 }

@@ -21,8 +21,9 @@ import {
   MinLength,
 } from 'class-validator';
 import { constraintKeywords } from '../../../src/definitions/schema/constraint-keywords';
+import type { ClassRef } from '../../../src/metadata/options';
 
-function metasOf(type: Function, property: string) {
+function metasOf(type: ClassRef, property: string) {
   return getMetadataStorage()
     .getTargetValidationMetadatas(type, '', true, false)
     .filter((meta) => meta.propertyName === property);

@@ -10,8 +10,9 @@ import {
 } from 'class-validator';
 import { Param } from '../../../src/decorators/param.decorator';
 import { getClassModel } from '../../../src/definitions/model/get-class-model';
+import type { ClassRef } from '../../../src/metadata/options';
 
-function checksOf(type: Function, property: string): string[] {
+function checksOf(type: ClassRef, property: string): string[] {
   return getValidationStorage()
     .getTargetValidationMetadatas(type, '', true, false)
     .filter((meta) => meta.propertyName === property)

@@ -71,7 +71,7 @@ describe('formatValidationErrors', () => {
     const errors = [
       error({
         target: {},
-        property: undefined as unknown as string,
+        property: undefined,
         constraints: { unknownValue: 'an unknown value was passed' },
       }),
     ];

@@ -170,7 +170,7 @@ describe('parseParams: accepted arguments', () => {
     );
     expect(Object.keys(data)).toEqual(['city', 'tags']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect((data as Record<string, unknown>).polluted).toBeUndefined();
+    expect(data.polluted).toBeUndefined();
   });
 
   it('a tool without parameters accepts empty arguments and refuses any field', () => {
