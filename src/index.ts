@@ -21,10 +21,20 @@ export type {
 } from './definitions/standard/standard-schema.types';
 export { isToolResult, toolResult } from './definitions/results/tool-result';
 export type { ToolResult, ToolResultOptions } from './definitions/results/tool-result';
-export { AgentcallError, EmptyModelResponseError, StreamIdleTimeoutError, ToolDefinitionError } from './errors';
+export {
+  AgentcallError,
+  EmptyModelResponseError,
+  RunStateVersionError,
+  StreamIdleTimeoutError,
+  ToolDefinitionError,
+} from './errors';
 export type { ToolDefinitionProblem } from './errors';
 
 export { runAgentLoop } from './agentCall/run-agent-loop';
+export { RUN_STATE_VERSION } from './agentCall/run-state';
+export type { Decision, PendingCall, RunState } from './agentCall/run-state';
+export { createMemoryJournal, journalKey, MemoryJournal } from './toolCall/journal';
+export type { ToolJournal } from './toolCall/journal';
 export type {
   AgentStopReason,
   ChildrenInteractiveParams,
@@ -42,6 +52,7 @@ export { parseJsonArgs, safeParseJsonArgs, sliceJsonStr } from './toolCall/parse
 export type { JsonArgsLimits } from './toolCall/parse-json-args';
 export { getErrText, maskSecrets } from './toolCall/error-text';
 export type {
+  ToolApprovalContext,
   ToolDefinition,
   ToolExecuteContext,
   ToolExecuteResult,

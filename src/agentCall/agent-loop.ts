@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   COMPRESSION_KEEP_SHARE,
   DEFAULT_MAX_CONSECUTIVE_TOOL_TURNS,
@@ -15,11 +16,15 @@ import type {
   UsageItem,
 } from '../llm/type';
 import type { ToolExecuteResult } from '../toolCall/type';
+import { AWAITING_APPROVAL_RESPONSE, findApprovals } from './approvals';
 import { historyLimit, toolResponseBudget } from './budget';
 import { UniqueCallIds } from './call-ids';
 import { compressContext } from './compress-context';
 import { compressToolResponse } from './compress-tool-response';
 import { keepNonEmpty, pausedAt, restoreInteractiveHistory, runInteractiveHandler } from './resume-interactive';
+import { planDecisions, type DecidedCall } from './decisions';
+import { locatePending } from './pending-messages';
+import { assertRunState, RUN_STATE_VERSION, type PendingCall, type RunState } from './run-state';
 import { runToolCalls } from './run-tool-calls';
 import type { AgentStopReason, RunAgentCallProps, RunAgentResponse, ToolCallChildrenInteractive } from './type';
 
@@ -42,6 +47,23 @@ export class AgentLoop {
   private readonly body: RunAgentCallProps['body'];
   private callIds?: UniqueCallIds;
 
+  // Run state: what survives a pause, a checkpoint and another process.
+  private runId: string;
+  /** Model requests across resumes. */
+  private turn = 0;
+  /** Main request tokens of the runs before this resume. */
+  private priorUsage = { inputTokens: 0, outputTokens: 0 };
+  private loopGuard = { signature: '', repeats: 0 };
+  private pending: PendingCall[] = [];
+  private hasCaller: boolean;
+  private caller: unknown;
+  /** Bumped on every change to the state; a checkpoint is skipped when nothing changed since the last one. */
+  private changes = 1;
+  private savedChanges = 0;
+  /** A `resumeFrom` this release cannot read: handed back untouched, never overwritten by a checkpoint. */
+  private unreadableState?: unknown;
+  private journalError?: { error: unknown };
+
   constructor(
     private readonly props: RunAgentCallProps,
     private readonly signal: AbortSignal,
@@ -53,26 +75,33 @@ export class AgentLoop {
     // `tools` is not part of the body's type, but a plain-JS caller may still pass it: the model must only see `tools`.
     const { tools: _ignored, ...body } = props.body as RunAgentCallProps['body'] & { tools?: unknown };
     this.body = body;
-    this.messages = [...props.body.messages];
+    this.messages = props.resumeFrom === undefined ? [...props.body.messages] : [];
     this.historyTokens = estimateMessagesTokens(this.messages);
+    this.runId = props.runId ?? randomUUID();
+    this.hasCaller = 'caller' in props;
+    this.caller = props.caller;
   }
 
   async run(): Promise<RunAgentResponse> {
-    if (this.props.childrenInteractiveParams) {
+    if (this.props.resumeFrom !== undefined) {
+      const resumed = await this.restore(this.props.resumeFrom);
+      if (resumed) return resumed;
+    } else if (this.props.childrenInteractiveParams) {
       const resumed = await this.resume();
       if (resumed) return resumed;
     }
     const maxTurns = this.props.maxRunAgentTimes ?? DEFAULT_MAX_RUN_AGENT_TIMES;
     const maxToolTurns = this.props.maxConsecutiveToolTurns ?? DEFAULT_MAX_CONSECUTIVE_TOOL_TURNS;
-    let consecutiveToolTurns = 0;
 
-    while (this.runTimes < maxTurns) {
+    while (this.turn < maxTurns) {
       if (this.aborted()) return this.finish(this.abortReason());
       await this.maybeCompressContext();
       this.runTimes++;
+      this.turn++;
+      this.changes++;
 
       const snapshot = this.messages.slice();
-      const forceAnswer = maxToolTurns > 0 && consecutiveToolTurns >= maxToolTurns;
+      const forceAnswer = maxToolTurns > 0 && this.loopGuard.repeats >= maxToolTurns;
       const res = await createLLMResponse({
         client: this.client,
         abortSignal: this.signal,
@@ -109,43 +138,84 @@ export class AgentLoop {
         return this.finish('completed');
       }
 
-      consecutiveToolTurns = res.answerText ? 0 : consecutiveToolTurns + 1;
+      this.loopGuard = { signature: '', repeats: res.answerText ? 0 : this.loopGuard.repeats + 1 };
       const stop = await this.runTools(res.toolCalls, snapshot);
-      if (this.interactiveResponse) return this.finish('interactive');
-      if (stop) return this.finish('tool_stop');
-      if (this.aborted()) return this.finish(this.abortReason());
+      const ended = await this.afterTurn(stop);
+      if (ended) return ended;
     }
     return this.finish('max_turns');
   }
 
-  /** Run a turn's calls and append their tool messages in call order; true when a tool asked to stop. */
+  /** After a turn's tool messages are in the history: checkpoint, then end the run if it must not go on. */
+  private async afterTurn(stop: boolean): Promise<RunAgentResponse | undefined> {
+    const failed = await this.checkpoint();
+    if (failed) return this.finish('error', failed.error);
+    if (this.journalError) return this.finish('error', this.journalError.error);
+    if (this.pending.length) return this.finish('interactive');
+    if (stop) return this.finish('tool_stop');
+    if (this.aborted()) return this.finish(this.abortReason());
+    return undefined;
+  }
+
+  /**
+   * Run a turn's calls and append their tool messages in call order; true when a tool asked to stop. Calls that
+   * need approval do not run: they become pending, answered by a placeholder until a decision replaces it.
+   */
   private async runTools(
     calls: ChatCompletionMessageToolCall[],
     snapshot: ChatCompletionMessageParam[],
   ): Promise<boolean> {
-    const results = await runToolCalls({
+    const approvals = await findApprovals(calls, this.props.tools);
+    const runnable = calls.filter((_, i) => approvals[i] === undefined);
+    const results = runnable.length ? await this.execute(runnable, snapshot) : [];
+    let stop = false;
+    let next = 0;
+    for (let i = 0; i < calls.length; i++) {
+      const approval = approvals[i];
+      if (approval) {
+        this.pending.push(approval);
+        const placeholder = toolMessage(calls[i].id, AWAITING_APPROVAL_RESPONSE);
+        this.append(placeholder);
+        this.assistantMessages.push(placeholder);
+        continue;
+      }
+      const result = results[next++];
+      if (result.stop) stop = true;
+      this.append(await this.settle(calls[i], result, calls.length));
+    }
+    return stop;
+  }
+
+  private execute(calls: ChatCompletionMessageToolCall[], snapshot: ChatCompletionMessageParam[]) {
+    return runToolCalls({
       calls,
       messages: snapshot,
       tools: this.props.tools,
       signal: this.signal,
       concurrency: this.props.toolConcurrency ?? DEFAULT_TOOL_CONCURRENCY,
       defaultTimeoutMs: this.props.toolTimeoutMs,
-      caller: this.props.caller,
       onAfterToolCall: this.props.onAfterToolCall,
+      runId: this.runId,
+      caller: this.caller,
+      journal: this.props.journal,
+      onJournalError: (error) => (this.journalError ??= { error }),
     });
-    let stop = false;
-    for (let i = 0; i < calls.length; i++) {
-      const call = calls[i];
-      const result = results[i];
-      if (result.interactive) this.interactiveResponse = pausedAt(result.interactive, call.id);
-      if (result.stop) stop = true;
-      if (result.usages?.length) this.pushUsages(result.usages);
-      const response = await this.fitToolResponse(call, result.response, calls.length);
-      const toolMessage: ChatCompletionMessageParam = { role: 'tool', tool_call_id: call.id, content: response };
-      this.append(toolMessage);
-      this.assistantMessages.push(toolMessage, ...keepNonEmpty(result.assistantMessages));
+  }
+
+  /** Take a call's result into the run (a new pause, usages, tool-internal messages) and build its tool message. */
+  private async settle(
+    call: ChatCompletionMessageToolCall,
+    result: ToolExecuteResult,
+    callCount: number,
+  ): Promise<ChatCompletionMessageParam> {
+    if (result.interactive) {
+      this.pending.push({ kind: 'interactive', call, interactive: result.interactive });
+      this.interactiveResponse ??= pausedAt(result.interactive, call.id);
     }
-    return stop;
+    if (result.usages?.length) this.pushUsages(result.usages);
+    const message = toolMessage(call.id, await this.fitToolResponse(call, result.response, callCount));
+    this.assistantMessages.push(message, ...keepNonEmpty(result.assistantMessages));
+    return message;
   }
 
   /** The response the model reads: shortened when over its share of the context, reported through `onToolCompress`. */
@@ -200,6 +270,121 @@ export class AgentLoop {
     this.props.onAfterCompressContext?.(compressed.event);
   }
 
+  /**
+   * Take over a saved run state and answer its pending calls with `decisions`; returns the final response when
+   * the run must not continue into the loop (an unreadable state, a call still undecided, a new pause, a stop).
+   */
+  private async restore(saved: RunState): Promise<RunAgentResponse | undefined> {
+    try {
+      assertRunState(saved);
+    } catch (error) {
+      this.unreadableState = saved;
+      return this.finish('error', error);
+    }
+    this.runId = saved.runId;
+    this.messages = saved.messages.slice();
+    this.historyTokens = estimateMessagesTokens(this.messages);
+    this.turn = saved.turn;
+    this.priorUsage = { inputTokens: saved.usage?.inputTokens ?? 0, outputTokens: saved.usage?.outputTokens ?? 0 };
+    this.loopGuard = { signature: saved.loopGuard?.signature ?? '', repeats: saved.loopGuard?.repeats ?? 0 };
+    this.pending = saved.pending.slice();
+    if (!this.hasCaller && 'caller' in saved) {
+      this.hasCaller = true;
+      this.caller = saved.caller;
+    }
+    // The saved state is already stored: until something changes, there is nothing to checkpoint.
+    this.changes = 0;
+    if (!this.pending.length) return undefined;
+    const plan = planDecisions(this.pending, this.props.decisions, Boolean(this.props.handleInteractiveTool));
+    if (!plan) {
+      const first = this.pending.find((p) => p.kind === 'interactive');
+      if (first?.kind === 'interactive') this.interactiveResponse = pausedAt(first.interactive, first.call.id);
+      return this.finish('interactive');
+    }
+    const stop = await this.applyDecisions(plan);
+    return this.afterTurn(stop);
+  }
+
+  /** Answer each pending call as decided, replacing its placeholder tool message in place; true on a `stop`. */
+  private async applyDecisions(plan: DecidedCall[]): Promise<boolean> {
+    const ids = new Set(this.pending.map((p) => p.call.id));
+    const { assistantIndex, toolIndex } = locatePending(this.messages, ids);
+    this.pending = [];
+    this.changes++;
+    const approved = plan.flatMap((p) => (p.action === 'run' ? [p.call] : []));
+    const snapshot = assistantIndex >= 0 ? this.messages.slice(0, assistantIndex) : this.messages.slice();
+    const results = approved.length ? await this.execute(approved, snapshot) : [];
+    let next = 0;
+    let stop = false;
+    for (const decided of plan) {
+      const call = decided.action === 'handle' ? decided.pending.call : decided.call;
+      let result: ToolExecuteResult;
+      if (decided.action === 'run') {
+        result = results[next++];
+      } else {
+        result = decided.action === 'handle' ? await this.handleInteractive(decided.pending) : decided.result;
+        this.observe(call, result);
+      }
+      if (result.stop) stop = true;
+      const message = await this.settle(call, result, plan.length);
+      const at = toolIndex.get(call.id);
+      if (at === undefined) {
+        this.append(message);
+      } else {
+        this.historyTokens += estimateMessageTokens(message) - estimateMessageTokens(this.messages[at]);
+        this.messages[at] = message;
+      }
+    }
+    return stop;
+  }
+
+  /** The seed's resume handler, for a paused call the decisions leave unanswered. */
+  private handleInteractive(pending: Extract<PendingCall, { kind: 'interactive' }>): Promise<ToolExecuteResult> {
+    return runInteractiveHandler(this.props.handleInteractiveTool!, {
+      childrenResponse: pending.interactive,
+      toolParams: { memoryRequestMessages: this.messages.slice(), toolCallId: pending.call.id },
+    });
+  }
+
+  /** `onAfterToolCall` for a call answered without running (rejected or answered by a person). */
+  private observe(call: ChatCompletionMessageToolCall, result: ToolExecuteResult): void {
+    try {
+      this.props.onAfterToolCall?.({ call, response: result.response });
+    } catch {
+      // An observer must not cost the model its tool message.
+    }
+  }
+
+  /** Save the state when it changed since the last save; returns the failure that must end the run. */
+  private async checkpoint(): Promise<{ error: unknown } | undefined> {
+    const save = this.props.onCheckpoint;
+    if (!save || this.changes === this.savedChanges) return undefined;
+    this.savedChanges = this.changes;
+    try {
+      await save(this.state(true));
+      return undefined;
+    } catch (error) {
+      return { error: error ?? new Error('onCheckpoint rejected') };
+    }
+  }
+
+  /** The run state now; `copy` detaches it from the live history (for a checkpoint the run goes on after). */
+  private state(copy: boolean): RunState {
+    return {
+      v: RUN_STATE_VERSION,
+      runId: this.runId,
+      messages: copy ? this.messages.slice() : this.messages,
+      turn: this.turn,
+      usage: {
+        inputTokens: this.priorUsage.inputTokens + this.inputTokens,
+        outputTokens: this.priorUsage.outputTokens + this.outputTokens,
+      },
+      loopGuard: { ...this.loopGuard },
+      pending: this.pending.slice(),
+      ...(this.hasCaller ? { caller: this.caller } : {}),
+    };
+  }
+
   /** Resume a paused tool; returns the final response when the run must not continue into the loop. */
   private async resume(): Promise<RunAgentResponse | undefined> {
     const params = this.props.childrenInteractiveParams!;
@@ -213,6 +398,7 @@ export class AgentLoop {
     if (result.usages?.length) this.pushUsages(result.usages);
     if (result.interactive) {
       this.interactiveResponse = pausedAt(result.interactive, params.toolParams.toolCallId);
+      if (call) this.pending.push({ kind: 'interactive', call, interactive: result.interactive });
       return this.finish('interactive');
     }
     if (result.stop) return this.finish('tool_stop');
@@ -220,6 +406,7 @@ export class AgentLoop {
   }
 
   private append(message: ChatCompletionMessageParam): void {
+    this.changes++;
     this.messages.push(message);
     this.historyTokens += estimateMessageTokens(message);
   }
@@ -233,9 +420,16 @@ export class AgentLoop {
     return this.signal.aborted || Boolean(this.props.isAborted?.());
   }
 
-  private finish(stopReason: AgentStopReason, error?: unknown): RunAgentResponse {
+  private async finish(stopReason: AgentStopReason, error?: unknown): Promise<RunAgentResponse> {
     if (this.interactiveResponse)
       this.interactiveResponse.params.toolParams.memoryRequestMessages = this.messages.slice();
+    if (this.unreadableState === undefined) {
+      const failed = await this.checkpoint();
+      if (failed) {
+        stopReason = 'error';
+        error = failed.error;
+      }
+    }
     return {
       completeMessages: this.messages,
       assistantMessages: this.assistantMessages,
@@ -248,6 +442,11 @@ export class AgentLoop {
       ...(error !== undefined ? { error } : {}),
       stopReason,
       runTimes: this.runTimes,
+      state: this.unreadableState === undefined ? this.state(false) : (this.unreadableState as RunState),
     };
   }
+}
+
+function toolMessage(toolCallId: string, content: string): ChatCompletionMessageParam {
+  return { role: 'tool', tool_call_id: toolCallId, content };
 }

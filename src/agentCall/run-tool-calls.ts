@@ -1,3 +1,5 @@
+import { journalKey, type ToolJournal } from '../toolCall/journal';
+import { normalizeToolResult } from '../toolCall/normalize-tool-result';
 import { runTool } from '../toolCall/run-tool';
 import type { ToolDefinition, ToolExecuteResult } from '../toolCall/type';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
@@ -10,14 +12,21 @@ export type RunToolCallsProps = {
   signal: AbortSignal;
   concurrency: number;
   defaultTimeoutMs?: number;
-  caller?: unknown;
   onAfterToolCall?: (e: { call: ChatCompletionMessageToolCall; response: string }) => void;
+  /** The run's id: each call's idempotency key (and journal key) is `${runId}:${call.id}`. */
+  runId?: string;
+  /** Handed to every tool as `ctx.caller`. */
+  caller?: unknown;
+  /** Results of calls already executed are read from it instead of running them again; new ones are written. */
+  journal?: ToolJournal;
+  /** A journal that cannot be read or written: the run must end with this error once the turn is answered. */
+  onJournalError?: (error: unknown) => void;
 };
 
 /**
  * Run one turn's tool calls, at most `concurrency` at once, and return their results in call order.
  * A call not yet started when the run is aborted is answered without running, so every call still gets
- * exactly one result.
+ * exactly one result. With a journal, a call recorded there is not executed again: its recorded result is used.
  */
 export async function runToolCalls({
   calls,
@@ -26,15 +35,40 @@ export async function runToolCalls({
   signal,
   concurrency,
   defaultTimeoutMs,
-  caller,
   onAfterToolCall,
+  runId,
+  caller,
+  journal,
+  onJournalError,
 }: RunToolCallsProps): Promise<ToolExecuteResult[]> {
   const results = new Array<ToolExecuteResult>(calls.length);
+  const execute = async (call: ChatCompletionMessageToolCall): Promise<ToolExecuteResult> => {
+    if (signal.aborted) {
+      return { response: `Tool error: ${call.function.name} was not run because the run was aborted` };
+    }
+    const idempotencyKey = runId === undefined ? undefined : journalKey(runId, call.id);
+    if (!journal || idempotencyKey === undefined) {
+      return runTool({ call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller });
+    }
+    let recorded: ToolExecuteResult | undefined;
+    try {
+      recorded = await journal.get(idempotencyKey);
+    } catch (error) {
+      onJournalError?.(error);
+      return { response: `Tool error: ${call.function.name} was not run because its journal could not be read` };
+    }
+    if (recorded !== undefined) return normalizeToolResult(recorded);
+    const result = await runTool({ call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller });
+    try {
+      await journal.set(idempotencyKey, result);
+    } catch (error) {
+      onJournalError?.(error);
+    }
+    return result;
+  };
   const runOne = async (index: number) => {
     const call = calls[index];
-    const result = signal.aborted
-      ? { response: `Tool error: ${call.function.name} was not run because the run was aborted` }
-      : await runTool({ call, messages, tools, signal, defaultTimeoutMs, caller });
+    const result = await execute(call);
     results[index] = result;
     if (onAfterToolCall) {
       try {

@@ -7,7 +7,9 @@ import type {
   CompletionFinishReason,
   UsageItem,
 } from '../llm/type';
+import type { ToolJournal } from '../toolCall/journal';
 import type { ToolDefinition, ToolExecuteResult, ToolInteractive } from '../toolCall/type';
+import type { Decision, RunState } from './run-state';
 
 /** What a paused run saved: the tool's question, the history at the pause, and the call awaiting an answer. */
 export type ChildrenInteractiveParams = {
@@ -33,7 +35,7 @@ export type AgentStopReason =
   | 'completed'
   /** A tool returned `stop`. */
   | 'tool_stop'
-  /** A tool returned `interactive`: the run is paused, see `interactiveResponse`. */
+  /** The run waits for a person: a call needs approval or a tool returned `interactive` (see `state.pending`). */
   | 'interactive'
   /** `isAborted` returned true or `abortSignal` fired. */
   | 'aborted'
@@ -103,6 +105,24 @@ export type RunAgentCallProps = ResponseEvents & {
   /** Per-request SDK options (timeout in ms, headers). */
   requestOptions?: { timeout?: number; headers?: Record<string, string> };
 
+  /** The run's id (default: a random UUID); ignored when resuming, where the state's id is kept. */
+  runId?: string;
+  /**
+   * Continue a run from a state a previous call returned (or `onCheckpoint` saved), in this process or another.
+   * Its history replaces `body.messages`; turns, usage and the loop guard keep counting. A state of an unknown
+   * version ends the run at once with `stopReason: 'error'` and a `RunStateVersionError`.
+   */
+  resumeFrom?: RunState;
+  /** The answers to the pending calls of `resumeFrom`, keyed by tool call id; a call left undecided keeps the run waiting. */
+  decisions?: Record<string, Decision>;
+  /**
+   * Save the run's state: awaited after each turn's tool messages are appended and once at the end. A rejection
+   * ends the run with `stopReason: 'error'` and that error.
+   */
+  onCheckpoint?: (state: RunState) => void | Promise<void>;
+  /** Record each executed call's result under `${runId}:${call.id}`; a recorded call is never executed again. */
+  journal?: ToolJournal;
+
   /** Resume a paused run: the `params` of a previous `interactiveResponse`. */
   childrenInteractiveParams?: ChildrenInteractiveParams;
   /** Finish the paused tool with the user's answer; its `response` replaces the paused tool message. */
@@ -147,6 +167,8 @@ export type RunAgentResponse = {
   /** The model request error, when one ended the run. */
   error?: unknown;
   stopReason: AgentStopReason;
-  /** Model requests made. */
+  /** Model requests made by this call (`state.turn` counts across resumes). */
   runTimes: number;
+  /** Everything needed to resume the run, on every stop reason; plain JSON. */
+  state: RunState;
 };

@@ -25,6 +25,7 @@ export function Tool(options: ToolOptions = {}): MethodDecorator {
       description: options.description,
       strict: options.strict,
       timeoutMs: options.timeoutMs,
+      needsApproval: options.needsApproval,
     });
   };
 }

@@ -35,5 +35,9 @@ export function bindTool(blueprint: ToolBlueprint, instance: object, defaults: T
       return mapToolReturn(returned);
     },
     ...(timeoutMs !== undefined && { timeoutMs }),
+    // The validated arguments are always a plain-keyed object (the DTO or the synthesized arguments class).
+    ...(blueprint.needsApproval !== undefined && {
+      needsApproval: blueprint.needsApproval as ToolDefinition<object>['needsApproval'],
+    }),
   };
 }

@@ -24,6 +24,7 @@ export type ToolBlueprint = {
   readonly argsClass: ClassType;
   readonly strict?: boolean;
   readonly timeoutMs?: number;
+  readonly needsApproval?: ToolMetadata['needsApproval'];
   readonly slots: readonly ArgumentSlot[];
   readonly parseParams: (rawArgs: string) => ToolParseResult<object>;
   /** The frozen schema sent to the model, without and with strict mode. */
@@ -68,6 +69,7 @@ export function buildToolBlueprint(className: string, tool: ToolMetadata): ToolB
     argsClass: plan.argsClass,
     strict: tool.strict,
     timeoutMs: tool.timeoutMs,
+    needsApproval: tool.needsApproval,
     slots: plan.slots,
     parseParams: createParseParams(tool.name, plan.argsClass),
     schemas: { loose: toolSchema(tool, parameters, false), strict: toolSchema(tool, strict.schema, true) },

@@ -1,3 +1,5 @@
+import type { ToolApprovalContext } from '../toolCall/type';
+
 /** A class agentcall can instantiate: a DTO, or the class behind `type: () => X`. */
 export type ClassType<T = object> = new (...args: never[]) => T;
 
@@ -21,6 +23,11 @@ export type ToolOptions = {
   strict?: boolean;
   /** Abort the tool's signal and answer the model with a timeout message after this many milliseconds. */
   timeoutMs?: number;
+  /**
+   * Ask a person before each call runs: `true`, or a predicate over the call and its validated arguments. Inside
+   * `runAgentLoop` such a call waits in the run state's `pending` until `decisions` approve or reject it.
+   */
+  needsApproval?: boolean | ((ctx: ToolApprovalContext<Record<string, unknown>>) => boolean | Promise<boolean>);
 };
 
 /** Options of `@Param`, on a method parameter or on a DTO property. */

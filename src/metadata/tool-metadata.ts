@@ -1,4 +1,5 @@
-import type { ClassRef } from './options';
+import type { ClassRef, ToolOptions } from './options';
+
 /** What `@Tool` records for one method. */
 export type ToolMetadata = {
   /** The class that declares the method. */
@@ -9,4 +10,5 @@ export type ToolMetadata = {
   readonly description?: string;
   readonly strict?: boolean;
   readonly timeoutMs?: number;
+  readonly needsApproval?: ToolOptions['needsApproval'];
 };

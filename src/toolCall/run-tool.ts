@@ -14,6 +14,8 @@ export type RunToolProps = {
   signal?: AbortSignal;
   /** Timeout for tools that set no `timeoutMs` of their own. */
   defaultTimeoutMs?: number;
+  /** Handed to the tool as `ctx.idempotencyKey`. */
+  idempotencyKey?: string;
   /** Who the call is made for; reaches the tool as `ctx.caller` and is never shown to the model. */
   caller?: unknown;
 };
@@ -38,6 +40,7 @@ export async function runTool({
   tools,
   signal,
   defaultTimeoutMs,
+  idempotencyKey,
   caller,
 }: RunToolProps): Promise<ToolExecuteResult> {
   const name = call?.function?.name;
@@ -58,8 +61,10 @@ export async function runTool({
     };
   }
 
+  const key = idempotencyKey === undefined ? undefined : { idempotencyKey };
   const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
-  if (!timeoutMs && !signal) return execute(tool, { call, messages, params: parsed.data, signal: NEVER_ABORTED, caller });
+  if (!timeoutMs && !signal)
+    return execute(tool, { call, messages, params: parsed.data, signal: NEVER_ABORTED, caller, ...key });
   if (signal?.aborted) return { response: `Tool error: ${name} was aborted` };
 
   const { controller, dispose } = linkAbort(signal);
@@ -77,7 +82,7 @@ export async function runTool({
   });
   try {
     return await Promise.race([
-      execute(tool, { call, messages, params: parsed.data, signal: controller.signal, caller }),
+      execute(tool, { call, messages, params: parsed.data, signal: controller.signal, caller, ...key }),
       interrupted,
     ]);
   } finally {
@@ -102,7 +107,7 @@ async function execute(
 const indexes = new WeakMap<ToolDefinition[], { length: number; byName: Map<string, ToolDefinition> }>();
 
 /** Look a tool up by name through a map built once per tools array (model output never indexes a plain object). */
-function findTool(tools: ToolDefinition[], name: string | undefined): ToolDefinition | undefined {
+export function findTool(tools: ToolDefinition[], name: string | undefined): ToolDefinition | undefined {
   if (typeof name !== 'string' || !Array.isArray(tools)) return undefined;
   let index = indexes.get(tools);
   if (!index || index.length !== tools.length) {

@@ -25,6 +25,17 @@ export type ToolExecuteContext<P = unknown> = {
    * Never sent to the model, so the model cannot forge it.
    */
   caller?: unknown;
+  /**
+   * `${runId}:${call.id}` when the call runs inside `runAgentLoop`: the same on every retry or resume of the
+   * call, so hand it to payment, mail and other external APIs that deduplicate requests.
+   */
+  idempotencyKey?: string;
+};
+
+/** What a `needsApproval` predicate sees: the call and its validated arguments. */
+export type ToolApprovalContext<P = unknown> = {
+  call: ChatCompletionMessageToolCall;
+  params: P;
 };
 
 /**
@@ -62,4 +73,10 @@ export type ToolDefinition<P = any> = {
   execute: (ctx: ToolExecuteContext<P>) => Promise<ToolExecuteResult>;
   /** Abort the tool's signal and answer the model with a timeout message after this many milliseconds. */
   timeoutMs?: number;
+  /**
+   * Ask a person before running a call (after its arguments are validated): `true`, or a predicate over the
+   * call and its params. Inside `runAgentLoop` such a call becomes a `pending` entry of the run state and
+   * runs only once approved through `decisions`.
+   */
+  needsApproval?: boolean | ((ctx: ToolApprovalContext<P>) => boolean | Promise<boolean>);
 };

@@ -45,4 +45,24 @@ describe('@Tool', () => {
     expect(getMetadataStorage().getTools(Base)).toHaveLength(1);
     expect(getMetadataStorage().getTools(Derived)).toEqual([]);
   });
+
+  it('records needsApproval as given, a flag or a predicate', () => {
+    const onlyBig = ({ params }: { params: Record<string, unknown> }) => Number(params.amount) > 100;
+    class Payments {
+      @Tool({ needsApproval: true })
+      pay(): string {
+        return '';
+      }
+
+      @Tool({ needsApproval: onlyBig })
+      refund(): string {
+        return '';
+      }
+    }
+    expect(
+      getMetadataStorage()
+        .getTools(Payments)
+        .map((t) => t.needsApproval),
+    ).toEqual([true, onlyBig]);
+  });
 });

@@ -1,0 +1,60 @@
+import { RunStateVersionError } from '../errors/run-state-version.error';
+import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
+import type { ToolExecuteResult, ToolInteractive } from '../toolCall/type';
+
+/** The only run-state version this release reads and writes. */
+export const RUN_STATE_VERSION = 1;
+
+/** A tool call waiting for a person, as kept in {@link RunState.pending}. */
+export type PendingCall =
+  /** A call to a tool with `needsApproval`: its arguments were valid, it has not run. */
+  | { kind: 'approval'; call: ChatCompletionMessageToolCall; params: unknown }
+  /** A call whose tool paused the run by returning `interactive`. */
+  | { kind: 'interactive'; call: ChatCompletionMessageToolCall; interactive: ToolInteractive };
+
+/**
+ * A person's answer to one pending call, passed in `decisions` keyed by the call's id.
+ *
+ * - `{ approve: true }`: run the call (an `approval` entry).
+ * - `{ approve: false, reason? }`: do not run it; the model reads `Tool call rejected by the user` (plus `: reason`).
+ * - `{ answer }`: the call's result, as the tool would have returned it (an `interactive` entry; on an `approval`
+ *   entry it stands in for running the tool).
+ */
+export type Decision = { approve: true } | { approve: false; reason?: string } | { answer: ToolExecuteResult };
+
+/**
+ * Everything needed to continue a run, in this process or another: plain JSON, so
+ * `JSON.parse(JSON.stringify(state))` resumes identically. Its size is the history plus a fixed overhead.
+ */
+export type RunState = {
+  /** The format version; other values are refused with {@link RunStateVersionError}. */
+  v: 1;
+  /** The run's id; tool-journal keys and `idempotencyKey`s are `${runId}:${call.id}`. */
+  runId: string;
+  /** The request history so far (each pending call is answered by a placeholder tool message). */
+  messages: ChatCompletionMessageParam[];
+  /** Model requests so far, across resumes (counted against `maxRunAgentTimes`). */
+  turn: number;
+  /** Main model request tokens so far, across resumes. */
+  usage: { inputTokens: number; outputTokens: number };
+  /** The anti-loop guard: the last tool-call signature and how many turns in a row repeated it. */
+  loopGuard: { signature: string; repeats: number };
+  /** Calls waiting for a person, in call order; empty unless the run stopped with `stopReason: 'interactive'`. */
+  pending: PendingCall[];
+  /** The `caller` prop of the run, when one was given: handed to tools as `ctx.caller`, never sent to the model. */
+  caller?: unknown;
+};
+
+/** Check that `value` is a run state this release can resume from; anything else is a {@link RunStateVersionError}. */
+export function assertRunState(value: unknown): asserts value is RunState {
+  const state = value as Partial<RunState> | null | undefined;
+  const version = typeof state === 'object' && state !== null ? state.v : undefined;
+  if (version !== RUN_STATE_VERSION) throw new RunStateVersionError(version);
+  if (
+    typeof state!.runId !== 'string' ||
+    !Array.isArray(state!.messages) ||
+    typeof state!.turn !== 'number' ||
+    !Array.isArray(state!.pending)
+  )
+    throw new RunStateVersionError(version);
+}
