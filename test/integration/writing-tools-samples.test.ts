@@ -15,7 +15,7 @@ function schemaOf(tools: ToolDefinition[], name: string) {
   return tool.schema.function;
 }
 
-describe('samples/writing-tools (the README "Writing tools" section)', () => {
+describe('samples/writing-tools (the examples of docs/writing-tools.md)', () => {
   const tools = buildTools();
 
   it('builds every tool of the three sample classes', () => {

@@ -1,7 +1,7 @@
 import { askAboutWeather, weatherTool } from '../../samples/handwritten/weather-tool';
 import { startScriptedServer } from '../../src/testing';
 
-describe('samples/handwritten (the README example)', () => {
+describe('samples/handwritten (the hand-written tool in docs/writing-tools.md)', () => {
   it('answers through the hand-written tool, after correcting bad arguments', async () => {
     const server = await startScriptedServer({
       turns: [
