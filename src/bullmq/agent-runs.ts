@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { openConnection } from './connections';
+import { InvalidDecisionsError, ResumeTokenError, RunNotFoundError, RunWaitTimeoutError } from './errors';
+import { decodeEvent, hasEnded, readEvents } from './event-reader';
+import { signResumeToken, tokenSeq, verifyResumeToken } from './resume-token';
+import { turnJobId } from './run-processor';
+import type { TurnJobData } from './run-processor';
+import { RunStore } from './run-store';
+import type { StoredRun } from './run-store';
+import { RunWorker } from './run-worker';
+import type {
+  AgentRunsOptions,
+  Decision,
+  RunEvent,
+  RunRecord,
+  RunState,
+  RunStatus,
+  RunWorkerOptions,
+  StartRunOptions,
+} from './types';
+
+const DAY = 24 * 60 * 60;
+
+/**
+ * Agent runs on a BullMQ queue: any process starts, reads, decides or cancels a run, and any worker advances
+ * it, one turn per job, from the state checkpointed in Redis.
+ *
+ * @example
+ * const runs = new AgentRuns({ connection: { host: '127.0.0.1', port: 6379 }, secret: process.env.RUNS_SECRET });
+ * runs.worker({ setup: async () => ({ client: new OpenAI(), tools: toolsFrom(new WeatherTools()) }) });
+ * const { runId } = await runs.start({ body: { model: 'gpt-4o-mini', messages } });
+ * for await (const event of runs.events(runId)) console.log(event);
+ */
+export class AgentRuns {
+  private readonly redis: Redis;
+  private readonly store: RunStore;
+  private readonly queue: Queue<TurnJobData>;
+  private readonly workers = new Set<RunWorker>();
+  private readonly queueName: string;
+
+  constructor(private readonly options: AgentRunsOptions) {
+    this.queueName = options.queueName ?? 'agentcall-runs';
+    this.redis = openConnection(options.connection);
+    this.store = new RunStore(this.redis, options.prefix ?? 'agentcall', options.finishedTtlSeconds ?? 7 * DAY);
+    this.queue = new Queue<TurnJobData>(this.queueName, { connection: options.connection });
+    // Connection trouble is reported on the calls that hit it; without a listener Node would throw it.
+    this.queue.on('error', () => undefined);
+  }
+
+  /** Queue a new run; starting an id that exists starts nothing new. */
+  async start(options: StartRunOptions): Promise<{ runId: string }> {
+    const runId = options.runId ?? randomUUID();
+    if (runId.includes(':')) throw new TypeError(`A run id cannot contain ':' (BullMQ job ids): ${runId}`);
+    const { messages, ...body } = options.body;
+    const state: RunState = {
+      v: 1,
+      runId,
+      messages,
+      turn: 0,
+      usage: { inputTokens: 0, outputTokens: 0 },
+      loopGuard: { signature: '', repeats: 0 },
+      pending: [],
+    };
+    const { status, seq } = await this.store.create(runId, state, body, options.meta);
+    // Also for a start retried after a crash between the two writes: the job id makes this a no-op otherwise.
+    if (status === 'queued' && seq === 0) await this.addTurn({ runId, seq: 0 });
+    return { runId };
+  }
+
+  /** The run as stored; throws `RunNotFoundError` for an unknown (or expired) id. */
+  async get(runId: string): Promise<RunRecord> {
+    const { run } = await this.store.read(runId);
+    if (!run) throw new RunNotFoundError(runId);
+    return this.toRecord(runId, run);
+  }
+
+  /** Resolves once the run waits for a person or has ended; rejects with `RunWaitTimeoutError` after `timeoutMs`. */
+  async wait(runId: string, options: { timeoutMs?: number } = {}): Promise<RunRecord> {
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    const deadline = Date.now() + timeoutMs;
+    const { run, lastEventId } = await this.store.read(runId);
+    if (!run) throw new RunNotFoundError(runId);
+    if (settled(run.status as RunStatus)) return this.toRecord(runId, run);
+    const reader = this.redis.duplicate();
+    try {
+      let last = lastEventId;
+      for (;;) {
+        const left = deadline - Date.now();
+        if (left <= 0) throw new RunWaitTimeoutError(runId, timeoutMs);
+        const reply = await reader.xread('BLOCK', left, 'STREAMS', this.store.keys(runId).events, last);
+        for (const [id, fields] of reply?.[0]?.[1] ?? []) {
+          last = id;
+          const event = decodeEvent(id, fields);
+          if (event.type === 'status' && settled(event.status)) return await this.get(runId);
+        }
+      }
+    } finally {
+      reader.disconnect();
+    }
+  }
+
+  /**
+   * The run's events after `after` (a previous event's `id`; default: from the start), live, until the run ends.
+   * A reader that reconnects with the last id it saw misses nothing and sees nothing twice, from any process.
+   */
+  events(runId: string, options: { after?: string } = {}): AsyncIterable<RunEvent> {
+    const key = this.store.keys(runId).events;
+    const isGone = async () => {
+      const { run } = await this.store.read(runId);
+      return !run || hasEnded(run.status as RunStatus);
+    };
+    return { [Symbol.asyncIterator]: () => readEvents(this.redis.duplicate(), key, options.after ?? '0', isGone) };
+  }
+
+  /**
+   * Answer the calls a waiting run waits on, and queue it for whichever worker is free. With a `secret`, the
+   * run's `resumeToken` is required: a missing, forged or stale one throws `ResumeTokenError` and changes nothing.
+   */
+  async decide(runId: string, decisions: Record<string, Decision>, options: { token?: string } = {}): Promise<void> {
+    const { run } = await this.store.read(runId);
+    if (!run) throw new RunNotFoundError(runId);
+    const seq = Number(run.seq);
+    const state = JSON.parse(run.state) as RunState;
+    const callIds = state.pending.map((p) => p.call.id);
+    if (this.options.secret !== undefined) {
+      if (!options.token) throw new ResumeTokenError(runId, 'missing');
+      if (!verifyResumeToken(this.options.secret, options.token, { runId, seq, callIds })) {
+        // The calls of an earlier pause are gone, so a token for an earlier sequence number can only be called stale.
+        const claimed = tokenSeq(options.token);
+        throw new ResumeTokenError(runId, claimed !== undefined && claimed < seq ? 'stale' : 'forged');
+      }
+    }
+    const unknown = Object.keys(decisions).filter((id) => !callIds.includes(id));
+    if (unknown.length) throw new InvalidDecisionsError(runId, unknown);
+    const outcome = await this.store.decide(runId, seq, JSON.stringify(decisions));
+    if (outcome === -1) throw new RunNotFoundError(runId);
+    if (outcome === 0) throw new ResumeTokenError(runId, 'stale');
+    await this.addTurn({ runId, seq });
+  }
+
+  /** Cancel the run: a waiting or queued run ends at once, a running one is aborted (its tools' signals too). */
+  async cancel(runId: string): Promise<void> {
+    const before = await this.store.cancel(runId);
+    if (before === undefined) throw new RunNotFoundError(runId);
+  }
+
+  /** Start a worker in this process; it advances any run of this queue. */
+  worker(options: RunWorkerOptions): RunWorker {
+    const worker = new RunWorker(this.options.connection, this.queueName, this.store, options, {
+      turnsPerJob: this.options.turnsPerJob ?? 1,
+      attempts: this.options.attempts ?? 5,
+      eventFlushMs: 25,
+      addTurn: (data, delayMs) => this.addTurn(data, delayMs),
+    });
+    this.workers.add(worker);
+    return worker;
+  }
+
+  /** Close the workers (finishing the jobs in hand), the queue and the connections. */
+  async close(): Promise<void> {
+    await Promise.all([...this.workers].map((worker) => worker.close()));
+    await this.queue.close();
+    this.redis.disconnect();
+  }
+
+  private async addTurn(data: TurnJobData, delayMs?: number): Promise<void> {
+    await this.queue.add('turn', data, {
+      jobId: turnJobId(data.runId, data.seq),
+      attempts: this.options.attempts ?? 5,
+      backoff: { type: 'exponential', delay: this.options.backoffMs ?? 1000 },
+      removeOnComplete: true,
+      removeOnFail: { age: DAY },
+      ...(delayMs ? { delay: delayMs } : {}),
+    });
+  }
+
+  private toRecord(runId: string, run: StoredRun): RunRecord {
+    const state = JSON.parse(run.state) as RunState;
+    const status = run.status as RunStatus;
+    const record: RunRecord = { runId, status, state };
+    if (run.stopReason) record.stopReason = run.stopReason;
+    if (run.text !== undefined) record.text = run.text;
+    if (run.error) record.error = JSON.parse(run.error) as RunRecord['error'];
+    const meta = JSON.parse(run.meta ?? 'null') as unknown;
+    if (meta !== null) record.meta = meta;
+    if (status === 'waiting' && this.options.secret !== undefined) {
+      const callIds = state.pending.map((p) => p.call.id);
+      record.resumeToken = signResumeToken(this.options.secret, { runId, seq: Number(run.seq), callIds });
+    }
+    return record;
+  }
+}
+
+/** Waiting for a person or ended: what `wait` waits for. */
+function settled(status: RunStatus): boolean {
+  return status === 'waiting' || hasEnded(status);
+}

@@ -1,0 +1,54 @@
+import { asError } from './retryable';
+import type { RunStore } from './run-store';
+import type { RunEventData } from './types';
+
+/**
+ * A run's events on their way to its stream. They go out with the next journal write or checkpoint, or after
+ * `flushMs` on their own, so a fast turn costs no round-trip of its own and a slow stream still shows up live.
+ */
+export class EventBuffer {
+  private pending: RunEventData[] = [];
+  private timer?: NodeJS.Timeout;
+  private readonly writes = new Set<Promise<void>>();
+  private failure?: unknown;
+
+  constructor(
+    private readonly store: RunStore,
+    private readonly runId: string,
+    private readonly flushMs: number,
+  ) {}
+
+  push(event: RunEventData): void {
+    this.pending.push(event);
+    this.timer ??= setTimeout(() => this.flush(), this.flushMs);
+  }
+
+  /** The buffered events, for a write that carries them. */
+  take(): RunEventData[] {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const events = this.pending;
+    this.pending = [];
+    return events;
+  }
+
+  /** Wait for the timed writes; the first one that failed is thrown (a lost event is a failed turn). */
+  async settle(): Promise<void> {
+    await Promise.all(this.writes);
+    if (this.failure !== undefined) throw asError(this.failure);
+  }
+
+  /** Stop the timer without writing (the run is over elsewhere). */
+  discard(): void {
+    this.take();
+  }
+
+  private flush(): void {
+    // Written at once, not chained: commands on one connection reach Redis in the order they were sent.
+    const write = this.store.appendEvents(this.runId, this.take()).catch((error: unknown) => {
+      this.failure ??= error;
+    });
+    this.writes.add(write);
+    void write.finally(() => this.writes.delete(write));
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * `agentcall/bullmq`: agent runs as BullMQ jobs on Redis, so any worker advances, resumes or cancels any run.
+ */
+export { AgentRuns } from './agent-runs';
+export { RunWorker } from './run-worker';
+export { InvalidDecisionsError, ResumeTokenError, RunNotFoundError, RunWaitTimeoutError } from './errors';
+export type { ResumeTokenProblem } from './errors';
+export { isRetryableModelError } from './retryable';
+export type {
+  AgentRunsOptions,
+  Decision,
+  PendingCall,
+  RunEvent,
+  RunRecord,
+  RunSetup,
+  RunState,
+  RunStatus,
+  RunWorkerOptions,
+  RunsConnection,
+  StartRunOptions,
+} from './types';

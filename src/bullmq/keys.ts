@@ -1,0 +1,23 @@
+/**
+ * Redis key names of one run. The `{runId}` hash tag keeps a run's keys in one Redis Cluster slot, so the
+ * scripts that touch several of them stay atomic there too.
+ */
+export type RunKeys = {
+  /** Hash: status, seq, state, body, meta and the outcome. */
+  run: string;
+  /** Hash: tool results and recorded model responses of the turn in flight. */
+  journal: string;
+  /** Stream: the run's events. */
+  events: string;
+};
+
+/** The keys of `runId` under `prefix`. */
+export function runKeys(prefix: string, runId: string): RunKeys {
+  const base = `${prefix}:{${runId}}`;
+  return { run: `${base}:run`, journal: `${base}:journal`, events: `${base}:events` };
+}
+
+/** The pub/sub channel cancel requests go out on. */
+export function cancelChannel(prefix: string): string {
+  return `${prefix}:cancel`;
+}

@@ -1,0 +1,61 @@
+import { Worker } from 'bullmq';
+import type { Job } from 'bullmq';
+import { CancelBus } from './cancel-bus';
+import { openConnection } from './connections';
+import { cancelChannel } from './keys';
+import { errorSummary } from './retryable';
+import { RunProcessor } from './run-processor';
+import type { ProcessorOptions, TurnJobData } from './run-processor';
+import type { RunStore } from './run-store';
+import type { RunsConnection, RunWorkerOptions } from './types';
+
+/** A BullMQ worker that advances runs, and its subscription to cancels. */
+export class RunWorker {
+  private readonly worker: Worker<TurnJobData>;
+  private readonly cancels: CancelBus;
+  private closed?: Promise<void>;
+  private readonly ready: Promise<void>;
+
+  constructor(
+    connection: RunsConnection,
+    queueName: string,
+    private readonly store: RunStore,
+    options: RunWorkerOptions,
+    processorOptions: Omit<ProcessorOptions, 'setup'>,
+  ) {
+    this.cancels = new CancelBus(openConnection(connection), cancelChannel(store.prefix));
+    const processor = new RunProcessor(store, this.cancels, { ...processorOptions, setup: options.setup });
+    const lockDuration = options.lockDuration ?? 30_000;
+    this.worker = new Worker<TurnJobData>(queueName, (job) => processor.process(job), {
+      connection,
+      concurrency: options.concurrency ?? 1,
+      lockDuration,
+      stalledInterval: options.stalledInterval ?? lockDuration,
+      maxStalledCount: options.maxStalledCount ?? 3,
+    });
+    // A job BullMQ gives up on (attempts spent, stalled too often) fails its run, unless the run moved on.
+    this.worker.on('failed', (job: Job<TurnJobData> | undefined, error: Error) => {
+      if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+      this.store.fail(job.data.runId, job.data.seq, errorSummary(error)).catch(() => undefined);
+    });
+    // BullMQ reports connection trouble here; without a listener Node would throw it.
+    this.worker.on('error', () => undefined);
+    this.ready = Promise.all([this.cancels.start(), this.worker.waitUntilReady()]).then(() => undefined);
+    // Readiness is awaited through `waitUntilReady`; an unobserved failure here must not crash the process.
+    this.ready.catch(() => undefined);
+  }
+
+  /** Resolves once the worker takes jobs and hears cancels. */
+  waitUntilReady(): Promise<void> {
+    return this.ready;
+  }
+
+  /** Finish the jobs in hand (or, with `force`, drop them for other workers to retry), then disconnect. */
+  close(force = false): Promise<void> {
+    this.closed ??= (async () => {
+      await this.worker.close(force);
+      await this.cancels.close();
+    })();
+    return this.closed;
+  }
+}

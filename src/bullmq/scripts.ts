@@ -1,0 +1,114 @@
+/**
+ * The Lua scripts that change a run. Each runs atomically in Redis, so a run's status, its sequence number and
+ * the events that announce a change never disagree, whichever process sent the script.
+ */
+
+/** KEYS: run, events. ARGV: state, body, meta, now, status event. → {created 0|1, status, seq} */
+export const CREATE = `
+local f = redis.call('HMGET', KEYS[1], 'status', 'seq')
+if f[1] then return {0, f[1], f[2]} end
+redis.call('HSET', KEYS[1], 'status', 'queued', 'seq', '0', 'state', ARGV[1], 'body', ARGV[2], 'meta', ARGV[3],
+  'createdAt', ARGV[4], 'updatedAt', ARGV[4])
+redis.call('XADD', KEYS[2], '*', 'type', 'status', 'data', ARGV[5])
+return {1, 'queued', '0'}
+`;
+
+/**
+ * Take a run for the job with sequence number ARGV[1]: only a queued or running run at that number.
+ * KEYS: run, events, journal. ARGV: seq, now, status event of a retried attempt (or ''), with journal (0|1).
+ * → {'skip', status, seq} | {'ok', n, ...run pairs (n values), ...journal pairs}
+ */
+export const CLAIM = `
+local f = redis.call('HMGET', KEYS[1], 'status', 'seq')
+if not f[1] then return {'skip', '', ''} end
+if f[2] ~= ARGV[1] or (f[1] ~= 'queued' and f[1] ~= 'running') then return {'skip', f[1], f[2]} end
+if f[1] == 'queued' then
+  redis.call('HSET', KEYS[1], 'status', 'running', 'updatedAt', ARGV[2])
+  redis.call('XADD', KEYS[2], '*', 'type', 'status', 'data', '{"status":"running"}')
+elseif ARGV[3] ~= '' then
+  redis.call('XADD', KEYS[2], '*', 'type', 'status', 'data', ARGV[3])
+end
+local run = redis.call('HGETALL', KEYS[1])
+local out = {'ok', #run}
+for i = 1, #run do out[#out + 1] = run[i] end
+if ARGV[4] == '1' then
+  local journal = redis.call('HGETALL', KEYS[3])
+  for i = 1, #journal do out[#out + 1] = journal[i] end
+end
+return out
+`;
+
+/**
+ * Save a turn: only from the worker holding sequence number ARGV[1] of a running run.
+ * KEYS: run, journal, events. ARGV: seq, state, status, stopReason, text, error, interactive, ttl, now,
+ * event count, then (type, data) per event. → the new sequence number, -1 (moved on) or -2 (not running)
+ */
+export const CHECKPOINT = `
+local seq = redis.call('HGET', KEYS[1], 'seq')
+if seq ~= ARGV[1] then return -1 end
+if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return -2 end
+local nextSeq = tonumber(seq) + 1
+local status = ARGV[3]
+redis.call('HSET', KEYS[1], 'seq', nextSeq, 'state', ARGV[2], 'status', status, 'updatedAt', ARGV[9])
+local optional = {'stopReason', 'text', 'error', 'interactive'}
+for i, field in ipairs(optional) do
+  local value = ARGV[3 + i]
+  if value == '' then redis.call('HDEL', KEYS[1], field) else redis.call('HSET', KEYS[1], field, value) end
+end
+redis.call('HDEL', KEYS[1], 'decisions')
+redis.call('DEL', KEYS[2])
+for i = 0, tonumber(ARGV[10]) - 1 do
+  redis.call('XADD', KEYS[3], '*', 'type', ARGV[11 + 2 * i], 'data', ARGV[12 + 2 * i])
+end
+if status == 'completed' or status == 'failed' then
+  for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[8]) end
+end
+return nextSeq
+`;
+
+/**
+ * Hand a waiting run its decisions. KEYS: run, events. ARGV: seq, decisions, now, status event.
+ * → 1 decided, 2 already decided with these same decisions, 0 stale, -1 no such run
+ */
+export const DECIDE = `
+local f = redis.call('HMGET', KEYS[1], 'status', 'seq', 'decisions')
+if not f[1] then return -1 end
+if f[2] ~= ARGV[1] then return 0 end
+if f[1] == 'waiting' then
+  redis.call('HSET', KEYS[1], 'status', 'queued', 'decisions', ARGV[2], 'updatedAt', ARGV[3])
+  redis.call('XADD', KEYS[2], '*', 'type', 'status', 'data', ARGV[4])
+  return 1
+end
+if f[1] == 'queued' and f[3] == ARGV[2] then return 2 end
+return 0
+`;
+
+/**
+ * Cancel a run that has not ended and tell every worker. KEYS: run, journal, events.
+ * ARGV: ttl, channel, runId, now, status event. → the status before, or nil when there is no such run
+ */
+export const CANCEL = `
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then return nil end
+if status == 'queued' or status == 'running' or status == 'waiting' then
+  redis.call('HSET', KEYS[1], 'status', 'cancelled', 'stopReason', 'aborted', 'updatedAt', ARGV[4])
+  redis.call('HDEL', KEYS[1], 'decisions')
+  redis.call('XADD', KEYS[3], '*', 'type', 'status', 'data', ARGV[5])
+  for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[1]) end
+  redis.call('PUBLISH', ARGV[2], ARGV[3])
+end
+return status
+`;
+
+/**
+ * End a run whose job BullMQ gave up on (attempts spent, stalled too often), unless it moved on meanwhile.
+ * KEYS: run, journal, events. ARGV: seq, error, ttl, now, status event. → 1 failed, 0 untouched
+ */
+export const FAIL = `
+local f = redis.call('HMGET', KEYS[1], 'status', 'seq')
+if f[2] ~= ARGV[1] or (f[1] ~= 'queued' and f[1] ~= 'running') then return 0 end
+redis.call('HSET', KEYS[1], 'status', 'failed', 'stopReason', 'error', 'error', ARGV[2], 'updatedAt', ARGV[4])
+redis.call('XADD', KEYS[3], '*', 'type', 'status', 'data', ARGV[5])
+for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[3]) end
+return 1
+`;

@@ -1,0 +1,118 @@
+import type { Redis, RedisOptions } from 'ioredis';
+import type OpenAI from 'openai';
+import type {
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+  LLMRequestBody,
+  RunAgentCallProps,
+  ToolDefinition,
+  ToolExecuteResult,
+  ToolInteractive,
+} from '../index';
+
+/** Where a queued run stands. */
+export type RunStatus = 'queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
+
+/** A call waiting for a person. */
+export type PendingCall =
+  | { kind: 'approval'; call: ChatCompletionMessageToolCall; params: unknown }
+  | { kind: 'interactive'; call: ChatCompletionMessageToolCall; interactive: ToolInteractive };
+
+/** A person's answer to one pending call. */
+export type Decision = { approve: true } | { approve: false; reason?: string } | { answer: ToolExecuteResult };
+
+/** Everything a worker needs to continue a run: JSON, so any process can pick it up. */
+export type RunState = {
+  v: 1;
+  runId: string;
+  /** The request history so far. */
+  messages: ChatCompletionMessageParam[];
+  /** Model requests so far, across jobs and resumes. */
+  turn: number;
+  usage: { inputTokens: number; outputTokens: number };
+  loopGuard: { signature: string; repeats: number };
+  /** Calls waiting for a person, in call order. */
+  pending: PendingCall[];
+};
+
+/** A run as stored in Redis. */
+export type RunRecord = {
+  runId: string;
+  status: RunStatus;
+  state: RunState;
+  /** Why the run stopped (set once it waits or has ended). */
+  stopReason?: string;
+  /** The last assistant text of the run (set once it has ended). */
+  text?: string;
+  /** Why a failed run failed: a model-safe summary of the error. */
+  error?: { name: string; message: string; status?: number };
+  /** What `start` was given as `meta`. */
+  meta?: unknown;
+  /** While the run waits: the opaque token `decide` must be given (only when the runs have a `secret`). */
+  resumeToken?: string;
+};
+
+/** One event of a run, as read from its stream; `id` is the stream entry id to resume after. */
+export type RunEvent =
+  | { id: string; type: 'text'; text: string }
+  | { id: string; type: 'reasoning'; text: string }
+  | { id: string; type: 'tool_call'; call: ChatCompletionMessageToolCall }
+  | { id: string; type: 'tool_result'; callId: string; name: string; response: string }
+  | { id: string; type: 'status'; status: RunStatus; stopReason?: string; attempt?: number };
+
+/** An event before it has a stream id. */
+export type RunEventData = RunEvent extends infer E ? (E extends { id: string } ? Omit<E, 'id'> : never) : never;
+
+/** A Redis connection: ioredis options, or an ioredis client (duplicated for the connections the runs need). */
+export type RunsConnection = RedisOptions | Redis;
+
+/** Options of `new AgentRuns(...)`. */
+export type AgentRunsOptions = {
+  connection: RunsConnection;
+  /** BullMQ queue name (default `'agentcall-runs'`). */
+  queueName?: string;
+  /** Model turns one job runs before it checkpoints and hands the run back to the queue (default 1). */
+  turnsPerJob?: number;
+  /** Prefix of the run keys in Redis (default `'agentcall'`). BullMQ's own keys use its `bull` prefix. */
+  prefix?: string;
+  /** Secret for resume tokens: with it, `decide` needs the token of the waiting run. */
+  secret?: string;
+  /** Seconds a finished run (state, journal, events) is kept before Redis deletes it (default 7 days). */
+  finishedTtlSeconds?: number;
+  /** BullMQ attempts for a turn whose model request failed with a retryable error (default 5). */
+  attempts?: number;
+  /** First retry delay in ms, doubled per attempt (default 1000). */
+  backoffMs?: number;
+};
+
+/** What `setup` gives a run: its client and tools, and any other `runAgentLoop` props. */
+export type RunSetup = { client: OpenAI; tools: ToolDefinition[] } & Partial<
+  Omit<RunAgentCallProps, 'body' | 'tools' | 'client' | 'abortSignal'>
+>;
+
+/** Options of `runs.worker(...)`. */
+export type RunWorkerOptions = {
+  /** Jobs one worker runs at once (default 1). */
+  concurrency?: number;
+  /** Called per job with the run's id and meta; gives the run its client and tools. */
+  setup: (run: { runId: string; meta?: unknown }) => Promise<RunSetup>;
+  /**
+   * BullMQ lock duration in ms (default 30000): a worker that does not renew its lock in time (a dead process,
+   * or an event loop blocked by a tool) loses the job to another worker.
+   */
+  lockDuration?: number;
+  /** How often workers look for stalled jobs, in ms (default `lockDuration`). */
+  stalledInterval?: number;
+  /** Times a job may stall before it fails (default 3). */
+  maxStalledCount?: number;
+};
+
+/** Arguments of `runs.start(...)`. */
+export type StartRunOptions = {
+  /** The chat-completions body; `messages` is the run's starting history. */
+  body: Omit<LLMRequestBody, 'tools'>;
+  /** Any JSON value handed to `setup` (user, tenant, which tools). */
+  meta?: unknown;
+  /** A run id of your own; starting the same id twice starts one run. */
+  runId?: string;
+};
