@@ -8,6 +8,10 @@ export type ResumeTokenProblem = 'missing' | 'forged' | 'stale';
  * (the run moved on, was decided already, or ended). Nothing was changed.
  */
 export class ResumeTokenError extends AgentcallError {
+  static {
+    this.defineName('ResumeTokenError');
+  }
+
   constructor(
     readonly runId: string,
     readonly problem: ResumeTokenProblem,
@@ -18,6 +22,10 @@ export class ResumeTokenError extends AgentcallError {
 
 /** `decide` was given decisions for calls the run is not waiting on. Nothing was changed. */
 export class InvalidDecisionsError extends AgentcallError {
+  static {
+    this.defineName('InvalidDecisionsError');
+  }
+
   constructor(
     readonly runId: string,
     readonly unknownCallIds: string[],
@@ -28,6 +36,10 @@ export class InvalidDecisionsError extends AgentcallError {
 
 /** No run with this id (never started, or deleted after its TTL). */
 export class RunNotFoundError extends AgentcallError {
+  static {
+    this.defineName('RunNotFoundError');
+  }
+
   constructor(readonly runId: string) {
     super(`Run ${runId} not found`);
   }
@@ -35,6 +47,10 @@ export class RunNotFoundError extends AgentcallError {
 
 /** `wait` gave up before the run waited for a person or ended. */
 export class RunWaitTimeoutError extends AgentcallError {
+  static {
+    this.defineName('RunWaitTimeoutError');
+  }
+
   constructor(
     readonly runId: string,
     readonly timeoutMs: number,
