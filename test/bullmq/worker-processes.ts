@@ -1,0 +1,67 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join } from 'node:path';
+
+/** A worker process started by a test, and the lines it printed. */
+export type WorkerProcess = {
+  name: string;
+  child: ChildProcessWithoutNullStreams;
+  lines: string[];
+  /** Resolves with the first printed line that starts with `prefix`. */
+  line(prefix: string): Promise<string>;
+  /** SIGTERM and wait for the exit (the worker finishes its jobs). */
+  stop(): Promise<void>;
+  /** SIGKILL: a crash; the jobs it held stall. */
+  kill(): Promise<void>;
+};
+
+const FIXTURE = join(__dirname, 'fixtures', 'worker-process.ts');
+
+/** Start `fixtures/worker-process.ts` in a child process and wait until it takes jobs. */
+export async function startWorker(name: string, env: Record<string, string>): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', FIXTURE], {
+    env: { ...process.env, ...env, WORKER: name, TS_NODE_PROJECT: join(__dirname, '..', '..', 'tsconfig.json') },
+  });
+  const lines: string[] = [];
+  const waiters: { prefix: string; resolve: (line: string) => void }[] = [];
+  let stderr = '';
+  let buffer = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    let newline: number;
+    while ((newline = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      lines.push(line);
+      for (const waiter of waiters.filter((w) => line.startsWith(w.prefix))) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(line);
+      }
+    }
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const line = (prefix: string) =>
+    new Promise<string>((resolve, reject) => {
+      const seen = lines.find((l) => l.startsWith(prefix));
+      if (seen) return resolve(seen);
+      waiters.push({ prefix, resolve });
+      void exited.then(() => reject(new Error(`worker ${name} exited before printing ${prefix}: ${stderr}`)));
+    });
+  const worker: WorkerProcess = {
+    name,
+    child,
+    lines,
+    line,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+  await line('READY');
+  return worker;
+}
