@@ -36,7 +36,12 @@ describe('AgentRuns across worker processes', () => {
     testCount++;
     server = await startScriptedServer();
     const prefix = `${redis.namespace}:${testCount}`;
-    env = { REDIS_PORT: String(redis.port), QUEUE: `${redis.namespace}-mp${testCount}`, PREFIX: prefix, BASE_URL: server.baseURL };
+    env = {
+      REDIS_PORT: String(redis.port),
+      QUEUE: `${redis.namespace}-mp${testCount}`,
+      PREFIX: prefix,
+      BASE_URL: server.baseURL,
+    };
     runs = new AgentRuns({
       connection: { host: redis.host, port: redis.port },
       queueName: env.QUEUE,
