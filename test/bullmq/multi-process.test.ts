@@ -86,7 +86,10 @@ describe('AgentRuns across worker processes', () => {
           : { text: `done ${runId}` },
       400,
     );
-    const doomed = await worker('w1', { HANG_IN_SLOW: '1' });
+    // The doomed worker runs one job at a time, so at the kill its only work in flight is the hung call (its turn's
+    // first call journaled). Its short lock lets the others take the job over soon; theirs are long, so a loaded
+    // machine does not make them lose jobs they are still running (a duplicate no journal can prevent).
+    const doomed = await worker('w1', { HANG_IN_SLOW: '1', CONCURRENCY: '1', LOCK_MS: '3000' });
     await Promise.all([worker('w2'), worker('w3')]);
 
     const ids = Array.from({ length: 30 }, (_, i) => `run-${i}`);
@@ -208,10 +211,12 @@ describe('AgentRuns across worker processes', () => {
 
   async function snapshot(runId: string) {
     const keys = runs['store'].keys(runId);
+    const run = await client.hgetall(keys.run);
+    // A decision would queue the job of the run's current sequence number.
     return {
-      run: await client.hgetall(keys.run),
+      run,
       events: await client.xlen(keys.events),
-      jobs: await client.keys(`bull:${env.QUEUE}:${runId}-*`),
+      nextJob: await client.exists(`bull:${env.QUEUE}:${runId}-${run.seq}`),
     };
   }
 });
