@@ -59,3 +59,24 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
 
 /** Flat token guess for an image or audio part, which is billed by size, not text. */
 export const MEDIA_PART_TOKENS = 256;
+
+/** Most keys one object in a tool's arguments may have; a hostile object with more is refused before validation. */
+export const DEFAULT_MAX_ARGS_KEYS = 1_000;
+
+/**
+ * Longest text the model reads from agentcall itself (tool-error, validation, not-found and parser-error text),
+ * in characters. Tool results are not cut here: `maxToolResponseTokens` and compression handle them.
+ */
+export const DEFAULT_MAX_MODEL_TEXT_CHARS = 2_000;
+
+/** Validation problems listed one per line before the rest are counted as "… and N more". */
+export const DEFAULT_MAX_VALIDATION_LINES = 20;
+
+/** Most bytes one model response may stream or send before the request is cut off with `ResponseTooLargeError`. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/** Longest single SSE line (one event's data) a streamed model response may send, in bytes. */
+export const DEFAULT_MAX_SSE_LINE_BYTES = 2 * 1024 * 1024;
+
+/** Tool calls of one model turn that are run; the calls past it each get a tool message saying they were not run. */
+export const DEFAULT_MAX_TOOL_CALLS_PER_TURN = 64;

@@ -1,5 +1,6 @@
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
 import { getErrText } from '../toolCall/error-text';
+import { toolErrorText } from '../toolCall/model-text';
 import type { ToolExecuteResult, ToolInteractive } from '../toolCall/type';
 import type { ChildrenInteractiveParams, ToolCallChildrenInteractive } from './type';
 
@@ -46,7 +47,7 @@ export async function runInteractiveHandler(
   try {
     return await handle(params);
   } catch (error) {
-    return { response: `Tool error: ${getErrText(error)}` };
+    return { response: toolErrorText(getErrText(error)) };
   }
 }
 

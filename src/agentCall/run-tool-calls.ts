@@ -1,5 +1,6 @@
 import { journalKey, type ToolJournal } from '../toolCall/journal';
 import { normalizeToolResult } from '../toolCall/normalize-tool-result';
+import { toolErrorText } from '../toolCall/model-text';
 import { runTool } from '../toolCall/run-tool';
 import type { ToolDefinition, ToolExecuteResult } from '../toolCall/type';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
@@ -44,7 +45,7 @@ export async function runToolCalls({
   const results = new Array<ToolExecuteResult>(calls.length);
   const execute = async (call: ChatCompletionMessageToolCall): Promise<ToolExecuteResult> => {
     if (signal.aborted) {
-      return { response: `Tool error: ${call.function.name} was not run because the run was aborted` };
+      return { response: toolErrorText(`${call.function.name} was not run because the run was aborted`) };
     }
     const idempotencyKey = runId === undefined ? undefined : journalKey(runId, call.id);
     if (!journal || idempotencyKey === undefined) {
@@ -55,7 +56,7 @@ export async function runToolCalls({
       recorded = await journal.get(idempotencyKey);
     } catch (error) {
       onJournalError?.(error);
-      return { response: `Tool error: ${call.function.name} was not run because its journal could not be read` };
+      return { response: toolErrorText(`${call.function.name} was not run because its journal could not be read`) };
     }
     if (recorded !== undefined) return normalizeToolResult(recorded);
     const result = await runTool({ call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller });

@@ -113,6 +113,12 @@ function namedProblems(named: readonly NamedParamMetadata[]): PlanProblem[] {
   named.forEach((param, position) => {
     if (param.name === '' || FORBIDDEN_KEYS.has(param.name)) {
       problems.push({ parameterIndex: param.index, message: `"${param.name}" cannot be a parameter name` });
+    } else if (param.name in Object.prototype) {
+      // The arguments object would answer with the inherited member (a function) and every call would fail.
+      problems.push({
+        parameterIndex: param.index,
+        message: `"${param.name}" cannot be a parameter name: it shadows Object.prototype.${param.name}`,
+      });
     } else if (named.findIndex((other) => other.name === param.name) < position) {
       problems.push({ parameterIndex: param.index, message: `duplicate parameter name "${param.name}"` });
     }

@@ -3,6 +3,7 @@ import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/
 import type { Stream } from 'openai/core/streaming';
 import { StreamIdleTimeoutError } from '../errors/stream-idle-timeout.error';
 import { linkAbort } from '../utils/abort';
+import { toModelText } from '../toolCall/model-text';
 import { createId } from '../utils/id';
 import { resolveClient, type UserKey } from './client';
 import { ThinkTagSplitter, splitThinkTags } from './think-tags';
@@ -192,7 +193,8 @@ class ResponseState {
           index,
           id: call.id,
           type: 'function',
-          function: { name: call.function.name, arguments: argumentsText(call.function.arguments) },
+          // Some OpenAI-compatible servers send non-streamed arguments as an object instead of JSON text.
+          function: { name: call.function.name, arguments: toModelText(call.function.arguments) },
         },
       ]),
     );
@@ -247,16 +249,5 @@ class ResponseState {
     for (const call of toolCalls)
       outputTokens += estimateTokens(call.function.name) + estimateTokens(call.function.arguments);
     return { inputTokens: estimateMessagesTokens(this.props.body.messages), outputTokens };
-  }
-}
-
-/** Some OpenAI-compatible servers send non-streamed arguments as an object instead of JSON text. */
-function argumentsText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === undefined || value === null) return '';
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return '';
   }
 }

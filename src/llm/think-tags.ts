@@ -10,27 +10,46 @@ const CLOSE = '</think>';
  */
 export class ThinkTagSplitter {
   private state: 'start' | 'think' | 'answer' = 'start';
+  /** While undecided: the leading whitespace seen so far, kept apart so nothing re-scans it. */
+  private leading = '';
+  /** While undecided: the text after the leading whitespace (shorter than `<think>` until it decides). */
+  private lead = '';
+  /** While thinking: a tail that may be the start of `</think>`. */
   private buffer = '';
 
-  /** Feed one content delta; returns the reasoning and answer text it releases (either may be ''). */
+  /** Feed one content delta; returns the reasoning and answer text it releases (either may be ''). Linear in the delta. */
   push(delta: string): { reasoning: string; answer: string } {
     if (this.state === 'answer') return { reasoning: '', answer: delta };
-    this.buffer += delta;
     if (this.state === 'start') {
-      const lead = this.buffer.trimStart();
-      if (lead.length < OPEN.length && OPEN.startsWith(lead)) return EMPTY;
-      if (!lead.startsWith(OPEN)) {
+      if (this.lead === '') {
+        const first = delta.search(NON_SPACE);
+        if (first === -1) {
+          this.leading += delta;
+          return EMPTY;
+        }
+        this.leading += delta.slice(0, first);
+        this.lead = delta.slice(first);
+      } else {
+        this.lead += delta;
+      }
+      if (this.lead.length < OPEN.length && OPEN.startsWith(this.lead)) return EMPTY;
+      if (!this.lead.startsWith(OPEN)) {
         this.state = 'answer';
-        return this.take('', this.buffer);
+        return { reasoning: '', answer: this.takeLeading() + this.takeLead() };
       }
       this.state = 'think';
-      this.buffer = lead.slice(OPEN.length);
+      this.leading = '';
+      this.buffer = this.takeLead().slice(OPEN.length);
+    } else {
+      this.buffer += delta;
     }
     const end = this.buffer.indexOf(CLOSE);
     if (end !== -1) {
       this.state = 'answer';
       const reasoning = this.buffer.slice(0, end);
-      return this.take(reasoning, this.buffer.slice(end + CLOSE.length).replace(/^\s+/, ''));
+      const answer = this.buffer.slice(end + CLOSE.length).replace(/^\s+/, '');
+      this.buffer = '';
+      return { reasoning, answer };
     }
     // Hold back a tail that could be the start of `</think>` split across chunks.
     const keep = partialSuffix(this.buffer, CLOSE);
@@ -41,15 +60,24 @@ export class ThinkTagSplitter {
 
   /** Release whatever is still held when the stream ends. */
   flush(): { reasoning: string; answer: string } {
-    const rest = this.buffer;
-    this.buffer = '';
-    if (this.state === 'think') return { reasoning: rest, answer: '' };
-    return { reasoning: '', answer: rest };
+    if (this.state === 'think') {
+      const rest = this.buffer;
+      this.buffer = '';
+      return { reasoning: rest, answer: '' };
+    }
+    return { reasoning: '', answer: this.takeLeading() + this.takeLead() };
   }
 
-  private take(reasoning: string, answer: string): { reasoning: string; answer: string } {
-    this.buffer = '';
-    return { reasoning, answer };
+  private takeLeading(): string {
+    const text = this.leading;
+    this.leading = '';
+    return text;
+  }
+
+  private takeLead(): string {
+    const text = this.lead;
+    this.lead = '';
+    return text;
   }
 }
 
@@ -62,6 +90,7 @@ export function splitThinkTags(content: string): { reasoning: string; answer: st
 }
 
 const EMPTY = { reasoning: '', answer: '' };
+const NON_SPACE = /\S/;
 
 function partialSuffix(text: string, tag: string): number {
   for (let n = Math.min(tag.length - 1, text.length); n > 0; n--) {

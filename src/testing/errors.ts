@@ -32,3 +32,15 @@ export class RequestAbortedError extends Error {
     this.name = 'RequestAbortedError';
   }
 }
+
+/**
+ * The request body was larger than the server's `maxBodyBytes`; the request is answered with HTTP 413.
+ *
+ * Internal: it only tells the handler to stop reading and answer.
+ */
+export class RequestTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`scripted server: request body exceeds the limit of ${limit} bytes`);
+    this.name = 'RequestTooLargeError';
+  }
+}

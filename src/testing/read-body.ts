@@ -1,11 +1,27 @@
 import type { IncomingMessage } from 'node:http';
-import { RequestAbortedError } from './errors';
+import { RequestAbortedError, RequestTooLargeError } from './errors';
 
-/** Collect a request body as UTF-8; rejects if the connection closes first, so no handler waits forever. */
-export function readBody(req: IncomingMessage): Promise<string> {
+/**
+ * Collect a request body as UTF-8; rejects if the connection closes first, so no handler waits forever, and
+ * with {@link RequestTooLargeError} as soon as it passes `maxBytes` (what arrives after that is discarded, never
+ * buffered).
+ */
+export function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      if (tooLarge) return;
+      size += chunk.length;
+      if (size > maxBytes) {
+        tooLarge = true;
+        chunks.length = 0;
+        reject(new RequestTooLargeError(maxBytes));
+        return;
+      }
+      chunks.push(chunk);
+    });
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
     req.on('close', () => {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import { buildCompletionBody } from './completion-body';
-import { ScriptedReplyError } from './errors';
+import { RequestTooLargeError, ScriptedReplyError } from './errors';
 import { sendError } from './error-body';
 import { planReply } from './plan-reply';
 import { parseJsonObject, readBody } from './read-body';
@@ -44,7 +44,16 @@ async function handle(
       retry: false,
     });
   }
-  const body = parseJsonObject(await readBody(req)) as ChatCompletionCreateParams | undefined;
+  let raw: string;
+  try {
+    raw = await readBody(req, state.maxBodyBytes);
+  } catch (error) {
+    if (!(error instanceof RequestTooLargeError)) throw error;
+    // Answer at once and close: the rest of the body is drained unread.
+    res.setHeader('connection', 'close');
+    return sendError(res, 413, error.message, { code: 'request_too_large', retry: false });
+  }
+  const body = parseJsonObject(raw) as ChatCompletionCreateParams | undefined;
   if (body === undefined) {
     return sendError(res, 400, 'scripted server: request body is not a JSON object', {
       code: 'invalid_json',

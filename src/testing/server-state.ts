@@ -1,6 +1,9 @@
 import { Script } from './script';
 import type { RecordedRequest, ScriptedServerOptions, ScriptedTurn } from './types';
 
+/** Largest request body the scripted server reads when `maxBodyBytes` is not given: 32 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+
 /** The API key of the default script; also the script chosen for unknown or missing keys. */
 export const DEFAULT_API_KEY = 'sk-scripted-default';
 
@@ -22,6 +25,8 @@ export class ServerState {
   readonly defaultScript: Script;
   readonly chunkSize: number;
   readonly model: string | undefined;
+  /** Largest request body read, in bytes. */
+  readonly maxBodyBytes: number;
   private readonly sessions = new Map<string, Script>();
   private readonly inflight = new Set<AbortController>();
   private sessionCount = 0;
@@ -35,6 +40,7 @@ export class ServerState {
     this.defaultScript = new Script(DEFAULT_API_KEY, options.turns);
     this.chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
     this.model = options.model;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   }
 
   /** A new session script with a key unique to this server. */

@@ -85,6 +85,8 @@ export type ScriptedServerOptions = {
   chunkSize?: number;
   /** Model name reported in responses; defaults to echoing the request's `model`. */
   model?: string;
+  /** Largest request body read, in bytes; a larger request gets HTTP 413. Default 32 MiB. */
+  maxBodyBytes?: number;
 };
 
 /** openai client options for a scripted client; `apiKey` and `baseURL` are fixed because they select the script. */

@@ -1,4 +1,7 @@
 import { MAX_ERROR_TEXT_LENGTH } from '../constants';
+import { firstLineSafeText } from './model-text';
+
+export { maskSecrets } from './mask-secrets';
 
 const MESSAGE_PATHS: readonly (readonly string[])[] = [
   ['response', 'data', 'message'],
@@ -16,8 +19,9 @@ const MESSAGE_PATHS: readonly (readonly string[])[] = [
  * The short, safe text of anything thrown, for a model or a log line.
  *
  * Takes the first message found in common error shapes (Error, axios/fetch responses, `{ msg }`,
- * `{ error }`, `{ code }`), keeps only the first line (no stack trace), masks URLs and secrets, and caps the
- * length. Never throws, even on throwing getters or revoked proxies.
+ * `{ error }`, `{ code }`), keeps only the first line (no stack trace, whichever line break ends it), cuts it,
+ * masks URLs and secrets, and caps the length. Linear in the message's length; never throws, even on throwing
+ * getters or revoked proxies.
  *
  * @example getErrText(new Error('GET https://user:pw@api.x/v1 failed')) // 'GET https://[redacted] failed'
  */
@@ -28,35 +32,14 @@ export function getErrText(error: unknown, fallback = 'Unknown error'): string {
   } catch {
     text = fallback;
   }
-  return maskSecrets(firstLine(text)).slice(0, MAX_ERROR_TEXT_LENGTH) || fallback;
-}
-
-/**
- * Mask what must never reach a model or a log: URLs (credentials and query strings ride in them),
- * `sk-…` style API keys, bearer tokens, and `key=value` secrets.
- */
-export function maskSecrets(text: string): string {
-  return (
-    text
-      .replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s'"<>)]+/gi, (url) => `${url.slice(0, url.indexOf('://'))}://[redacted]`)
-      .replace(/\b(?:sk|pk|rk|ak)-[A-Za-z0-9_-]{8,}/g, '[redacted-key]')
-      .replace(/\bBearer\s+[A-Za-z0-9._~+/=-]+/gi, 'Bearer [redacted]')
-      // Not `\b`: `client_secret=` and `refresh_token=` put a word character before the name. An auth scheme
-      // (`Basic`, `Digest`) goes with the credential after it, which would otherwise survive.
-      .replace(
-        /(?<![A-Za-z0-9])(api[_-]?key|access[_-]?token|token|secret|password|passwd|authorization)(["']?\s*[:=]\s*["']?)((?:Basic|Bearer|Digest|Token)\s+)?[^\s"',;}]+/gi,
-        (_match, name: string, separator: string, scheme?: string) =>
-          `${name}${separator}${scheme ? '[redacted] ' : ''}[redacted]`,
-      )
-      .replace(/\b(?:AKIA|ghp_|gho_|xox[abp]-)[A-Za-z0-9_-]{10,}/g, '[redacted-key]')
-  );
+  return firstLineSafeText(text, MAX_ERROR_TEXT_LENGTH) || fallback;
 }
 
 function pickMessage(error: unknown): string | undefined {
   if (typeof error === 'string') return error;
   if (error === null || error === undefined) return undefined;
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- only values JSON cannot show reach here (functions, symbols, primitives)
-  if (typeof error !== 'object' && typeof error !== 'function') return String(error);
+  if (typeof error === 'number' || typeof error === 'boolean' || typeof error === 'bigint') return String(error);
+  if (typeof error === 'symbol') return error.toString();
 
   const first = readPath(error, ['errors', '0', 'message']);
   for (const path of MESSAGE_PATHS) {
@@ -79,10 +62,4 @@ function readPath(value: unknown, path: readonly string[]): unknown {
     }
   }
   return current;
-}
-
-function firstLine(text: string): string {
-  const trimmed = text.trim();
-  const newline = trimmed.indexOf('\n');
-  return newline === -1 ? trimmed : trimmed.slice(0, newline).trim();
 }

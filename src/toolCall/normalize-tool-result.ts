@@ -1,27 +1,64 @@
-import type { ToolExecuteResult } from './type';
+import { sanitizeUsages } from '../llm/usage';
+import type { ChatCompletionMessageParam } from '../llm/type';
+import { toModelText } from './model-text';
+import type { ToolExecuteResult, ToolInteractive } from './type';
 
 /**
- * Make whatever a hand-written `execute` resolved with into a well-formed result, so one sloppy tool
- * (a bare string, `undefined`, a number in `response`) cannot corrupt the message history.
+ * Make whatever a hand-written `execute` resolved with into a well-formed result, so one sloppy or hostile tool
+ * (a bare string, `undefined`, a number in `response`, throwing getters, malformed `usages`) cannot corrupt the
+ * message history or break the run. Each field is read once, here; the loop only sees the plain copy.
  */
 export function normalizeToolResult(value: unknown): ToolExecuteResult {
-  if (value !== null && typeof value === 'object' && 'response' in value) {
-    const result = value as ToolExecuteResult;
-    return typeof result.response === 'string' ? result : { ...result, response: stringifyResponse(result.response) };
-  }
-  return { response: stringifyResponse(value) };
+  if (value === null || typeof value !== 'object' || !hasResponse(value)) return { response: toModelText(value) };
+  const source = value as Record<string, unknown>;
+  const response = toModelText(read(source, 'response'));
+  const stop = read(source, 'stop');
+  const interactive = read(source, 'interactive');
+  const usages = sanitizeUsages(read(source, 'usages'));
+  const assistantMessages = keepMessages(read(source, 'assistantMessages'));
+  return {
+    response,
+    ...(stop === true && { stop: true }),
+    ...(isInteractive(interactive) && { interactive }),
+    ...(usages?.length && { usages }),
+    ...(assistantMessages?.length && { assistantMessages }),
+  };
 }
 
-/** Text for the model from any value: strings as they are, nothing as `''`, the rest as JSON. */
-export function stringifyResponse(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === undefined || value === null) return '';
-  // What JSON cannot show (a function, a symbol, a circular object) falls back to its own text.
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- only values JSON cannot show reach here (functions, symbols, primitives)
-  const fallback = () => String(value);
+function hasResponse(value: object): boolean {
   try {
-    return JSON.stringify(value) ?? fallback();
+    return 'response' in value;
   } catch {
-    return fallback();
+    return false;
   }
+}
+
+function read(source: Record<string, unknown>, key: string): unknown {
+  try {
+    return source[key];
+  } catch {
+    return undefined;
+  }
+}
+
+function isInteractive(value: unknown): value is ToolInteractive {
+  try {
+    return typeof value === 'object' && value !== null && typeof (value as ToolInteractive).type === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/** Messages a tool hands back: only objects with a string `role` are kept. */
+function keepMessages(value: unknown): ChatCompletionMessageParam[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return (value as unknown[]).filter((message): message is ChatCompletionMessageParam => {
+    try {
+      return (
+        typeof message === 'object' && message !== null && typeof (message as { role?: unknown }).role === 'string'
+      );
+    } catch {
+      return false;
+    }
+  });
 }

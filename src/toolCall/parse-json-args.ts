@@ -1,5 +1,6 @@
 import JSON5 from 'json5';
-import { DEFAULT_MAX_ARGS_DEPTH, DEFAULT_MAX_ARGS_LENGTH, FORBIDDEN_KEYS } from '../constants';
+import { DEFAULT_MAX_ARGS_DEPTH, DEFAULT_MAX_ARGS_KEYS, DEFAULT_MAX_ARGS_LENGTH, FORBIDDEN_KEYS } from '../constants';
+import { invalidArgumentsText } from './model-text';
 import type { ToolParseResult } from './type';
 
 /** Limits applied by {@link safeParseJsonArgs}. */
@@ -8,7 +9,17 @@ export type JsonArgsLimits = {
   maxLength?: number;
   /** Deepest nesting of arrays and objects accepted. */
   maxDepth?: number;
+  /** Most keys one object may have. */
+  maxKeys?: number;
 };
+
+/**
+ * Why arguments could not be read, and the reason in words (without the `Invalid arguments:` prefix, which
+ * is added once, where the text is handed to the model).
+ *
+ * @internal
+ */
+export type JsonArgsFailure = { reason: 'too_long' | 'too_deep' | 'too_many_keys' | 'not_json'; detail: string };
 
 /**
  * Parse tool arguments the way models actually send them, never throwing.
@@ -16,48 +27,60 @@ export type JsonArgsLimits = {
  * An empty string is `{}` (many models send nothing for a tool without parameters). Text around the JSON
  * (prose, code fences) is cut away: the slice runs from the first `{`/`[` to the last `}`/`]`. JSON5 is
  * accepted (single quotes, unquoted keys, trailing commas). `__proto__`, `constructor` and `prototype` keys
- * are dropped. Returns `undefined` when nothing parses.
+ * are dropped. Returns `undefined` when nothing parses. No limits apply: tools that take arguments from an untrusted
+ * model should parse them with {@link safeParseJsonArgs} (decorated tools do).
  *
  * @example parseJsonArgs('```json\n{"city": "Paris",}\n```') // { city: 'Paris' }
  */
 export function parseJsonArgs(raw: string): unknown {
   // Providers have sent null and already-parsed objects here; only text is parsed, nothing else may throw.
   if (typeof raw !== 'string') return raw === undefined || raw === null ? {} : undefined;
-  const text = sliceJsonStr(raw);
-  if (text === '') return {};
-  try {
-    return JSON.parse(text, dropForbiddenKeys);
-  } catch {
-    try {
-      return JSON5.parse(text, dropForbiddenKeys);
-    } catch {
-      return undefined;
-    }
-  }
+  const read = readJsonArgs(raw, UNLIMITED);
+  return 'data' in read ? read.data : undefined;
 }
+
+const UNLIMITED: JsonArgsLimits = { maxLength: Infinity, maxDepth: Infinity, maxKeys: Infinity };
 
 /**
  * {@link parseJsonArgs} with limits and a readable failure, for parsers that must tell the model what went wrong.
  */
 export function safeParseJsonArgs(raw: string, limits: JsonArgsLimits = {}): ToolParseResult<unknown> {
+  const read = readJsonArgs(raw ?? '', limits);
+  return 'data' in read
+    ? { success: true, data: read.data }
+    : { success: false, errorMessage: invalidArgumentsText(read.detail) };
+}
+
+/**
+ * The parse behind {@link safeParseJsonArgs}: the data, or why there is none. Every limit is checked on the
+ * text the parser will actually read (the slice), in one linear pass, before the parser sees it.
+ *
+ * @internal
+ */
+export function readJsonArgs(raw: string, limits: JsonArgsLimits = {}): { data: unknown } | JsonArgsFailure {
   const maxLength = limits.maxLength ?? DEFAULT_MAX_ARGS_LENGTH;
   const maxDepth = limits.maxDepth ?? DEFAULT_MAX_ARGS_DEPTH;
-  const text = raw ?? '';
+  const maxKeys = limits.maxKeys ?? DEFAULT_MAX_ARGS_KEYS;
+  const text = typeof raw === 'string' ? raw : '';
   if (text.length > maxLength) {
-    return {
-      success: false,
-      errorMessage: `Invalid arguments: ${text.length} characters exceeds the limit of ${maxLength}`,
-    };
+    return { reason: 'too_long', detail: `${text.length} characters exceeds the limit of ${maxLength}` };
   }
-  // Measured on the raw text, so a hostile depth is refused before the recursive parser sees it.
-  if (exceedsDepth(text, maxDepth)) {
-    return { success: false, errorMessage: `Invalid arguments: nesting deeper than ${maxDepth} levels` };
+  const slice = sliceJsonStr(text);
+  if (slice === '') return { data: {} };
+  const shape = maxDepth === Infinity && maxKeys === Infinity ? 'ok' : measureJson(slice, maxDepth, maxKeys);
+  if (shape === 'too_deep') return { reason: 'too_deep', detail: `nesting deeper than ${maxDepth} levels` };
+  if (shape === 'too_many_keys') {
+    return { reason: 'too_many_keys', detail: `an object with more than ${maxKeys} keys` };
   }
-  const data = parseJsonArgs(text);
-  if (data === undefined) {
-    return { success: false, errorMessage: 'Invalid arguments: not valid JSON' };
+  try {
+    return { data: JSON.parse(slice, dropForbiddenKeys) };
+  } catch {
+    try {
+      return { data: JSON5.parse(slice, dropForbiddenKeys) };
+    } catch {
+      return { reason: 'not_json', detail: 'not valid JSON' };
+    }
   }
-  return { success: true, data };
 }
 
 /** Trim, then cut from the first `{`/`[` to the last `}`/`]`; brackets are not balanced. */
@@ -76,21 +99,63 @@ function dropForbiddenKeys(key: string, value: unknown): unknown {
   return FORBIDDEN_KEYS.has(key) ? undefined : value;
 }
 
-function exceedsDepth(text: string, maxDepth: number): boolean {
-  let depth = 0;
-  let inString: string | null = null;
+const OPEN_OBJECT = 123; // {
+const CLOSE_OBJECT = 125; // }
+const OPEN_ARRAY = 91; // [
+const CLOSE_ARRAY = 93; // ]
+const DOUBLE_QUOTE = 34;
+const SINGLE_QUOTE = 39;
+const BACKSLASH = 92;
+const SLASH = 47;
+const STAR = 42;
+const COLON = 58;
+
+/**
+ * Depth and keys per object of `text`, read with JSON5's lexical rules (which agree with JSON's on any text
+ * JSON accepts): brackets inside `"…"` and `'…'` strings and inside `//` and `/* *\/` comments do not count.
+ * Keys are counted as the colons directly inside an object. One pass, no recursion.
+ */
+function measureJson(text: string, maxDepth: number, maxKeys: number): 'ok' | 'too_deep' | 'too_many_keys' {
+  const kinds: number[] = [];
+  const keys: number[] = [];
   for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (inString) {
-      if (ch === '\\') i++;
-      else if (ch === inString) inString = null;
-    } else if (ch === '"' || ch === "'") {
-      inString = ch;
-    } else if (ch === '{' || ch === '[') {
-      if (++depth > maxDepth) return true;
-    } else if (ch === '}' || ch === ']') {
-      depth--;
+    const ch = text.charCodeAt(i);
+    if (ch === DOUBLE_QUOTE || ch === SINGLE_QUOTE) {
+      i = skipString(text, i, ch);
+    } else if (ch === SLASH && text.charCodeAt(i + 1) === SLASH) {
+      i = skipLineComment(text, i + 2);
+    } else if (ch === SLASH && text.charCodeAt(i + 1) === STAR) {
+      const end = text.indexOf('*/', i + 2);
+      i = end === -1 ? text.length : end + 1;
+    } else if (ch === OPEN_OBJECT || ch === OPEN_ARRAY) {
+      if (kinds.length >= maxDepth) return 'too_deep';
+      kinds.push(ch);
+      keys.push(0);
+    } else if (ch === CLOSE_OBJECT || ch === CLOSE_ARRAY) {
+      kinds.pop();
+      keys.pop();
+    } else if (ch === COLON && kinds[kinds.length - 1] === OPEN_OBJECT) {
+      if (++keys[keys.length - 1] > maxKeys) return 'too_many_keys';
     }
   }
-  return false;
+  return 'ok';
+}
+
+/** Index of the quote that closes the string opened at `start` (or the end of the text). */
+function skipString(text: string, start: number, quote: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === BACKSLASH) i++;
+    else if (ch === quote) return i;
+  }
+  return text.length;
+}
+
+/** Index of the line break that ends a `//` comment (JSON5 ends it at \n, \r, U+2028 or U+2029). */
+function skipLineComment(text: string, start: number): number {
+  for (let i = start; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 10 || ch === 13 || ch === 0x2028 || ch === 0x2029) return i;
+  }
+  return text.length;
 }

@@ -1,6 +1,7 @@
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
 import { linkAbort } from '../utils/abort';
 import { getErrText } from './error-text';
+import { modelSafeText, toolErrorText, toolNotFoundText } from './model-text';
 import { parseJsonArgs } from './parse-json-args';
 import { normalizeToolResult } from './normalize-tool-result';
 import type { ToolDefinition, ToolExecuteResult, ToolParseResult } from './type';
@@ -45,19 +46,21 @@ export async function runTool({
 }: RunToolProps): Promise<ToolExecuteResult> {
   const name = call?.function?.name;
   const tool = findTool(tools, name);
-  if (!tool) return { response: `Call tool not found: ${name}` };
+  if (!tool) return { response: toolNotFoundText(name) };
 
   const rawArgs = call.function.arguments ?? '';
   let parsed: ToolParseResult<unknown>;
   try {
     parsed = tool.parseParams ? tool.parseParams(rawArgs) : { success: true, data: parseJsonArgs(rawArgs) };
   } catch (error) {
-    return { response: `Tool error: ${getErrText(error)}` };
+    return { response: toolErrorText(getErrText(error)) };
   }
   // A hand-written parser may return anything; only a real success runs the tool, and the model always gets text.
   if (parsed?.success !== true) {
     return {
-      response: typeof parsed?.errorMessage === 'string' ? parsed.errorMessage : `Invalid arguments for ${name}`,
+      response: modelSafeText(
+        typeof parsed?.errorMessage === 'string' ? parsed.errorMessage : `Invalid arguments for ${name}`,
+      ),
     };
   }
 
@@ -65,18 +68,18 @@ export async function runTool({
   const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
   if (!timeoutMs && !signal)
     return execute(tool, { call, messages, params: parsed.data, signal: NEVER_ABORTED, caller, ...key });
-  if (signal?.aborted) return { response: `Tool error: ${name} was aborted` };
+  if (signal?.aborted) return { response: toolErrorText(`${name} was aborted`) };
 
   const { controller, dispose } = linkAbort(signal);
   let timer: NodeJS.Timeout | undefined;
   const interrupted = new Promise<ToolExecuteResult>((resolve) => {
-    const onAbort = () => resolve({ response: `Tool error: ${name} was aborted` });
+    const onAbort = () => resolve({ response: toolErrorText(`${name} was aborted`) });
     controller.signal.addEventListener('abort', onAbort, { once: true });
     if (timeoutMs && timeoutMs > 0) {
       timer = setTimeout(() => {
         controller.signal.removeEventListener('abort', onAbort);
         controller.abort(new Error(`${name} timed out after ${timeoutMs} ms`));
-        resolve({ response: `Tool error: ${name} timed out after ${timeoutMs} ms` });
+        resolve({ response: toolErrorText(`${name} timed out after ${timeoutMs} ms`) });
       }, timeoutMs);
     }
   });
@@ -100,7 +103,7 @@ async function execute(
   try {
     return normalizeToolResult(await tool.execute(ctx));
   } catch (error) {
-    return { response: `Tool error: ${getErrText(error)}` };
+    return { response: toolErrorText(getErrText(error)) };
   }
 }
 

@@ -22,6 +22,23 @@ interface Filter {
 }
 
 describe('toolsFrom: definition problems', () => {
+  it('a parameter named like an Object.prototype member', () => {
+    class Tools {
+      @Tool()
+      convert(@Param('toString') text: string, @Param('valueOf') value: number, @Param('amount') amount: number) {
+        return `${text}${value}${amount}`;
+      }
+    }
+    expect(problemsOf(() => toolsFrom(new Tools()))).toEqual(
+      ['toString', 'valueOf'].map((name, parameterIndex) => ({
+        className: 'Tools',
+        methodName: 'convert',
+        parameterIndex,
+        message: `"${name}" cannot be a parameter name: it shadows Object.prototype.${name}`,
+      })),
+    );
+  });
+
   it('a parameter without @Param or @Ctx', () => {
     class Tools {
       @Tool()

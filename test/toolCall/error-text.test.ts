@@ -61,7 +61,7 @@ describe('maskSecrets', () => {
     );
     expect(text).not.toMatch(/sk-proj|eyJhbGciOi|xyz123/);
     expect(text).toContain('[redacted-key]');
-    expect(text).toBe('key [redacted-key] and Authorization: [redacted] [redacted] and api_key=[redacted]');
+    expect(text).toBe('key [redacted-key] and Authorization: Bearer [redacted] and api_key=[redacted]');
     expect(maskSecrets('sent Bearer abc.def-123')).toBe('sent Bearer [redacted]');
   });
 

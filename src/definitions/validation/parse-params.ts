@@ -1,20 +1,24 @@
 import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { validateSync, type ValidatorOptions } from 'class-validator';
+import { DEFAULT_MAX_VALIDATION_LINES } from '../../constants';
 import type { ClassType } from '../../metadata/options';
-import { safeParseJsonArgs } from '../../toolCall/parse-json-args';
+import { problemListText } from '../../toolCall/model-text';
+import { readJsonArgs } from '../../toolCall/parse-json-args';
 import type { ToolParseResult } from '../../toolCall/type';
-import { formatValidationErrors } from './format-validation-errors';
 import { getClassModel } from '../model/get-class-model';
+import { findUnknownKeys } from './find-unknown-keys';
+import { formatValidationErrors } from './format-validation-errors';
 import { isRecord, stripOptionalNulls } from './strip-optional-nulls';
 
 // Unknown properties are reported, not silently dropped: the model learns its mistake.
 const VALIDATOR_OPTIONS: ValidatorOptions = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true };
 
 /**
- * Build a tool's `parseParams`: JSON text → object check → optional nulls dropped → `plainToInstance` →
- * `validateSync`. A failure reads `Invalid arguments for tool "<name>":` followed by one `path: message`
- * line per problem, so the model can correct its call. Prototype keys are dropped by the JSON parser and
- * never reach an object.
+ * Build a tool's `parseParams`: JSON text (size, depth and keys per object capped) → object check → unknown keys
+ * refused → optional nulls dropped → `plainToInstance` → `validateSync`. A failure reads
+ * `Invalid arguments for tool "<name>":` followed by one `path: message` line per problem (the first
+ * `DEFAULT_MAX_VALIDATION_LINES`, then how many more), so the model can correct its call; the text is capped and
+ * masked like all text the model reads. Prototype keys are dropped by the JSON parser and never reach an object.
  *
  * Validation is synchronous (`parseParams` returns a value): async class-validator checks are not run.
  *
@@ -29,24 +33,32 @@ export function createParseParams(
   argsClass: ClassType,
 ): (rawArgs: string) => ToolParseResult<object> {
   const header = `Invalid arguments for tool "${toolName}":`;
-  const fail = (lines: readonly string[]): ToolParseResult<object> => ({
+  const fail = (lines: readonly string[], count = lines.length): ToolParseResult<object> => ({
     success: false,
-    errorMessage: [header, ...lines].join('\n'),
+    errorMessage: problemListText(header, lines, DEFAULT_MAX_VALIDATION_LINES, count),
   });
   return (rawArgs) => {
-    const parsed = safeParseJsonArgs(rawArgs);
-    if (!parsed.success) return fail([parsed.errorMessage.replace(/^Invalid arguments: /, '')]);
+    const parsed = readJsonArgs(rawArgs);
+    if (!('data' in parsed)) return fail([parsed.detail]);
     const args = parsed.data;
     if (!isRecord(args)) return fail([`the arguments must be a JSON object, not ${describeJson(args)}`]);
+    // Before class-transformer, whose key handling grows with the square of the number of keys: past the lines
+    // that would be listed, the unknown keys alone are reported; a few are left to class-validator, in its order.
+    const unknown = findUnknownKeys(args, argsClass, DEFAULT_MAX_VALIDATION_LINES);
+    if (unknown.count > DEFAULT_MAX_VALIDATION_LINES) return fail(unknown.lines, unknown.count);
     stripOptionalNulls(args, argsClass);
     // class-transformer types classes with `any[]` constructor arguments; it calls them with none.
     const instance = plainToInstance(argsClass as ClassConstructor<object>, args);
-    const lines =
-      getClassModel(argsClass).fields.length === 0
-        ? Object.keys(args).map((key) => `${key}: property ${key} should not exist`) // class-validator refuses a class with no checks at all
-        : formatValidationErrors(validateSync(instance, VALIDATOR_OPTIONS));
+    // class-validator refuses a class with no checks at all; such a class accepts no key, as found above.
+    const lines = hasFields(argsClass)
+      ? formatValidationErrors(validateSync(instance, VALIDATOR_OPTIONS))
+      : unknown.lines;
     return lines.length > 0 ? fail(lines) : { success: true, data: instance };
   };
+}
+
+function hasFields(argsClass: ClassType): boolean {
+  return getClassModel(argsClass).fields.length > 0;
 }
 
 function describeJson(value: unknown): string {

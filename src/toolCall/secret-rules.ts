@@ -1,0 +1,122 @@
+/**
+ * One masking rule, as data: a regular expression source and what replaces each match.
+ *
+ * Every pattern must run in linear time on any input, because the model controls the text it is run on:
+ * - a variable-length run is either bounded by a small constant, or it is the last element of the pattern;
+ * - a pattern whose unbounded run could be followed by something that fails starts with a lookbehind that only
+ *   lets it begin where a run of its own characters begins, so each run is scanned once, not once per character;
+ * - no nested quantifiers, no alternation whose branches can match the same text at the same place.
+ *
+ * @internal
+ */
+export type SecretRule = {
+  /** A stable name, for tests and docs. */
+  readonly id: string;
+  /** The rule set the shape comes from. */
+  readonly source: string;
+  /** `RegExp` source; compiled once with the `g` flag plus {@link SecretRule.flags}. */
+  readonly pattern: string;
+  readonly flags?: 'i';
+  /** Replacement template (`$<group>` keeps a named group). */
+  readonly replacement: string;
+  /** A check on the matched text; a match that fails it is left as it is. */
+  readonly verify?: 'base64-credentials';
+};
+
+/** Characters of a quote as it appears raw, JSON-escaped (`\"`, `\\\"`) or URL-encoded (`%22`, `%27`). */
+const QUOTE = String.raw`(?:\\{0,3}["'\x60]|%22|%27)`;
+/** `:` or `=`, raw or URL-encoded, with a little space around it. */
+const ASSIGN = String.raw`\s{0,4}(?:[:=]|%3[AaDd])\s{0,4}`;
+/** Where a token may begin: not in the middle of a run of token characters. */
+const TOKEN_START = String.raw`(?<![A-Za-z0-9_-])`;
+
+/**
+ * The shapes masked in model-facing text, ported from secretlint's recommended preset (aws, gcp, privatekey, npm,
+ * basicauth, slack, sendgrid, shopify, github, openai, anthropic, linear, 1password, database-connection-string)
+ * and the token prefixes of the gitleaks default rules (gitlab, stripe, hugging face, JWT), rewritten to the
+ * linear form above. Applied in order; earlier rules see the raw text.
+ *
+ * @internal
+ */
+export const SECRET_RULES: readonly SecretRule[] = [
+  {
+    id: 'private-key',
+    source: 'secretlint:privatekey',
+    // The body runs to the END line or to the first `-`, which base64 never contains; one line or many.
+    pattern: String.raw`-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----[^-]*(?:-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----)?`,
+    replacement: '[redacted-private-key]',
+  },
+  {
+    id: 'url',
+    source: 'secretlint:database-connection-string',
+    // Credentials and query strings ride in URLs; the scheme is kept. Raw, JSON-escaped or URL-encoded `://`.
+    pattern: String.raw`(?<![A-Za-z0-9+.-])(?<scheme>[A-Za-z][A-Za-z0-9+.-]{0,31})(?<sep>:\/\/|:\\\/\\\/|%3[Aa]%2[Ff]%2[Ff])[^\s'"<>)\x60]+`,
+    replacement: '$<scheme>$<sep>[redacted]',
+  },
+  {
+    id: 'keyed-value',
+    source: 'gitleaks:generic-api-key',
+    // `name: value`, `name=value`, `"name":"value"` for names that hold secrets, camelCase or snake_case
+    // (clientSecret, dbPassword, refresh_token, x-api-key, AccountKey): the name is matched wherever it
+    // starts, so any prefix (`client`, `db`, `refresh`) is covered. The auth scheme after it is kept.
+    pattern:
+      String.raw`(?<name>(?:secret|pass(?:w(?:or)?d|phrase)?|pwd|token|api[_-]?key|access[_-]?key|account[_-]?key|private[_-]?key|auth(?:orization)?|credentials?|cookie|session[_-]?id|signature|conn(?:ection)?[_-]?str(?:ing)?)(?:[_-]?(?:access[_-]?key|key|id|value|hash|data))?)` +
+      String.raw`(?<sep>${QUOTE}?${ASSIGN}${QUOTE}?)(?!(?:(?:Basic|Bearer|Digest|Token)(?:\s{1,4}|%20|\+))?${QUOTE}?\[redacted)(?<scheme>(?:Basic|Bearer|Digest|Token)(?:\s{1,4}|%20|\+))?[^\s"'\x60\\,;&<>)}\]]+`,
+    flags: 'i',
+    replacement: '$<name>$<sep>$<scheme>[redacted]',
+  },
+  {
+    id: 'bearer',
+    source: 'secretlint:basicauth',
+    pattern: String.raw`(?<![A-Za-z0-9])(?<scheme>Bearer)(?:\s{1,4}|%20|\+)(?!\[redacted)[A-Za-z0-9._~+/=-]{8,}`,
+    flags: 'i',
+    replacement: '$<scheme> [redacted]',
+  },
+  {
+    id: 'basic-auth',
+    source: 'secretlint:basicauth',
+    pattern: String.raw`(?<![A-Za-z0-9])(?<scheme>Basic)(?:\s{1,4}|%20|\+)[A-Za-z0-9+/]{4,}={0,2}`,
+    flags: 'i',
+    replacement: '$<scheme> [redacted]',
+    verify: 'base64-credentials',
+  },
+  {
+    id: 'credentials-before-host',
+    source: 'secretlint:database-connection-string',
+    // `user:password@host` without a scheme, raw or URL-encoded.
+    pattern: String.raw`(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}(?::|%3[Aa])[^\s@/'"\x60]{1,64}(?:@|%40)(?=[A-Za-z0-9\[])`,
+    replacement: '[redacted]@',
+  },
+  {
+    id: 'jwt',
+    source: 'gitleaks:jwt',
+    pattern: String.raw`${TOKEN_START}eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.?[A-Za-z0-9_-]*`,
+    replacement: '[redacted-jwt]',
+  },
+  {
+    id: 'aws-access-key-id',
+    source: 'secretlint:aws',
+    pattern: String.raw`(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA)[A-Za-z0-9]{12,}`,
+    replacement: '[redacted-key]',
+  },
+  {
+    id: 'github-token',
+    source: 'secretlint:github',
+    pattern: String.raw`(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{10,}|github_pat_[A-Za-z0-9_]{10,})`,
+    replacement: '[redacted-key]',
+  },
+  {
+    id: 'prefixed-api-key',
+    source: 'secretlint:openai, secretlint:anthropic, gitleaks:stripe',
+    // OpenAI `sk-`/`sk-proj-`, Anthropic `sk-ant-`, Stripe `sk_live_`/`rk_test_`/`pk_live_`, and the like.
+    pattern: String.raw`${TOKEN_START}(?:sk|pk|rk|ak)[-_][A-Za-z0-9_-]{8,}`,
+    replacement: '[redacted-key]',
+  },
+  {
+    id: 'vendor-token',
+    source:
+      'secretlint:slack, secretlint:sendgrid, secretlint:shopify, secretlint:npm, secretlint:gcp, secretlint:linear, secretlint:1password, gitleaks:gitlab, gitleaks:huggingface, gitleaks:stripe',
+    pattern: String.raw`${TOKEN_START}(?:npm_[A-Za-z0-9]{30,}|(?:xox[abposr]-|xapp-|SG\.|shp(?:at|ca|pa|ss)_|AIza|lin_api_|ops_eyJ|glpat-|hf_|whsec_)[A-Za-z0-9_.=+/-]{10,})`,
+    replacement: '[redacted-key]',
+  },
+];

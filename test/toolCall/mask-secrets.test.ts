@@ -1,0 +1,137 @@
+import { maskSecrets } from '../../src/toolCall/mask-secrets';
+import { SECRET_RULES } from '../../src/toolCall/secret-rules';
+
+/** Random-looking values, so finding one in the output can only mean it leaked. */
+const S = 'Zq8Yw7Vu6Ts5Rq4P3oNm';
+const B64 = Buffer.from(`deploy:${S}`).toString('base64');
+const JWT = `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.${S}`;
+const PEM_BODY = `MIIEowIBAAKCAQEA${S}`;
+
+/** (what it is, the text, what must not appear in the masked text). */
+const CORPUS: [string, string, string][] = [
+  // Names that hold secrets, in every casing and syntax.
+  ['snake_case password', `password=${S}`, S],
+  ['camelCase clientSecret', `clientSecret=${S}`, S],
+  ['camelCase dbPassword', `dbPassword: ${S}`, S],
+  ['camelCase refreshToken', `refreshToken=${S}`, S],
+  ['camelCase accessToken', `{"accessToken":"${S}"}`, S],
+  ['camelCase apiKey', `"apiKey": "${S}"`, S],
+  ['kebab x-api-key header', `x-api-key: ${S}`, S],
+  ['SCREAMING AWS_SECRET_ACCESS_KEY', `AWS_SECRET_ACCESS_KEY=${S}`, S],
+  ['client_secret form field', `grant_type=refresh_token&client_secret=${S}&x=1`, S],
+  ['refresh_token single quotes', `refresh_token: '${S}'`, S],
+  ['passwd', `passwd=${S}`, S],
+  ['pwd', `pwd=${S}`, S],
+  ['passphrase', `passphrase: ${S}`, S],
+  ['private_key field', `"private_key": "${S}"`, S],
+  ['credentials', `credentials=${S}`, S],
+  ['session id', `sessionId=${S}`, S],
+  ['cookie header', `Cookie: ${S}`, S],
+  ['auth token yaml', `authToken: ${S}`, S],
+  ['secret_key', `SECRET_KEY = "${S}"`, S],
+  ['passwordHash', `passwordHash=${S}`, S],
+  ['tokenValue', `tokenValue=${S}`, S],
+  ['python kwarg', `connect(password="${S}")`, S],
+  // JSON-escaped and URL-encoded forms.
+  ['JSON-escaped password', `{\\"password\\":\\"${S}\\"}`, S],
+  ['double JSON-escaped', `{\\\\\\"dbPassword\\\\\\":\\\\\\"${S}\\\\\\"}`, S],
+  ['URL-encoded token=', `token%3D${S}`, S],
+  ['URL-encoded JSON', `%7B%22password%22%3A%22${S}%22%7D`, S],
+  ['URL-encoded Bearer', `Authorization%3ABearer%20${S}`, S],
+  ['JSON-escaped URL credentials', `{"url":"https:\\/\\/admin:${S}@db.local\\/x"}`, S],
+  // Authorization schemes.
+  ['Bearer header', `Authorization: Bearer ${S}`, S],
+  ['bare Bearer', `sent Bearer ${S} upstream`, S],
+  ['Basic header', `Authorization: Basic ${B64}`, B64],
+  ['Basic without Authorization', `proxy answered 407 for Basic ${B64}`, B64],
+  ['Basic in JSON', `{"Proxy": "Basic ${B64}"}`, B64],
+  ['Proxy-Authorization', `Proxy-Authorization: Basic ${B64}`, B64],
+  ['Token scheme', `Authorization: Token ${S}`, S],
+  // URLs and connection strings.
+  ['https credentials', `GET https://admin:${S}@api.example.com/v1 failed`, S],
+  ['query api_key', `https://api.example.com/v1/search?api_key=${S}&q=x`, S],
+  ['postgres URL', `postgres://app:${S}@10.0.0.5:5432/db`, S],
+  ['mongodb+srv URL', `mongodb+srv://root:${S}@cluster0.mongodb.net/test`, S],
+  ['redis URL', `redis://default:${S}@cache:6379`, S],
+  ['jdbc URL', `jdbc:mysql://db:3306/app?user=root&password=${S}`, S],
+  ['URL-encoded connection string', `postgres%3A%2F%2Fapp%3A${S}%40db%2Fapp`, S],
+  ['scheme-less user:pass@host', `could not connect to app:${S}@db.internal:5432`, S],
+  ['ADO.NET connection string', `Server=db;Database=app;User Id=sa;Password=${S};`, S],
+  ['Azure AccountKey', `DefaultEndpointsProtocol=https;AccountName=x;AccountKey=${S}==;EndpointSuffix=core`, S],
+  ['Azure SharedAccessKey', `Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=r;SharedAccessKey=${S}=`, S],
+  ['ConnectionString field', `ConnectionString=${S}`, S],
+  // Vendor keys and tokens.
+  ['OpenAI sk-', `Incorrect API key provided: sk-${S}.`, S],
+  ['OpenAI sk-proj-', `key sk-proj-${S}`, S],
+  ['Anthropic sk-ant-', `sk-ant-api03-${S}`, S],
+  ['Stripe sk_live_', `stripe key sk_live_${S}`, S],
+  ['Stripe rk_test_', `rk_test_${S}`, S],
+  ['Stripe webhook secret', `whsec_${S}`, S],
+  ['GitHub ghp_', `token ghp_${S} revoked`, S],
+  ['GitHub gho_', `gho_${S}`, S],
+  ['GitHub ghs_', `ghs_${S}`, S],
+  ['GitHub fine-grained PAT', `github_pat_11ABCDEFG_${S}`, S],
+  ['AWS AKIA', `AKIAIOSFODNN7EXAMPLE`, 'IOSFODNN7EXAMPLE'],
+  ['AWS ASIA', `key ASIAY34FZKBOKMUTVV7A expired`, 'Y34FZKBOKMUTVV7A'],
+  ['Slack bot token', `xoxb-1234567890-${S}`, S],
+  ['Slack app token', `xapp-1-A0B1C2D3-${S}`, S],
+  ['SendGrid', `SG.${S}.${S}xyz`, S],
+  ['Google API key', `AIzaSyA-${S}1234567890`, S],
+  ['npm token', `npm_${S}${S}`, S],
+  ['GitLab PAT', `glpat-${S}`, S],
+  ['Hugging Face', `hf_${S}`, S],
+  ['Shopify', `shpat_${S}abcdef`, S],
+  ['Linear', `lin_api_${S}${S}`, S],
+  ['JWT', `session ${JWT} rejected`, S],
+  ['JWT in JSON', `{"id_token":"${JWT}"}`, S],
+  // Private keys.
+  ['single-line PEM', `-----BEGIN RSA PRIVATE KEY-----${PEM_BODY}-----END RSA PRIVATE KEY-----`, S],
+  ['PEM with escaped newlines', `"-----BEGIN PRIVATE KEY-----\\n${PEM_BODY}\\n-----END PRIVATE KEY-----\\n"`, S],
+  ['multi-line PEM', `-----BEGIN OPENSSH PRIVATE KEY-----\n${PEM_BODY}\n${S}\n-----END OPENSSH PRIVATE KEY-----`, S],
+  ['EC PEM', `-----BEGIN EC PRIVATE KEY-----\n${PEM_BODY}`, S],
+];
+
+describe('maskSecrets', () => {
+  it('covers at least 67 shapes', () => {
+    expect(CORPUS.length).toBeGreaterThanOrEqual(67);
+  });
+
+  it.each(CORPUS)('masks %s', (_label, input, secret) => {
+    expect(input).toContain(secret);
+    const masked = maskSecrets(input);
+    expect(masked).not.toContain(secret);
+    expect(masked).toContain('[redacted');
+  });
+
+  it.each([
+    'City not found: Atlantis',
+    'Basic authentication failed',
+    'max_tokens: 4096 is too large',
+    'Unexpected token } in JSON at position 5',
+    'the task-scheduler ran 3 jobs',
+    'user@example.com is not allowed',
+    'Asia/Tokyo is not a valid time zone',
+  ])('leaves ordinary text alone: %s', (text) => {
+    expect(maskSecrets(text)).toBe(text);
+  });
+
+  it('keeps what tells the model what failed', () => {
+    expect(maskSecrets(`GET https://u:${S}@api.x/v1 failed`)).toBe('GET https://[redacted] failed');
+    expect(maskSecrets(`clientSecret=${S}`)).toBe('clientSecret=[redacted]');
+    expect(maskSecrets(`Authorization: Basic ${B64}`)).toBe('Authorization: Basic [redacted]');
+  });
+
+  it('is idempotent: masking masked text changes nothing', () => {
+    for (const [, input] of CORPUS) {
+      const once = maskSecrets(input);
+      expect(maskSecrets(once)).toBe(once);
+    }
+  });
+
+  it('has no nested quantifier in any rule', () => {
+    for (const rule of SECRET_RULES) {
+      // A quantified group that itself contains a quantifier is the shape that backtracks exponentially.
+      expect(rule.pattern).not.toMatch(/\((?:\?:)?[^()]*[*+}]\)[*+{]/);
+    }
+  });
+});
