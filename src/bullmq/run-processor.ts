@@ -1,14 +1,13 @@
 import type { Job } from 'bullmq';
 import { DEFAULT_MAX_RUN_AGENT_TIMES, runAgentLoop } from '../index';
-import type { ChatCompletionMessageParam, RunAgentResponse, ToolCallChildrenInteractive } from '../index';
+import type { ChatCompletionMessageParam, Decision, RunAgentResponse, RunState } from '../index';
 import type { CancelBus } from './cancel-bus';
-import { answerFrom } from './decisions';
 import { EventBuffer } from './event-buffer';
 import { ModelTape } from './model-tape';
 import { asError, errorSummary, isRetryableModelError } from './retryable';
 import type { CheckpointInput, RunStore, StoredRun } from './run-store';
 import { TurnRecorder } from './turn-recorder';
-import type { Decision, PendingCall, RunState, RunStatus, RunWorkerOptions } from './types';
+import type { RunStatus, RunWorkerOptions } from './types';
 
 /** The data of a turn job: which run, at which sequence number. */
 export type TurnJobData = { runId: string; seq: number };
@@ -54,26 +53,28 @@ export class RunProcessor {
     const { run, state, journal } = claimed;
 
     const setup = await this.options.setup({ runId, meta: JSON.parse(run.meta ?? 'null') as unknown });
-    const { client, tools, maxRunAgentTimes, onStreaming, onReasoning, onToolCall, onAfterToolCall, ...rest } = setup;
+    const { client, maxRunAgentTimes, onStreaming, onReasoning, onToolCall, onAfterToolCall, ...rest } = setup;
     const maxTurns = maxRunAgentTimes ?? DEFAULT_MAX_RUN_AGENT_TIMES;
     const tape = ModelTape.fromJournal(seq, journal);
     const events = new EventBuffer(this.store, runId, this.options.eventFlushMs);
     const { controller, release } = this.cancels.register(runId);
     const recorder = new TurnRecorder(runId, this.store, journal, tape, events, (error) => controller.abort(error));
-    const resume = this.resumeProps(run);
+    const decisions = run.decisions ? (JSON.parse(run.decisions) as Record<string, Decision>) : undefined;
 
     let result: RunAgentResponse;
     try {
       result = await runAgentLoop({
         ...rest,
-        ...resume,
         ...recorder.hooks({ onStreaming, onReasoning, onToolCall, onAfterToolCall }),
         body: { ...(JSON.parse(run.body) as object), messages: state.messages } as Parameters<
           typeof runAgentLoop
         >[0]['body'],
-        tools: recorder.tools(tools),
+        resumeFrom: state,
+        ...(decisions ? { decisions } : {}),
+        journal: recorder.journal,
         client: tape.wrap(client),
-        maxRunAgentTimes: Math.max(1, Math.min(this.options.turnsPerJob, maxTurns - state.turn)),
+        // `maxRunAgentTimes` counts across resumes: this job may take `turnsPerJob` more.
+        maxRunAgentTimes: Math.min(state.turn + this.options.turnsPerJob, maxTurns),
         abortSignal: controller.signal,
       });
     } finally {
@@ -127,32 +128,14 @@ export class RunProcessor {
     if (run?.status === 'running' && Number(run.seq) === seq + 1) await this.options.addTurn({ runId, seq: seq + 1 });
   }
 
-  /** Resume props for a run decided after an interactive pause. */
-  private resumeProps(run: StoredRun) {
-    if (!run.decisions || !run.interactive) return {};
-    const interactive = JSON.parse(run.interactive) as ToolCallChildrenInteractive;
-    const decisions = JSON.parse(run.decisions) as Record<string, Decision>;
-    return { childrenInteractiveParams: interactive.params, handleInteractiveTool: answerFrom(decisions) };
-  }
-
   private outcome(
     result: RunAgentResponse,
     state: RunState,
     maxTurns: number,
     attempt: number,
   ): Omit<CheckpointInput, 'runId' | 'seq' | 'events'> & { retryDelayMs?: number } {
-    const failedTurn = result.stopReason === 'error' ? 1 : 0;
-    const next: RunState = {
-      ...state,
-      // A failed turn adds nothing: its retry starts again from the messages before it.
-      messages: failedTurn ? withoutFailedTurn(result, state) : result.completeMessages,
-      turn: state.turn + result.runTimes - failedTurn,
-      usage: {
-        inputTokens: state.usage.inputTokens + result.inputTokens,
-        outputTokens: state.usage.outputTokens + result.outputTokens,
-      },
-      pending: pendingOf(result),
-    };
+    // A failed model request adds nothing: its retry starts again from the messages before it.
+    const next: RunState = result.stopReason === 'error' ? withoutFailedTurn(result.state, state) : result.state;
     switch (result.stopReason) {
       case 'completed':
       case 'tool_stop':
@@ -162,7 +145,7 @@ export class RunProcessor {
           ? { state: next, status: 'completed', stopReason: 'max_turns', text: lastText(next.messages) }
           : { state: next, status: 'running' };
       case 'interactive':
-        return { state: next, status: 'waiting', stopReason: 'interactive', interactive: result.interactiveResponse };
+        return { state: next, status: 'waiting', stopReason: 'interactive' };
       case 'error':
         if (isRetryableModelError(result.error) && attempt < this.options.attempts) {
           // Turns finished before the failed one are kept; with none, BullMQ retries this very job.
@@ -184,24 +167,12 @@ function failed(
   return { state, status: 'failed', stopReason, ...(error !== undefined ? { error: errorSummary(error) } : {}) };
 }
 
-/** The history up to the last whole turn: whatever the failed request left (a partial answer) is dropped. */
-function withoutFailedTurn(result: RunAgentResponse, state: RunState): ChatCompletionMessageParam[] {
-  const messages = result.completeMessages;
-  const last = messages[messages.length - 1];
-  if (messages.length > state.messages.length && last?.role === 'assistant') return messages.slice(0, -1);
-  return messages;
-}
-
-function pendingOf(result: RunAgentResponse): PendingCall[] {
-  const interactive = result.interactiveResponse?.params;
-  if (!interactive) return [];
-  const id = interactive.toolParams.toolCallId;
-  for (const message of result.completeMessages) {
-    if (message.role !== 'assistant') continue;
-    const call = message.tool_calls?.find((c) => c.id === id);
-    if (call?.type === 'function') return [{ kind: 'interactive', call, interactive: interactive.childrenResponse }];
-  }
-  return [];
+/** The state up to the last whole turn: the failed request and whatever it left (a partial answer) dropped. */
+function withoutFailedTurn(failed: RunState, before: RunState): RunState {
+  if (failed.turn <= before.turn) return before;
+  const last = failed.messages[failed.messages.length - 1];
+  const messages = last?.role === 'assistant' ? failed.messages.slice(0, -1) : failed.messages;
+  return { ...failed, messages, turn: failed.turn - 1 };
 }
 
 function lastText(messages: ChatCompletionMessageParam[]): string {

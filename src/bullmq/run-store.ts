@@ -106,17 +106,17 @@ export class RunStore {
     return next >= 0 ? next : undefined;
   }
 
-  /** Journal a finished call, with the model responses recorded so far and any buffered events: one round-trip. */
+  /** Journal a finished call (`key` is `${runId}:${call.id}`), with recorded responses and buffered events: one round-trip. */
   async journal(
     runId: string,
-    callId: string,
+    key: string,
     result: ToolExecuteResult,
     tape: Record<string, string>,
     events: RunEventData[],
   ): Promise<void> {
     const k = this.keys(runId);
     const pipeline = this.redis.pipeline();
-    pipeline.hset(k.journal, { ...tape, [`call:${callId}`]: JSON.stringify(result) });
+    pipeline.hset(k.journal, { ...tape, [`call:${key}`]: JSON.stringify(result) });
     for (const event of events) pipeline.xadd(k.events, '*', ...encodeEvent(event));
     await execPipeline(pipeline);
   }

@@ -1,10 +1,4 @@
-import type {
-  ChatCompletionMessageToolCall,
-  RunAgentCallProps,
-  ToolDefinition,
-  ToolExecuteContext,
-  ToolExecuteResult,
-} from '../index';
+import type { ChatCompletionMessageToolCall, RunAgentCallProps, ToolExecuteResult, ToolJournal } from '../index';
 import type { EventBuffer } from './event-buffer';
 import type { ModelTape } from './model-tape';
 import type { RunStore } from './run-store';
@@ -12,9 +6,9 @@ import type { RunStore } from './run-store';
 type Hooks = Pick<RunAgentCallProps, 'onStreaming' | 'onReasoning' | 'onToolCall' | 'onAfterToolCall'>;
 
 /**
- * One job's bridge between the loop and Redis: turns its hooks into run events, and runs its tools through the
- * journal. What a replayed (journaled) response or call produced was published by the attempt that first ran
- * it, so it is not published again.
+ * One job's bridge between the loop and Redis: turns its hooks into run events, and is the run's tool journal.
+ * What a replayed (journaled) response or call produced was published by the attempt that first ran it, so it
+ * is not published again.
  */
 export class TurnRecorder {
   private calls: ChatCompletionMessageToolCall[] = [];
@@ -25,7 +19,7 @@ export class TurnRecorder {
   constructor(
     private readonly runId: string,
     private readonly store: RunStore,
-    private readonly journal: ReadonlyMap<string, string>,
+    private readonly saved: ReadonlyMap<string, string>,
     private readonly tape: ModelTape,
     private readonly events: EventBuffer,
     private readonly onFailure: (error: unknown) => void,
@@ -56,27 +50,27 @@ export class TurnRecorder {
     };
   }
 
-  /** `tools`, each answering from the journal when its call already ran, and journaling what it returns. */
-  tools(tools: ToolDefinition[]): ToolDefinition[] {
-    return tools.map((tool) => ({ ...tool, execute: (ctx) => this.execute(tool, ctx) }));
-  }
-
-  private async execute(tool: ToolDefinition, ctx: ToolExecuteContext): Promise<ToolExecuteResult> {
-    this.publishCalls();
-    const saved = this.journal.get(`call:${ctx.call.id}`);
-    if (saved !== undefined) {
-      this.replayedCalls.add(ctx.call.id);
+  /**
+   * The tool journal: reads come from what the job loaded with its claim (no round-trip); a write carries the
+   * model responses recorded so far and the buffered events, in one round-trip.
+   */
+  readonly journal: ToolJournal = {
+    get: async (key) => {
+      this.publishCalls();
+      const saved = this.saved.get(`call:${key}`);
+      if (saved === undefined) return undefined;
+      this.replayedCalls.add(key.slice(this.runId.length + 1));
       return JSON.parse(saved) as ToolExecuteResult;
-    }
-    const result = await tool.execute(ctx);
-    try {
-      await this.store.journal(this.runId, ctx.call.id, result, this.tape.takeUnsaved(), this.events.take());
-    } catch (error) {
-      this.failure ??= error;
-      this.onFailure(error);
-    }
-    return result;
-  }
+    },
+    set: async (key, result) => {
+      try {
+        await this.store.journal(this.runId, key, result, this.tape.takeUnsaved(), this.events.take());
+      } catch (error) {
+        this.failure ??= error;
+        this.onFailure(error);
+      }
+    },
+  };
 
   /** Publish the calls the model made this turn, once their arguments are whole (tools run after the stream). */
   private publishCalls(): void {

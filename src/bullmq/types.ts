@@ -1,39 +1,17 @@
 import type { Redis, RedisOptions } from 'ioredis';
 import type OpenAI from 'openai';
 import type {
-  ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
   LLMRequestBody,
   RunAgentCallProps,
+  RunState,
   ToolDefinition,
-  ToolExecuteResult,
-  ToolInteractive,
 } from '../index';
+
+export type { Decision, PendingCall, RunState } from '../index';
 
 /** Where a queued run stands. */
 export type RunStatus = 'queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
-
-/** A call waiting for a person. */
-export type PendingCall =
-  | { kind: 'approval'; call: ChatCompletionMessageToolCall; params: unknown }
-  | { kind: 'interactive'; call: ChatCompletionMessageToolCall; interactive: ToolInteractive };
-
-/** A person's answer to one pending call. */
-export type Decision = { approve: true } | { approve: false; reason?: string } | { answer: ToolExecuteResult };
-
-/** Everything a worker needs to continue a run: JSON, so any process can pick it up. */
-export type RunState = {
-  v: 1;
-  runId: string;
-  /** The request history so far. */
-  messages: ChatCompletionMessageParam[];
-  /** Model requests so far, across jobs and resumes. */
-  turn: number;
-  usage: { inputTokens: number; outputTokens: number };
-  loopGuard: { signature: string; repeats: number };
-  /** Calls waiting for a person, in call order. */
-  pending: PendingCall[];
-};
 
 /** A run as stored in Redis. */
 export type RunRecord = {
@@ -87,7 +65,10 @@ export type AgentRunsOptions = {
 
 /** What `setup` gives a run: its client and tools, and any other `runAgentLoop` props. */
 export type RunSetup = { client: OpenAI; tools: ToolDefinition[] } & Partial<
-  Omit<RunAgentCallProps, 'body' | 'tools' | 'client' | 'abortSignal'>
+  Omit<
+    RunAgentCallProps,
+    'body' | 'tools' | 'client' | 'abortSignal' | 'resumeFrom' | 'decisions' | 'journal' | 'runId'
+  >
 >;
 
 /** Options of `runs.worker(...)`. */

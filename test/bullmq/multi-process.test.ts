@@ -146,6 +146,8 @@ describe('AgentRuns across worker processes', () => {
     expect(done.status).toBe('completed');
     expect(done.text).toBe('approved ap-1');
     assertValidHistory(done.state.messages);
+    // The approved call ran on the worker that took the decision.
+    expect(done.state.messages).toContainEqual({ role: 'tool', tool_call_id: 'ap-1-ask', content: 'approved on B' });
     expect(await client.lrange(`${env.PREFIX}:setup:${runId}`, 0, -1)).toEqual(['A', 'B']);
   });
 
