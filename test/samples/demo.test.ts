@@ -54,11 +54,27 @@ describe('npm run demo', () => {
     expect(out).toMatch(/— completed · 4 model turns · 3 tool calls \(1 failed\) · \d+ input \/ \d+ output tokens\n$/);
   });
 
-  it.each([[[]], [['   ']], [['x'.repeat(4001)]]])('refuses a bad prompt argument with exit code 2', async (args) => {
+  const USAGE =
+    'usage: npm run demo -- "<prompt>"\n  e.g. npm run demo -- "What\'s the weather in Rome? Add a to-do to book a table."\n';
+  it.each([
+    { name: 'no prompt at all', args: [], err: USAGE },
+    { name: 'a blank prompt', args: ['   '], err: USAGE },
+    {
+      name: 'a prompt one character over the limit',
+      args: ['x'.repeat(4001)],
+      err: 'error: the prompt is 4001 characters; the limit is 4000\n',
+    },
+  ])('refuses $name with exit code 2 and says why', async ({ args, err: expected }) => {
     const { code, out, err } = await demo(args);
     expect(code).toBe(2);
     expect(out).toBe('');
-    expect(err).toMatch(/^(usage: npm run demo -- "<prompt>"|error: the prompt is 4001 characters; the limit is 4000)/);
+    expect(err).toBe(expected);
+  });
+
+  it('accepts a prompt exactly at the limit', async () => {
+    const { code, err } = await demo(['x'.repeat(4000)]);
+    expect(err).toBe('');
+    expect(code).toBe(0);
   });
 
   it('talks to the endpoint in OPENAI_BASE_URL with OPENAI_API_KEY and OPENAI_MODEL', async () => {

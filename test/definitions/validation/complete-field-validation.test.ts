@@ -10,6 +10,7 @@ import {
 } from 'class-validator';
 import { Param } from '../../../src/decorators/param.decorator';
 import { getClassModel } from '../../../src/definitions/model/get-class-model';
+import * as completion from '../../../src/definitions/validation/complete-field-validation';
 import type { ClassRef } from '../../../src/metadata/options';
 
 function checksOf(type: ClassRef, property: string): string[] {
@@ -51,9 +52,19 @@ describe('completing a class with the checks its schema promises', () => {
   });
 
   it('is done once per class', () => {
-    getClassModel(Dto);
-    getClassModel(Dto);
-    expect(checksOf(Dto, 'name')).toEqual(['whitelistValidation', 'isString']);
+    class Once {
+      @Param() name!: string;
+      @Param() size!: number;
+    }
+    const complete = jest.spyOn(completion, 'completeFieldValidation');
+    try {
+      getClassModel(Once);
+      getClassModel(Once);
+      expect(complete.mock.calls.map(([facts]) => facts.propertyName)).toEqual(['name', 'size']);
+    } finally {
+      complete.mockRestore();
+    }
+    expect(checksOf(Once, 'name')).toEqual(['whitelistValidation', 'isString']);
   });
 
   it('puts the checks on the declaring class, so a base class keeps its own checks', () => {
