@@ -62,7 +62,7 @@ export type {
 
 export { createLLMResponse } from './llm/request';
 export type { CreateLLMResponseProps, LLMRequestBody, LLMResponse, ResponseEvents } from './llm/request';
-export type { UserKey } from './llm/client';
+export type { LLMClient, LLMCompletionPromise, LLMRequestOptions, UserKey } from './llm/client';
 export { estimateTokens, estimateMessageTokens, estimateMessagesTokens } from './llm/tokens';
 export type {
   ChatCompletionAssistantMessageParam,

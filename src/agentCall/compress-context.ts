@@ -1,5 +1,5 @@
-import type OpenAI from 'openai';
 import { MAX_QUOTED_CHARS } from '../constants';
+import type { LLMClient } from '../llm/client';
 import { estimateMessageTokens, estimateMessagesTokens } from '../llm/tokens';
 import type { ChatCompletionMessageParam, UsageItem } from '../llm/type';
 import { summarize } from './summarize';
@@ -29,7 +29,7 @@ export async function compressContext({
   abortSignal,
 }: {
   messages: ChatCompletionMessageParam[];
-  client: OpenAI;
+  client: LLMClient;
   model: string;
   keepTokens: number;
   abortSignal?: AbortSignal;

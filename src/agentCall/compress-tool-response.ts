@@ -1,5 +1,5 @@
-import type OpenAI from 'openai';
 import { CUT_CHARS_PER_TOKEN, SUMMARY_INPUT_FACTOR } from '../constants';
+import type { LLMClient } from '../llm/client';
 import { summarize } from './summarize';
 import { estimateTokens } from '../llm/tokens';
 import type { UsageItem } from '../llm/type';
@@ -18,7 +18,7 @@ export async function compressToolResponse({
 }: {
   response: string;
   maxTokens: number;
-  client?: OpenAI;
+  client?: LLMClient;
   model?: string;
   abortSignal?: AbortSignal;
 }): Promise<{ response: string; usage?: UsageItem } | undefined> {

@@ -1,4 +1,4 @@
-import type OpenAI from 'openai';
+import type { LLMClient } from '../llm/client';
 import { createLLMResponse } from '../llm/request';
 
 /**
@@ -12,7 +12,7 @@ export async function summarize({
   text,
   abortSignal,
 }: {
-  client: OpenAI;
+  client: LLMClient;
   model: string;
   instructions: string;
   text: string;

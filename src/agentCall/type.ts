@@ -1,5 +1,4 @@
-import type OpenAI from 'openai';
-import type { UserKey } from '../llm/client';
+import type { LLMClient, UserKey } from '../llm/client';
 import type { LLMRequestBody, ResponseEvents } from '../llm/request';
 import type {
   ChatCompletionMessageParam,
@@ -99,8 +98,11 @@ export type RunAgentCallProps = ResponseEvents & {
    * It is never sent to the model, so the model can neither see nor forge it.
    */
   caller?: unknown;
-  /** An openai SDK client (any OpenAI-compatible server); without it one is built from `userKey` or the environment. */
-  client?: OpenAI;
+  /**
+   * An openai SDK client, `new OpenAI(...)` from openai 6 or 7 (any OpenAI-compatible server); without it one is
+   * built from `userKey` or the environment.
+   */
+  client?: LLMClient;
   userKey?: UserKey;
   /** Per-request SDK options (timeout in ms, headers). */
   requestOptions?: { timeout?: number; headers?: Record<string, string> };

@@ -1,4 +1,9 @@
 import OpenAI from 'openai';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionCreateParams,
+} from 'openai/resources/chat/completions';
 
 /** The caller's own OpenAI-compatible account: used when no client is injected. */
 export type UserKey = {
@@ -8,11 +13,42 @@ export type UserKey = {
   key?: string;
 };
 
+/** The per-request options agentcall passes to `chat.completions.create`. */
+export type LLMRequestOptions = {
+  signal?: AbortSignal;
+  /** Milliseconds before the SDK gives up waiting for the response headers. */
+  timeout?: number;
+  headers?: Record<string, string>;
+};
+
+/**
+ * What `chat.completions.create` returns: a promise of a chunk stream (streamed request) or a whole
+ * completion, that can also hand over the raw HTTP response.
+ */
+export type LLMCompletionPromise = PromiseLike<AsyncIterable<ChatCompletionChunk> | ChatCompletion> & {
+  asResponse(): Promise<Response>;
+};
+
+/**
+ * The part of an openai SDK client agentcall calls: `chat.completions.create`.
+ *
+ * A structural type rather than the SDK's `OpenAI` class on purpose: that class has `#private` members, so
+ * the CommonJS and ESM declarations of it (and those of openai 6 and 7) are unrelated types to the
+ * compiler. Any `new OpenAI()` a user builds, from either module system and either major, fits this shape.
+ */
+export interface LLMClient {
+  chat: {
+    completions: {
+      create(body: ChatCompletionCreateParams, options?: LLMRequestOptions): LLMCompletionPromise;
+    };
+  };
+}
+
 /**
  * The client a request goes through: the injected one, else one built from `userKey`, else from
  * `OPENAI_API_KEY` / `OPENAI_BASE_URL`.
  */
-export function resolveClient(client?: OpenAI, userKey?: UserKey): OpenAI {
+export function resolveClient(client?: LLMClient, userKey?: UserKey): LLMClient {
   if (client) return client;
   return new OpenAI({
     apiKey: userKey?.key ?? process.env.OPENAI_API_KEY ?? '',

@@ -1,11 +1,9 @@
-import type OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
-import type { Stream } from 'openai/core/streaming';
 import { StreamIdleTimeoutError } from '../errors/stream-idle-timeout.error';
 import { linkAbort } from '../utils/abort';
 import { toModelText } from '../toolCall/model-text';
 import { createId } from '../utils/id';
-import { resolveClient, type UserKey } from './client';
+import { resolveClient, type LLMClient, type UserKey } from './client';
 import { ThinkTagSplitter, splitThinkTags } from './think-tags';
 import { ToolCallAccumulator, type ToolCallStreamEvents } from './tool-call-accumulator';
 import { estimateMessagesTokens, estimateTokens } from './tokens';
@@ -35,8 +33,8 @@ export type LLMRequestBody = Omit<ChatCompletionCreateParamsBase, 'messages' | '
 /** Arguments of {@link createLLMResponse}. */
 export type CreateLLMResponseProps = ResponseEvents & {
   body: LLMRequestBody;
-  /** An openai SDK client; without it one is built from `userKey` or the environment. */
-  client?: OpenAI;
+  /** An openai SDK client (`new OpenAI(...)`, openai 6 or 7); without it one is built from `userKey` or the environment. */
+  client?: LLMClient;
   userKey?: UserKey;
   /** Polled on every chunk: return true to stop the stream (`finish_reason: 'close'`). */
   isAborted?: () => boolean | undefined | null;
@@ -90,7 +88,8 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
       ? { ...body, stream: true as const, stream_options: { include_usage: true } }
       : { ...body, stream: false as const };
     const response = await client.chat.completions.create(request, { ...requestOptions, signal: controller.signal });
-    if (stream) await state.consumeStream(response as Stream<ChatCompletionChunk>, controller, requestOptions?.timeout);
+    if (stream)
+      await state.consumeStream(response as AsyncIterable<ChatCompletionChunk>, controller, requestOptions?.timeout);
     else state.consumeCompletion(response as ChatCompletion);
   } catch (error) {
     state.error = error ?? new Error('Request failed');
@@ -125,7 +124,7 @@ class ResponseState {
   }
 
   async consumeStream(
-    stream: Stream<ChatCompletionChunk>,
+    stream: AsyncIterable<ChatCompletionChunk>,
     controller: AbortController,
     idleTimeoutMs?: number,
   ): Promise<void> {
@@ -141,7 +140,7 @@ class ResponseState {
   }
 
   private async readChunks(
-    stream: Stream<ChatCompletionChunk>,
+    stream: AsyncIterable<ChatCompletionChunk>,
     controller: AbortController,
     idle: NodeJS.Timeout | undefined,
   ): Promise<void> {

@@ -1,8 +1,8 @@
-// A stranger's first program: installed from the packed tarball, compiled against the published types.
+// A CommonJS project on TypeScript 5.9 (`module: commonjs`, so node10 resolution of the subpath entry points)
+// and openai 6.
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
-import { Injectable, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import OpenAI, { APIError } from 'openai';
 import { IsInt, Min } from 'class-validator';
 import {
   Ctx,
@@ -14,7 +14,6 @@ import {
   toolsFrom,
   type ToolExecuteContext,
 } from 'agentcall';
-import { AgentToolsModule, ToolRegistry } from 'agentcall/nestjs';
 import { startScriptedServer } from 'agentcall/testing';
 
 class OrderDto {
@@ -27,7 +26,6 @@ class OrderDto {
   quantity!: number;
 }
 
-@Injectable()
 class ShopTools {
   readonly orders: OrderDto[] = [];
 
@@ -35,7 +33,7 @@ class ShopTools {
   order(@Param() order: OrderDto, @Ctx() ctx: ToolExecuteContext) {
     assert.ok(ctx.signal instanceof AbortSignal);
     this.orders.push(order);
-    return toolResult.stop(`Ordered ${order.quantity} × ${order.item}`);
+    return toolResult.stop(`Ordered ${order.quantity} x ${order.item}`);
   }
 }
 
@@ -61,8 +59,24 @@ async function main(): Promise<void> {
       shop.orders.map((o) => [o.item, o.quantity]),
       [['tea', 2]],
     );
-    const firstAnswer = server.requests[1].body.messages.at(-1)?.content;
-    assert.match(String(firstAnswer), /quantity/);
+    assert.match(String(server.requests[1].body.messages.at(-1)?.content), /quantity/);
+
+    // The user's own client.
+    const session = server.session([{ text: 'hello' }]);
+    const own = new OpenAI({ baseURL: session.baseURL, apiKey: session.apiKey, maxRetries: 0 });
+    const greeting = await runAgentLoop({ client: own, body: { model: 'm', messages: [] }, tools: [] });
+    assert.equal(greeting.assistantMessages[0].content, 'hello');
+
+    // A client agentcall builds itself (from userKey) comes from the same openai: the user's APIError matches.
+    // (400: the SDK does not retry it.)
+    const failing = server.session([{ status: 400, errorMessage: 'bad request' }]);
+    const failed = await runAgentLoop({
+      userKey: { baseUrl: failing.baseURL, key: failing.apiKey },
+      body: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+      tools: [],
+      maxRunAgentTimes: 1,
+    });
+    assert.ok(failed.error instanceof APIError, String(failed.error));
   } finally {
     await server.close();
   }
@@ -71,20 +85,7 @@ async function main(): Promise<void> {
     () => toolsFrom({}),
     (e: unknown) => ToolDefinitionError.isInstance(e),
   );
-
-  @Module({ imports: [AgentToolsModule.forRoot()], providers: [ShopTools] })
-  class AppModule {}
-  const app = await NestFactory.createApplicationContext(AppModule, { logger: false });
-  assert.deepEqual(
-    app
-      .get(ToolRegistry)
-      .getTools()
-      .map((t) => t.schema.function.name),
-    ['order'],
-  );
-  await app.close();
-
-  console.log('pack-check: the installed package compiled and ran (decorators, loop, testing, nestjs)');
+  console.log('consumer cjs-ts59-openai6: compiled and ran (decorators, DTO, loop, testing, errors)');
 }
 
 main().catch((error: unknown) => {

@@ -1,0 +1,65 @@
+// An ESM project on the latest TypeScript 7 and openai 7 with `tsc --init`'s strict defaults: the user builds the
+// client and passes it without a cast.
+import 'reflect-metadata';
+import assert from 'node:assert/strict';
+import OpenAI, { APIError } from 'openai';
+import { IsInt, Min } from 'class-validator';
+import { Param, Tool, createLLMResponse, runAgentLoop, toolsFrom, type RunAgentCallProps } from 'agentcall';
+import { startScriptedServer } from 'agentcall/testing';
+
+class ShopTools {
+  readonly orders: string[] = [];
+
+  @Tool({ description: 'Place an order' })
+  order(
+    @Param('item', { description: 'Item to order' }) item: string,
+    @Param('quantity', { description: 'How many' }, IsInt(), Min(1)) quantity: number,
+  ): string {
+    this.orders.push(`${quantity} x ${item}`);
+    return `ordered ${quantity} x ${item}`;
+  }
+}
+
+const server = await startScriptedServer();
+try {
+  const session = server.session([
+    { toolCalls: [{ name: 'order', arguments: { item: 'tea', quantity: 0 } }] },
+    { toolCalls: [{ name: 'order', arguments: { item: 'tea', quantity: 2 } }] },
+    { text: 'Two teas are on their way.' },
+  ]);
+  const client = new OpenAI({ baseURL: session.baseURL, apiKey: session.apiKey, maxRetries: 0 });
+  const shop = new ShopTools();
+  const props: RunAgentCallProps = {
+    client,
+    body: { model: 'm', messages: [{ role: 'user', content: 'Two teas' }] },
+    tools: toolsFrom(shop),
+  };
+  const result = await runAgentLoop(props);
+  assert.equal(result.stopReason, 'completed');
+  assert.equal(result.assistantMessages.at(-1)?.content, 'Two teas are on their way.');
+  assert.deepEqual(shop.orders, ['2 x tea']);
+  // The invalid first call was answered with the validation error, so the model could correct itself.
+  assert.match(String(session.requests[1]?.body.messages.at(-1)?.content), /quantity/);
+
+  // A single request through the same client.
+  session.enqueue({ text: 'pong' });
+  const reply = await createLLMResponse({
+    client,
+    body: { model: 'm', messages: [{ role: 'user', content: 'ping' }] },
+  });
+  assert.equal(reply.answerText, 'pong');
+
+  // Errors come back as the openai SDK's own classes.
+  const failing = server.session([{ status: 503, errorMessage: 'try later' }]);
+  const failed = await runAgentLoop({
+    client: new OpenAI({ baseURL: failing.baseURL, apiKey: failing.apiKey, maxRetries: 0 }),
+    body: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+    tools: [],
+  });
+  assert.equal(failed.stopReason, 'error');
+  assert.ok(failed.error instanceof APIError);
+  assert.equal(failed.error.status, 503);
+} finally {
+  await server.close();
+}
+console.log('consumer esm-ts7-openai7: compiled without a cast and ran a loop with its own openai 7 client');
