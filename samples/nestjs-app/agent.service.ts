@@ -4,14 +4,14 @@ import { Observable } from 'rxjs';
 import { getErrText, runAgentLoop } from '../../src';
 import { ToolRegistry } from '../../src/nestjs';
 import type { AgentEvent } from './agent.events';
-import { MODEL_NAME, OPENAI_CLIENT } from './agent.tokens';
+import { MODEL_NAME, OPENAI } from './agent.tokens';
 
 /** Runs the agent loop over every discovered tool and reports it as a stream of events. */
 @Injectable()
 export class AgentService {
   constructor(
     private readonly registry: ToolRegistry,
-    @Inject(OPENAI_CLIENT) private readonly client: OpenAI,
+    @Inject(OPENAI) private readonly client: OpenAI,
     @Inject(MODEL_NAME) private readonly model: string,
   ) {}
 

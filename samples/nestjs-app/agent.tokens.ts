@@ -1,4 +1,4 @@
 /** The openai client the agent talks through (any OpenAI-compatible server). */
-export const OPENAI_CLIENT = Symbol('OPENAI_CLIENT');
+export const OPENAI = Symbol('OPENAI');
 /** The model name sent with every request. */
 export const MODEL_NAME = Symbol('MODEL_NAME');

@@ -1,5 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
-import type OpenAI from 'openai';
+import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { AgentToolsModule } from '../../src/nestjs';
 import {
   CalculatorTools,
@@ -12,7 +11,7 @@ import {
 } from '../tools';
 import { AgentController } from './agent.controller';
 import { AgentService } from './agent.service';
-import { MODEL_NAME, OPENAI_CLIENT } from './agent.tokens';
+import { openAIProviders } from './openai.providers';
 
 /** The sample tools as ordinary providers: Nest injects their dependencies, agentcall discovers them. */
 @Module({
@@ -27,15 +26,18 @@ import { MODEL_NAME, OPENAI_CLIENT } from './agent.tokens';
 })
 export class ToolsModule {}
 
-/** The sample application; `register` takes the model client so tests and `main.ts` choose the endpoint. */
+/**
+ * The sample application. `model` provides `OPENAI` (the client) and `MODEL_NAME`: from the environment by
+ * default; `main.ts` passes the embedded scripted model when no key is set, and tests their own server.
+ */
 @Module({})
 export class AppModule {
-  static register({ client, model }: { client: OpenAI; model: string }): DynamicModule {
+  static register(model: Provider[] = openAIProviders): DynamicModule {
     return {
       module: AppModule,
       imports: [AgentToolsModule.forRoot(), ToolsModule],
       controllers: [AgentController],
-      providers: [{ provide: OPENAI_CLIENT, useValue: client }, { provide: MODEL_NAME, useValue: model }, AgentService],
+      providers: [...model, AgentService],
     };
   }
 }

@@ -3,6 +3,8 @@ import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { AppModule } from '../../samples/nestjs-app/app.module';
 import type { AgentEvent } from '../../samples/nestjs-app/agent.events';
+import { MODEL_NAME, OPENAI } from '../../samples/nestjs-app/agent.tokens';
+import { createApp } from '../../samples/nestjs-app/create-app';
 import { TodoStore } from '../../samples/tools';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 
@@ -29,7 +31,12 @@ describe('samples/nestjs-app: the SSE endpoint over real HTTP', () => {
   beforeEach(async () => {
     server = await startScriptedServer();
     const moduleRef = await Test.createTestingModule({
-      imports: [AppModule.register({ client: server.client(), model: 'nest-model' })],
+      imports: [
+        AppModule.register([
+          { provide: OPENAI, useValue: server.client() },
+          { provide: MODEL_NAME, useValue: 'nest-model' },
+        ]),
+      ],
     }).compile();
     app = moduleRef.createNestApplication({ logger: false });
     await app.listen(0, '127.0.0.1');
@@ -88,5 +95,48 @@ describe('samples/nestjs-app: the SSE endpoint over real HTTP', () => {
     const res = await fetch(`${url}/agent/stream`);
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ message: 'Query parameter "prompt" is required' });
+  });
+});
+
+describe('samples/nestjs-app without a key (npm run demo:nest): the embedded scripted model', () => {
+  let app: INestApplication;
+  let url: string;
+
+  beforeEach(async () => {
+    app = await createApp({ keyless: true, logger: false });
+    await app.listen(0, '127.0.0.1');
+    url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  });
+  afterEach(async () => {
+    await app.close();
+  });
+
+  async function ask(prompt: string): Promise<{ answer: string; done: AgentEvent | undefined; cities: string[] }> {
+    const events = parseSse(await (await fetch(`${url}/agent/stream?prompt=${encodeURIComponent(prompt)}`)).text());
+    return {
+      answer: events.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join(''),
+      done: events.at(-1),
+      cities: events.flatMap((e) =>
+        e.type === 'tool_result' && e.name === 'get_weather' ? [(JSON.parse(e.response) as { city: string }).city] : [],
+      ),
+    };
+  }
+
+  it('answers request after request, each about the city it asked for', async () => {
+    for (const city of ['Rome', 'Oslo', 'Tokyo']) {
+      const { answer, done, cities } = await ask(`Weather in ${city}, and add a to-do to pack an umbrella`);
+      expect(done).toMatchObject({ type: 'done', stopReason: 'completed' });
+      expect(cities).toEqual([city]);
+      expect(answer).toMatch(new RegExp(`°C and [a-z ]+ in ${city}\\. I added "Pack an umbrella"`));
+    }
+  });
+
+  it('keeps concurrent requests apart', async () => {
+    const answers = await Promise.all(['Paris', 'New York'].map((city) => ask(`Weather in ${city}`)));
+    expect(answers.map((a) => a.cities)).toEqual([['Paris'], ['New York']]);
+    expect(answers.map((a) => a.done)).toEqual([
+      expect.objectContaining({ stopReason: 'completed' }),
+      expect.objectContaining({ stopReason: 'completed' }),
+    ]);
   });
 });
