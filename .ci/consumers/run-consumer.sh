@@ -15,7 +15,7 @@ cd "$work"
 read -r -a deps <deps
 phase=$SECONDS
 npm install --prefer-offline --no-audit --no-fund --loglevel=error "$tarball" "${deps[@]}"
-echo "installed: $(npm ls --depth=0 --parseable --long 2>/dev/null | tail -n +2 | sed 's#.*node_modules/##; s#:.*##' | tr '\n' ' ')"
+echo "installed: $(npm ls --depth=0 --parseable --long 2>/dev/null | tail -n +2 | cut -d: -f2 | tr '\n' ' ')"
 
 if grep -q '"./tsconfig.init.json"' tsconfig.json; then
   mkdir init
