@@ -98,7 +98,9 @@ function remoteTool(
       });
       const content = Array.isArray(result.content) ? result.content : undefined;
       const text = contentToText(content, result.structuredContent ?? result.toolResult);
-      if (result.isError === true) throw new McpToolCallError(text || `${tool.name} failed`);
+      // An agentcall server already said `Tool error: `; runTool says it again for every throw.
+      if (result.isError === true)
+        throw new McpToolCallError(text.replace(/^Tool error: /, '') || `${tool.name} failed`);
       return { response: capText(text, maxChars) };
     },
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
