@@ -45,4 +45,9 @@ export type ParamOptions = {
   enum?: readonly (string | number)[] | Readonly<Record<string, string | number>>;
   /** Example values, shown to the model as JSON Schema `examples`. */
   examples?: readonly unknown[];
+  /**
+   * The value used when the model leaves the field out (or sends `null` for it). Shown to the model as JSON
+   * Schema `default`; the field is optional to the model. A copy is made for every call.
+   */
+  default?: unknown;
 };

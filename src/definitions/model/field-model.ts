@@ -23,6 +23,8 @@ export type FieldModel = {
   readonly optional: boolean;
   readonly description?: string;
   readonly examples?: readonly unknown[];
+  /** Filled in when the field is absent; `undefined` when the field has none. */
+  readonly default?: unknown;
   readonly shape: FieldShape;
 };
 

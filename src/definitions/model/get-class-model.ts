@@ -1,6 +1,5 @@
 import { IS_OPTIONAL } from 'class-validator';
 import type { ClassType } from '../../metadata/options';
-import { completeFieldValidation } from '../validation/complete-field-validation';
 import type { ClassModel, FieldModel, FieldProblem } from './field-model';
 import { readFieldFacts } from './read-field-facts';
 import { resolveFieldShape } from './resolve-field-shape';
@@ -9,8 +8,7 @@ import type { ClassRef } from '../../metadata/options';
 const models = new WeakMap<ClassRef, ClassModel>();
 
 /**
- * The fields of an arguments class, resolved once per class; the first call also completes the class's
- * validation so that it checks everything the schema promises.
+ * The fields of an arguments class, resolved once per class. Reading only: the class is never changed.
  *
  * @internal
  */
@@ -28,12 +26,15 @@ export function getClassModel(type: ClassType): ClassModel {
     }
     const field: FieldModel = {
       name: facts.propertyName,
-      optional: facts.options?.optional === true || facts.metas.some((meta) => meta.name === IS_OPTIONAL),
+      optional:
+        facts.options?.optional === true ||
+        facts.options?.default !== undefined ||
+        facts.metas.some((meta) => meta.name === IS_OPTIONAL),
       description: facts.options?.description,
       examples: facts.options?.examples,
+      default: facts.options?.default,
       shape,
     };
-    completeFieldValidation(facts, field);
     fields.push(field);
   }
   const model: ClassModel = { type, fields, problems };

@@ -24,8 +24,6 @@ export type FieldFacts = {
   readonly transformType?: unknown;
   /** Hidden from input by class-transformer's `@Exclude()`. */
   readonly excluded: boolean;
-  /** The most derived class declaring the property: where implied validators are added. */
-  readonly owner: ClassRef;
 };
 
 /**
@@ -51,7 +49,6 @@ export function readFieldFacts(type: ClassRef): FieldFacts[] {
       designType: reflectPropertyType(type, propertyName),
       transformType: defaultMetadataStorage.findTypeMetadata(type, propertyName)?.typeFunction(),
       excluded: exclude !== undefined && exclude.options?.toPlainOnly !== true,
-      owner: chain.find((c) => record?.target === c || own.some((m) => m.target === c)) ?? type,
     };
   });
 }

@@ -7,7 +7,7 @@ import { isDtoClass, typeName } from './is-dto-class';
 import type { FieldFacts } from './read-field-facts';
 
 /**
- * Decide what a field holds. Precedence: `type: () => X`, then allowed values (`enum`, `@IsIn`, `@IsEnum`),
+ * Decide what a field holds. Precedence: `type: () => X` (the items' type on an array-typed property), then allowed values (`enum`, `@IsIn`, `@IsEnum`),
  * then a nested class (`@Type`, or a class-typed property), then class-validator type checks, then the
  * reflected TypeScript type. Returns a problem message when none of them tells.
  *
@@ -15,7 +15,11 @@ import type { FieldFacts } from './read-field-facts';
  */
 export function resolveFieldShape(facts: FieldFacts): FieldShape | string {
   const explicit = facts.options?.type?.();
-  if (explicit !== undefined) return shapeFromSpec(explicit, facts, false);
+  // On an array-typed property, `type: () => X` names the items, as class-transformer's `@Type(() => X)` does.
+  if (explicit !== undefined) {
+    const spec = facts.designType === Array && !Array.isArray(explicit) ? ([explicit] as const) : explicit;
+    return shapeFromSpec(spec, facts, false);
+  }
   const isArray = facts.designType === Array || hasCheck(facts.metas, IS_ARRAY, false);
   if (!isArray) return resolveLevel(facts, false);
   const items = resolveLevel(facts, true);

@@ -45,6 +45,7 @@ function fieldSchema(field: FieldModel, context: BuildContext): JsonSchema {
   return {
     ...(field.description !== undefined && { description: field.description }),
     ...shapeSchema(field.shape, context),
+    ...(field.default !== undefined && { default: field.default }),
     ...(field.examples !== undefined && { examples: [...field.examples] }),
   };
 }

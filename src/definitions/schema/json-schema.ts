@@ -17,6 +17,7 @@ export type JsonSchema = {
   description?: string;
   enum?: (string | number | null)[];
   examples?: unknown[];
+  default?: unknown;
   properties?: Record<string, JsonSchema>;
   required?: string[];
   additionalProperties?: boolean;

@@ -25,7 +25,7 @@ export type StrictSchemaResult = { readonly schema: JsonSchema; readonly problem
  * Rewrite a parameters schema for OpenAI strict mode: every property required, optional ones nullable
  * (`type: [T, 'null']`, or `anyOf: [T, { type: 'null' }]` for objects, arrays and enums),
  * `additionalProperties: false` on every object, and keywords strict mode refuses (`minLength`, `maxLength`,
- * `uniqueItems`, `examples`, unsupported formats) dropped; the validation still enforces them.
+ * `uniqueItems`, `examples`, `default`, unsupported formats) dropped; the validation still enforces them.
  *
  * A free-form object (no listed properties) has no strict form and is reported as a problem.
  *
@@ -38,7 +38,7 @@ export type StrictSchemaResult = { readonly schema: JsonSchema; readonly problem
 export function toStrictSchema(schema: JsonSchema): StrictSchemaResult {
   const problems: string[] = [];
   const convert = (node: JsonSchema, path: string): JsonSchema => {
-    const { minLength, maxLength, uniqueItems, examples, format, ...kept } = node;
+    const { minLength, maxLength, uniqueItems, examples, default: _default, format, ...kept } = node;
     const out: JsonSchema = kept;
     if (format !== undefined && STRICT_FORMATS.has(format)) out.format = format;
     if (node.type === 'object' && node.properties === undefined) {

@@ -1,17 +1,12 @@
-import { plainToInstance, type ClassConstructor } from 'class-transformer';
-import { validateSync, type ValidatorOptions } from 'class-validator';
 import { DEFAULT_MAX_VALIDATION_LINES } from '../../constants';
 import type { ClassType } from '../../metadata/options';
 import { problemListText } from '../../toolCall/model-text';
 import { readJsonArgs } from '../../toolCall/parse-json-args';
 import type { ToolParseResult } from '../../toolCall/type';
-import { getClassModel } from '../model/get-class-model';
 import { findUnknownKeys } from './find-unknown-keys';
 import { formatValidationErrors } from './format-validation-errors';
-import { isRecord, stripOptionalNulls } from './strip-optional-nulls';
-
-// Unknown properties are reported, not silently dropped: the model learns its mistake.
-const VALIDATOR_OPTIONS: ValidatorOptions = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true };
+import { isRecord } from '../../utils/is-record';
+import { validateArgs } from './validate-args';
 
 /**
  * Build a tool's `parseParams`: JSON text (size, depth and keys per object capped) → object check → unknown keys
@@ -46,19 +41,9 @@ export function createParseParams(
     // that would be listed, the unknown keys alone are reported; a few are left to class-validator, in its order.
     const unknown = findUnknownKeys(args, argsClass, DEFAULT_MAX_VALIDATION_LINES);
     if (unknown.count > DEFAULT_MAX_VALIDATION_LINES) return fail(unknown.lines, unknown.count);
-    stripOptionalNulls(args, argsClass);
-    // class-transformer types classes with `any[]` constructor arguments; it calls them with none.
-    const instance = plainToInstance(argsClass as ClassConstructor<object>, args);
-    // class-validator refuses a class with no checks at all; such a class accepts no key, as found above.
-    const lines = hasFields(argsClass)
-      ? formatValidationErrors(validateSync(instance, VALIDATOR_OPTIONS))
-      : unknown.lines;
-    return lines.length > 0 ? fail(lines) : { success: true, data: instance };
+    const checked = validateArgs(argsClass, args);
+    return checked.ok ? { success: true, data: checked.value } : fail(formatValidationErrors(checked.errors));
   };
-}
-
-function hasFields(argsClass: ClassType): boolean {
-  return getClassModel(argsClass).fields.length > 0;
 }
 
 function describeJson(value: unknown): string {

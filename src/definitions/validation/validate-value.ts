@@ -1,14 +1,9 @@
-import { plainToInstance, type ClassConstructor } from 'class-transformer';
-import { validateSync, type ValidatorOptions } from 'class-validator';
 import type { ClassType } from '../../metadata/options';
 import { safeParseJsonArgs } from '../../toolCall/parse-json-args';
-import { getClassModel } from '../model/get-class-model';
 import type { StandardSchemaResult } from '../standard/standard-schema.types';
-import { isRecord, stripOptionalNulls } from './strip-optional-nulls';
+import { isRecord } from '../../utils/is-record';
+import { validateArgs } from './validate-args';
 import { validationIssues } from './validation-issues';
-
-// The same options as parseParams: unknown properties are reported, never silently dropped.
-const VALIDATOR_OPTIONS: ValidatorOptions = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true };
 
 /**
  * Validate an already-parsed value against an arguments class, the way `parseParams` validates the model's
@@ -31,13 +26,8 @@ export function validateValue<T extends object>(argsClass: ClassType<T>, value: 
   const parsed = safeParseJsonArgs(text);
   if (!parsed.success) return { issues: [{ message: parsed.errorMessage.replace(/^Invalid arguments: /, '') }] };
   const copy = parsed.data as Record<string, unknown>;
-  stripOptionalNulls(copy, argsClass);
-  const instance = plainToInstance(argsClass as ClassConstructor<T>, copy);
-  const issues =
-    getClassModel(argsClass).fields.length === 0
-      ? Object.keys(copy).map((key) => ({ message: `property ${key} should not exist`, path: [key] }))
-      : validationIssues(validateSync(instance, VALIDATOR_OPTIONS));
-  return issues.length > 0 ? { issues } : { value: instance };
+  const checked = validateArgs(argsClass, copy);
+  return checked.ok ? { value: checked.value } : { issues: validationIssues(checked.errors) };
 }
 
 function describe(value: unknown): string {

@@ -1,9 +1,24 @@
 import type { ValidationError } from 'class-validator';
 import type { StandardSchemaIssue } from '../standard/standard-schema.types';
 
+// class-validator's names for the checks that decide what kind of value a field holds.
+const TYPE_CHECKS: ReadonlySet<string> = new Set([
+  'isString',
+  'isNumber',
+  'isInt',
+  'isBoolean',
+  'isObject',
+  'isArray',
+  'isIn',
+  'isEnum',
+  'nestedValidation',
+  'whitelistValidation',
+]);
+
 /**
- * class-validator errors as Standard Schema issues: one per failed check, with the path as segments
- * (`['items', 1, 'qty']`). The messages are the ones `parseParams` puts after `path: `, so the model and a
+ * class-validator errors as Standard Schema issues: one per failed field, with the path as segments
+ * (`['items', 1, 'qty']`). When a field's type check failed, only that is said (class-validator also reports
+ * every bound the wrong-typed value missed); otherwise the field's messages share one issue, `; `-joined. The messages are the ones `parseParams` puts after `path: `, so the model and a
  * Standard Schema consumer read the same text.
  *
  * @internal
@@ -26,7 +41,9 @@ function describe(error: ValidationError, path: readonly PropertyKey[]): Standar
   if (error.constraints === undefined) return [];
   const at = path.length > 0 ? { path } : {};
   if (isMissing(error)) return [{ message: `${error.property} is required`, ...at }];
-  return Object.values(error.constraints).map((message) => ({ message, ...at }));
+  const typeCheck = Object.keys(error.constraints).find((name) => TYPE_CHECKS.has(name));
+  const messages = typeCheck ? [error.constraints[typeCheck]] : Object.values(error.constraints);
+  return [{ message: messages.join('; '), ...at }];
 }
 
 function isMissing(error: ValidationError): boolean {

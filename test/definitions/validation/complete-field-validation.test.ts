@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Type } from 'class-transformer';
+import { plainToInstance, Type } from 'class-transformer';
 import {
   getMetadataStorage as getValidationStorage,
   IsEmail,
@@ -9,8 +9,8 @@ import {
   validateSync,
 } from 'class-validator';
 import { Param } from '../../../src/decorators/param.decorator';
-import { getClassModel } from '../../../src/definitions/model/get-class-model';
 import * as completion from '../../../src/definitions/validation/complete-field-validation';
+import { validationClassOf } from '../../../src/definitions/validation/validation-class';
 import type { ClassRef } from '../../../src/metadata/options';
 
 function checksOf(type: ClassRef, property: string): string[] {
@@ -39,45 +39,58 @@ describe('completing a class with the checks its schema promises', () => {
     @ValidateNested() @Type(() => Inner) other!: Inner;
   }
 
-  it('adds only what is missing, and never a second type check', () => {
-    getClassModel(Dto);
-    expect(checksOf(Dto, 'name')).toEqual(['whitelistValidation', 'isString']);
-    expect(checksOf(Dto, 'count')).toEqual(['isInt', 'whitelistValidation', 'isOptional']);
-    expect(checksOf(Dto, 'size')).toEqual(['whitelistValidation', 'isIn']);
-    expect(checksOf(Dto, 'scores')).toEqual(['whitelistValidation', 'isArray', 'isNumber']);
-    expect(checksOf(Dto, 'flag')).toEqual(['whitelistValidation', 'isBoolean']);
-    expect(checksOf(Dto, 'inner')).toEqual(['whitelistValidation', 'nestedValidation', 'isObject']);
-    expect(checksOf(Dto, 'email')).toEqual(['isEmail']);
-    expect(checksOf(Dto, 'other')).toEqual(['nestedValidation', 'isObject']);
+  it('adds only what is missing to the validation class, and never a second type check', () => {
+    const checked = validationClassOf(Dto);
+    expect(checksOf(checked, 'name')).toEqual(['whitelistValidation', 'isString']);
+    expect(checksOf(checked, 'count')).toEqual(['isInt', 'whitelistValidation', 'isOptional']);
+    expect(checksOf(checked, 'size')).toEqual(['whitelistValidation', 'isIn']);
+    expect(checksOf(checked, 'scores')).toEqual(['whitelistValidation', 'isArray', 'isNumber']);
+    expect(checksOf(checked, 'flag')).toEqual(['whitelistValidation', 'isBoolean']);
+    expect(checksOf(checked, 'inner')).toEqual(['whitelistValidation', 'nestedValidation', 'isObject']);
+    expect(checksOf(checked, 'email')).toEqual(['isEmail']);
+    expect(checksOf(checked, 'other')).toEqual(['nestedValidation', 'isObject']);
+  });
+
+  it("leaves the user's class with exactly the checks it was written with", () => {
+    const before = ['name', 'count', 'size', 'inner', 'other'].map((p) => checksOf(Dto, p));
+    validationClassOf(Dto);
+    expect(['name', 'count', 'size', 'inner', 'other'].map((p) => checksOf(Dto, p))).toEqual(before);
+    expect(checksOf(Dto, 'name')).toEqual(['whitelistValidation']);
+    // The verdict of plain class-validator on the user's class is unchanged: { name: 42 } is still allowed.
+    const value = plainToInstance(Inner, { label: 42 });
+    const verdict = () => validateSync(value).length; // 0: @Param alone only allows the property
+    const first = verdict();
+    validationClassOf(Inner);
+    expect(verdict()).toBe(first);
   });
 
   it('is done once per class', () => {
     class Once {
-      @Param() name!: string;
-      @Param() size!: number;
+      @Param() a!: string;
+      @Param() b!: number;
     }
-    const complete = jest.spyOn(completion, 'completeFieldValidation');
+    const spy = jest.spyOn(completion, 'completeFieldValidation');
     try {
-      getClassModel(Once);
-      getClassModel(Once);
-      expect(complete.mock.calls.map(([facts]) => facts.propertyName)).toEqual(['name', 'size']);
+      const first = validationClassOf(Once);
+      expect(validationClassOf(Once)).toBe(first);
+      expect(spy).toHaveBeenCalledTimes(2);
     } finally {
-      complete.mockRestore();
+      spy.mockRestore();
     }
-    expect(checksOf(Once, 'name')).toEqual(['whitelistValidation', 'isString']);
   });
 
-  it('puts the checks on the declaring class, so a base class keeps its own checks', () => {
+  it("restates the user's checks, so completing a field never hides a base class's checks", () => {
     class Base {
       @IsNotEmpty() @Param() title!: string;
     }
     class Derived extends Base {
       @Param() extra!: string;
     }
-    getClassModel(Derived);
-    expect(checksOf(Base, 'title')).toEqual(['whitelistValidation', 'isNotEmpty', 'isString']);
-    // Had isString gone on Derived, class-validator would have hidden Base's isNotEmpty.
-    const instance = Object.assign(new Derived(), { title: '', extra: 'x' });
+    const checked = validationClassOf(Derived);
+    expect(checksOf(checked, 'title')).toEqual(['whitelistValidation', 'isNotEmpty', 'isString']);
+    expect(checksOf(Base, 'title')).toEqual(['whitelistValidation', 'isNotEmpty']);
+    // Had isString been added without restating, class-validator would have hidden Base's isNotEmpty.
+    const instance = plainToInstance(checked as typeof Derived, { title: '', extra: 'x' });
     expect(validateSync(instance).map((error) => Object.keys(error.constraints ?? {}))).toEqual([['isNotEmpty']]);
   });
 });

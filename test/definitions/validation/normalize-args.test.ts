@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Param } from '../../../src/decorators/param.decorator';
-import { stripOptionalNulls } from '../../../src/definitions/validation/strip-optional-nulls';
+import { normalizeArgs } from '../../../src/definitions/validation/normalize-args';
 
 class Leg {
   @Param() from!: string;
@@ -14,7 +14,7 @@ class Trip {
   @Param({ optional: true }) first?: Leg;
 }
 
-describe('stripOptionalNulls', () => {
+describe('normalizeArgs', () => {
   it('deletes nulls of optional fields, through nested objects and arrays, and keeps required nulls', () => {
     const value: Record<string, unknown> = {
       name: null,
@@ -23,7 +23,7 @@ describe('stripOptionalNulls', () => {
       first: { from: 'OSL', via: null },
       extra: null,
     };
-    stripOptionalNulls(value, Trip);
+    normalizeArgs(value, Trip);
     expect(value).toEqual({
       name: null,
       legs: [{ from: 'OSL' }, { from: null, via: 'CPH' }, 'junk'],
@@ -34,7 +34,7 @@ describe('stripOptionalNulls', () => {
 
   it('deletes an optional nested object sent as null', () => {
     const value: Record<string, unknown> = { name: 'x', legs: [], first: null };
-    stripOptionalNulls(value, Trip);
+    normalizeArgs(value, Trip);
     expect(value).toEqual({ name: 'x', legs: [] });
   });
 });

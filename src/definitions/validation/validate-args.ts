@@ -1,0 +1,47 @@
+import { plainToInstance, type ClassConstructor } from 'class-transformer';
+import { ValidationError, validateSync, type ValidatorOptions } from 'class-validator';
+import type { ClassType } from '../../metadata/options';
+import { getClassModel } from '../model/get-class-model';
+import { normalizeArgs } from './normalize-args';
+import { validationClassOf } from './validation-class';
+
+// Unknown properties are reported, not silently dropped: the model learns its mistake.
+const VALIDATOR_OPTIONS: ValidatorOptions = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true };
+
+/**
+ * What validating an arguments object gives: the validated instance, or class-validator's errors.
+ *
+ * @internal
+ */
+export type ArgsCheck<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly errors: ValidationError[] };
+
+/**
+ * Validate a parsed arguments object against its class, the one path `parseParams` and `standardSchemaOf`
+ * share: optional nulls dropped and defaults filled (in place: pass a copy you own), `plainToInstance` into
+ * the class's validation class, `validateSync` with unknown properties refused.
+ *
+ * @internal
+ */
+export function validateArgs<T extends object>(argsClass: ClassType<T>, args: Record<string, unknown>): ArgsCheck<T> {
+  normalizeArgs(args, argsClass);
+  // class-transformer types classes with `any[]` constructor arguments; it calls them with none.
+  const value = plainToInstance(validationClassOf(argsClass) as ClassConstructor<T>, args);
+  const errors =
+    getClassModel(argsClass).fields.length === 0
+      ? unknownKeys(value, args) // class-validator refuses a class with no checks at all as an unknown value
+      : validateSync(value, VALIDATOR_OPTIONS);
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, value };
+}
+
+function unknownKeys(target: object, args: Record<string, unknown>): ValidationError[] {
+  return Object.keys(args).map((property) =>
+    Object.assign(new ValidationError(), {
+      target,
+      property,
+      value: args[property],
+      constraints: { whitelistValidation: `property ${property} should not exist` },
+      children: [],
+    }),
+  );
+}

@@ -1,0 +1,42 @@
+import { getMetadataStorage } from 'class-validator';
+import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import type { ClassType } from '../../metadata/options';
+import { getClassModel } from '../model/get-class-model';
+import { readFieldFacts } from '../model/read-field-facts';
+import { completeFieldValidation } from './complete-field-validation';
+
+const derived = new WeakMap<ClassType, ClassType>();
+
+/**
+ * The class agentcall validates an arguments class with: a private subclass carrying the user's checks plus
+ * the ones the schema promises and the class lacks (type checks, `@IsOptional`, `@IsIn`, `@ValidateNested` +
+ * `@Type`). Built once per class. The user's class is never touched, so a DTO shared with a NestJS
+ * `ValidationPipe` validates the same before and after `toolsFrom`.
+ *
+ * @example plainToInstance(validationClassOf(OrderDto), args) instanceof OrderDto // true
+ *
+ * @internal
+ */
+export function validationClassOf<T extends object>(type: ClassType<T>): ClassType<T> {
+  const known = derived.get(type);
+  if (known) return known as ClassType<T>;
+  const subclass = class extends (type as ClassType) {};
+  // Error messages and `constructor.name` read as the user's class.
+  Object.defineProperty(subclass, 'name', { value: type.name });
+  derived.set(type, subclass);
+
+  const fields = new Map(getClassModel(type).fields.map((field) => [field.name, field]));
+  const storage = getMetadataStorage();
+  for (const facts of readFieldFacts(type)) {
+    // class-validator lets a subclass's check of one kind hide every inherited check of that kind on the same
+    // property, so the subclass restates all of the user's checks before adding its own.
+    for (const meta of facts.metas) storage.addValidationMetadata(restate(meta, subclass));
+    const field = fields.get(facts.propertyName);
+    if (field) completeFieldValidation(facts, field, subclass, validationClassOf);
+  }
+  return subclass as ClassType<T>;
+}
+
+function restate(meta: ValidationMetadata, target: ClassType): ValidationMetadata {
+  return Object.assign(Object.create(Object.getPrototypeOf(meta) as object) as ValidationMetadata, meta, { target });
+}
