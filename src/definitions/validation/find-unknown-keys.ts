@@ -1,7 +1,7 @@
 import type { ClassType } from '../../metadata/options';
 import type { FieldShape } from '../model/field-model';
 import { getClassModel } from '../model/get-class-model';
-import { isRecord } from './strip-optional-nulls';
+import { isRecord } from '../../utils/is-record';
 
 /** The keys found that the arguments class does not declare: the first few as lines, and how many in all. */
 export type UnknownKeys = { lines: string[]; count: number };
