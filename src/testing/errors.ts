@@ -39,6 +39,11 @@ export class RequestAbortedError extends Error {
  * Internal: it only tells the handler to stop reading and answer.
  */
 export class RequestTooLargeError extends Error {
+  // A string, not the class identifier, so a minifier cannot rename it.
+  static {
+    Object.defineProperty(this, 'name', { value: 'RequestTooLargeError' });
+  }
+
   constructor(readonly limit: number) {
     super(`scripted server: request body exceeds the limit of ${limit} bytes`);
     this.name = 'RequestTooLargeError';

@@ -87,3 +87,30 @@ describe('error names after minification', () => {
     expect(minified('EmptyModelResponseError').isInstance(new ToolDefinitionError([]))).toBe(false);
   });
 });
+
+describe('error classes anywhere in src/', () => {
+  /** Every `.ts` file under src/, with its text. */
+  const sources = (dir: string): [string, string][] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry): [string, string][] => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return sources(path);
+      return entry.name.endsWith('.ts') ? [[path, readFileSync(path, 'utf8')]] : [];
+    });
+
+  it('each exported error class names itself with its own name, in a static block', () => {
+    const unnamed: string[] = [];
+    let count = 0;
+    for (const [path, text] of sources(join(__dirname, '../../src'))) {
+      for (const match of text.matchAll(
+        /^export (?:abstract )?class (\w+) extends \w*Error\b[^{]*\{\n([\s\S]*?)^\}/gm,
+      )) {
+        const [, name, body] = match;
+        count++;
+        const named = body.includes(`this.defineName('${name}')`) || body.includes(`{ value: '${name}' }`);
+        if (!/^\s+static \{/m.test(body) || !named) unnamed.push(`${name} (${path.slice(path.indexOf('src/'))})`);
+      }
+    }
+    expect(count).toBeGreaterThanOrEqual(10);
+    expect(unnamed).toEqual([]);
+  });
+});
