@@ -25,6 +25,10 @@ export type McpToolsClient = Pick<Client, 'listTools' | 'callTool'>;
 
 /** Thrown inside a remote tool's `execute` (and answered by `runTool` as `Tool error: …`) when the server says the call failed. */
 export class McpToolCallError extends Error {
+  static {
+    Object.defineProperty(this, 'name', { value: 'McpToolCallError' });
+  }
+
   constructor(message: string) {
     super(message);
     this.name = 'McpToolCallError';
