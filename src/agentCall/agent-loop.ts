@@ -3,6 +3,7 @@ import {
   COMPRESSION_KEEP_SHARE,
   DEFAULT_MAX_CONSECUTIVE_TOOL_TURNS,
   DEFAULT_MAX_RUN_AGENT_TIMES,
+  DEFAULT_MAX_TOOL_CALLS_PER_TURN,
   DEFAULT_TOOL_CONCURRENCY,
 } from '../constants';
 import { EmptyModelResponseError } from '../errors/empty-model-response.error';
@@ -25,7 +26,7 @@ import { keepNonEmpty, pausedAt, restoreInteractiveHistory, runInteractiveHandle
 import { planDecisions, type DecidedCall } from './decisions';
 import { locatePending } from './pending-messages';
 import { assertRunState, RUN_STATE_VERSION, type PendingCall, type RunState } from './run-state';
-import { runToolCalls } from './run-tool-calls';
+import { overCapText, runToolCalls } from './run-tool-calls';
 import type { AgentStopReason, RunAgentCallProps, RunAgentResponse, ToolCallChildrenInteractive } from './type';
 
 /** One run of the loop: its history, counters and hooks. `runAgentLoop` owns the timers and the signal. */
@@ -165,12 +166,18 @@ export class AgentLoop {
     calls: ChatCompletionMessageToolCall[],
     snapshot: ChatCompletionMessageParam[],
   ): Promise<boolean> {
-    const approvals = await findApprovals(calls, this.props.tools);
-    const runnable = calls.filter((_, i) => approvals[i] === undefined);
+    const cap = this.props.maxToolCallsPerTurn ?? DEFAULT_MAX_TOOL_CALLS_PER_TURN;
+    const capped = calls.length > cap ? calls.slice(0, cap) : calls;
+    const approvals = await findApprovals(capped, this.props.tools);
+    const runnable = capped.filter((_, i) => approvals[i] === undefined);
     const results = runnable.length ? await this.execute(runnable, snapshot) : [];
     let stop = false;
     let next = 0;
     for (let i = 0; i < calls.length; i++) {
+      if (i >= cap) {
+        this.append(await this.settle(calls[i], { response: overCapText(calls[i], calls.length, cap) }, calls.length));
+        continue;
+      }
       const approval = approvals[i];
       if (approval) {
         this.pending.push(approval);

@@ -91,3 +91,10 @@ export async function runToolCalls({
   await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, worker));
   return results;
 }
+
+/** The answer to a call past the turn's `maxToolCallsPerTurn`: it was not run, and why. */
+export function overCapText(call: ChatCompletionMessageToolCall, callCount: number, cap: number): string {
+  return toolErrorText(
+    `${call.function.name} was not run: this turn made ${callCount} tool calls and at most ${cap} are run; call again with fewer`,
+  );
+}

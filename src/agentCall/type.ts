@@ -141,6 +141,11 @@ export type RunAgentCallProps = ResponseEvents & {
 
   /** How many of one turn's tool calls run at once (default 1: in order); messages stay in call order. */
   toolConcurrency?: number;
+  /**
+   * Most tool calls of one turn that are run (default `DEFAULT_MAX_TOOL_CALLS_PER_TURN`, 64); each call past it gets
+   * a tool message saying it was not run, so a model cannot fire a side-effecting tool thousands of times at once.
+   */
+  maxToolCallsPerTurn?: number;
   /** Timeout for tools that set no `timeoutMs` of their own. */
   toolTimeoutMs?: number;
   /** Stop the whole run after this many milliseconds (`stopReason: 'timeout'`). */

@@ -7,6 +7,7 @@ import { resolveClient, type LLMClient, type UserKey } from './client';
 import { ThinkTagSplitter, splitThinkTags } from './think-tags';
 import { ToolCallAccumulator, type ToolCallStreamEvents } from './tool-call-accumulator';
 import { estimateMessagesTokens, estimateTokens } from './tokens';
+import { readUsage } from './usage';
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionCreateParamsBase,
@@ -153,8 +154,7 @@ class ResponseState {
         return;
       }
       if (!this.requestId && chunk.id) this.requestId = chunk.id;
-      if (chunk.usage)
-        this.usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+      if (chunk.usage) this.usage = readUsage(chunk.usage) ?? this.usage;
       const choice = chunk.choices?.[0];
       if (!choice) continue;
       const delta = choice.delta as ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null };
@@ -176,8 +176,7 @@ class ResponseState {
 
   consumeCompletion(completion: ChatCompletion): void {
     this.requestId = completion.id ?? '';
-    if (completion.usage)
-      this.usage = { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens };
+    if (completion.usage) this.usage = readUsage(completion.usage);
     const choice = completion.choices?.[0];
     if (!choice) return;
     const message = choice.message as ChatCompletion.Choice['message'] & { reasoning_content?: string | null };

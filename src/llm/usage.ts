@@ -11,6 +11,20 @@ export function tokenCount(value: unknown): number | undefined {
 }
 
 /**
+ * The token counts of an endpoint's `usage` object, or `undefined` when either is missing or not a valid count
+ * (a string, NaN, a negative number): the caller then estimates instead of adding garbage to the run's totals.
+ *
+ * @internal
+ */
+export function readUsage(usage: unknown): { inputTokens: number; outputTokens: number } | undefined {
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  const { prompt_tokens, completion_tokens } = usage as Record<string, unknown>;
+  const inputTokens = tokenCount(prompt_tokens);
+  const outputTokens = tokenCount(completion_tokens);
+  return inputTokens === undefined || outputTokens === undefined ? undefined : { inputTokens, outputTokens };
+}
+
+/**
  * The usage items a tool returned, keeping only well-formed ones: a `moduleName` string, and the numbers that are
  * valid (token counts as {@link tokenCount}, `totalPoints` as a finite non-negative number). Never throws, even on
  * throwing getters or a value that is not an array.

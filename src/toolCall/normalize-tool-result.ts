@@ -1,6 +1,7 @@
 import { sanitizeUsages } from '../llm/usage';
 import type { ChatCompletionMessageParam } from '../llm/type';
-import { toModelText } from './model-text';
+import { getErrText } from './error-text';
+import { toModelText, toolErrorText } from './model-text';
 import type { ToolExecuteResult, ToolInteractive } from './type';
 
 /**
@@ -11,7 +12,13 @@ import type { ToolExecuteResult, ToolInteractive } from './type';
 export function normalizeToolResult(value: unknown): ToolExecuteResult {
   if (value === null || typeof value !== 'object' || !hasResponse(value)) return { response: toModelText(value) };
   const source = value as Record<string, unknown>;
-  const response = toModelText(read(source, 'response'));
+  let response: string;
+  try {
+    response = toModelText(source.response);
+  } catch (error) {
+    // A getter that throws is the tool failing: the model reads why, like any other throw.
+    return { response: toolErrorText(getErrText(error)) };
+  }
   const stop = read(source, 'stop');
   const interactive = read(source, 'interactive');
   const usages = sanitizeUsages(read(source, 'usages'));
