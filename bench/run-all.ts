@@ -1,12 +1,13 @@
 /** Runs every benchmark in turn: `npm run bench`. Each file also runs alone: `node .bench/bench/<name>.js`. */
 import { historyGrowth } from './history-growth';
+import { masking } from './masking';
 import { stepOverhead } from './step-overhead';
 import { streamProcessing } from './stream-processing';
 import { toolConcurrency } from './tool-concurrency';
 
 async function main(): Promise<void> {
   console.log(`agentcall benchmarks — node ${process.version}, ${process.platform}/${process.arch}\n`);
-  for (const bench of [stepOverhead, historyGrowth, streamProcessing, toolConcurrency]) {
+  for (const bench of [stepOverhead, historyGrowth, streamProcessing, toolConcurrency, masking]) {
     await bench();
     console.log();
   }
