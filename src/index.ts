@@ -24,9 +24,12 @@ export type { ToolResult, ToolResultOptions } from './definitions/results/tool-r
 export {
   AgentcallError,
   EmptyModelResponseError,
+  RunAbortedError,
   RunStateVersionError,
+  RunTimeoutError,
   StreamIdleTimeoutError,
   ToolDefinitionError,
+  ToolTimeoutError,
 } from './errors';
 export type { ToolDefinitionProblem } from './errors';
 
@@ -36,6 +39,7 @@ export type { Decision, PendingCall, RunState } from './agentCall/run-state';
 export { createMemoryJournal, journalKey, MemoryJournal } from './toolCall/journal';
 export type { ToolJournal } from './toolCall/journal';
 export type {
+  AfterToolCallEvent,
   AgentStopReason,
   ChildrenInteractiveParams,
   CompressContextEvent,
@@ -57,7 +61,9 @@ export type {
   ToolExecuteContext,
   ToolExecuteResult,
   ToolInteractive,
+  ToolOutcome,
   ToolParseResult,
+  RunToolResult,
 } from './toolCall/type';
 
 export { createLLMResponse } from './llm/request';

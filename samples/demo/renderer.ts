@@ -3,8 +3,6 @@ import type { RunAgentCallProps, RunAgentResponse } from '../../src';
 /** Where the demo writes. */
 export type Output = { write(text: string): void };
 
-const FAILURE = /^(Tool error:|Invalid arguments|Call tool not found:)/;
-
 /**
  * Renders a run in the terminal: reasoning dimmed, answer text as it streams, each tool call with its
  * arguments as they arrive, each result, and a usage summary at the end.
@@ -31,8 +29,8 @@ export class TerminalRenderer {
         this.line = 'tool';
       },
       onToolParam: ({ argsDelta }) => this.out.write(this.dim(argsDelta)),
-      onAfterToolCall: ({ call, response }) => {
-        const failed = FAILURE.test(response);
+      onAfterToolCall: ({ call, response, outcome }) => {
+        const failed = outcome !== 'ok';
         if (failed) this.failedToolCalls++;
         this.endLine();
         this.out.write(`  ${failed ? '✗' : '✓'} ${call.function.name} → ${oneLine(response, 200)}\n`);

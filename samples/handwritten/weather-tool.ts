@@ -40,11 +40,10 @@ export async function askAboutWeather(client: OpenAI, question: string): Promise
     maxRunAgentTimes: 5,
     onStreaming: ({ text }) => process.stdout.write(text),
     onToolCall: ({ call }) => console.log(`\n→ ${call.function.name}`),
-    onAfterToolCall: ({ call, response }) => console.log(`← ${call.function.name}: ${response}`),
+    onAfterToolCall: ({ call, response, outcome }) => console.log(`← ${call.function.name} (${outcome}): ${response}`),
   });
   if (result.error) throw new Error('The run failed', { cause: result.error });
-  const last = result.completeMessages.at(-1);
-  return typeof last?.content === 'string' ? last.content : '';
+  return result.text;
 }
 
 async function lookUpTemperature(city: string, signal: AbortSignal): Promise<number> {

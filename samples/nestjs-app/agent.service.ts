@@ -29,8 +29,8 @@ export class AgentService {
         onReasoning: ({ text }) => subscriber.next({ type: 'reasoning', text }),
         onToolCall: ({ call }) => subscriber.next({ type: 'tool_call', id: call.id, name: call.function.name }),
         onToolParam: ({ tool, argsDelta }) => subscriber.next({ type: 'tool_args', id: tool.id, delta: argsDelta }),
-        onAfterToolCall: ({ call, response }) =>
-          subscriber.next({ type: 'tool_result', id: call.id, name: call.function.name, response }),
+        onAfterToolCall: ({ call, response, outcome }) =>
+          subscriber.next({ type: 'tool_result', id: call.id, name: call.function.name, response, outcome }),
       }).then(
         (result) => {
           if (result.interactiveResponse)

@@ -23,7 +23,7 @@ async function main() {
     tools: toolsFrom(new WeatherTools()),
   });
   await server.close();
-  console.log(result.completeMessages.at(-1)?.content);
+  console.log(result.text);
 }
 
 void main();

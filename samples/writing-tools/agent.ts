@@ -15,6 +15,5 @@ export async function planTrip(client: OpenAI, question: string): Promise<string
     maxRunAgentTimes: 8,
   });
   if (result.error) throw new Error('The run failed', { cause: result.error });
-  const last = result.completeMessages.at(-1);
-  return typeof last?.content === 'string' ? last.content : '';
+  return result.text;
 }

@@ -16,7 +16,8 @@ import type {
   ChatCompletionTool,
   UsageItem,
 } from '../llm/type';
-import type { ToolExecuteResult } from '../toolCall/type';
+import type { RunToolResult, ToolExecuteResult } from '../toolCall/type';
+import { toError } from '../utils/to-error';
 import { AWAITING_APPROVAL_RESPONSE, findApprovals } from './approvals';
 import { historyLimit, toolResponseBudget } from './budget';
 import { UniqueCallIds } from './call-ids';
@@ -45,6 +46,8 @@ export class AgentLoop {
   private runTimes = 0;
   private finishReason: RunAgentResponse['finish_reason'] = null;
   private interactiveResponse?: ToolCallChildrenInteractive;
+  /** The last assistant text the model wrote in this run. */
+  private text = '';
   private readonly body: RunAgentCallProps['body'];
   private callIds?: UniqueCallIds;
 
@@ -128,6 +131,7 @@ export class AgentLoop {
       this.pushUsages([{ moduleName: 'agent_call', model: this.model, ...res.usage }]);
       // Seeded once from the history the run started with (or resumed), then kept up to date.
       if (res.toolCalls.length) (this.callIds ??= new UniqueCallIds(this.messages)).claim(res.toolCalls);
+      if (res.answerText) this.text = res.answerText;
       if (res.assistantMessage) {
         this.assistantMessages.push(res.assistantMessage);
         this.append(res.assistantMessage);
@@ -325,12 +329,16 @@ export class AgentLoop {
     let stop = false;
     for (const decided of plan) {
       const call = decided.action === 'handle' ? decided.pending.call : decided.call;
-      let result: ToolExecuteResult;
+      let result: RunToolResult;
       if (decided.action === 'run') {
         result = results[next++];
       } else {
-        result = decided.action === 'handle' ? await this.handleInteractive(decided.pending) : decided.result;
-        this.observe(call, result);
+        const started = performance.now();
+        result =
+          decided.action === 'handle'
+            ? await this.handleInteractive(decided.pending)
+            : { ...decided.result, outcome: decided.action === 'reject' ? 'rejected' : 'ok' };
+        this.observe(call, result, performance.now() - started);
       }
       if (result.stop) stop = true;
       const message = await this.settle(call, result, plan.length);
@@ -346,7 +354,7 @@ export class AgentLoop {
   }
 
   /** The seed's resume handler, for a paused call the decisions leave unanswered. */
-  private handleInteractive(pending: Extract<PendingCall, { kind: 'interactive' }>): Promise<ToolExecuteResult> {
+  private handleInteractive(pending: Extract<PendingCall, { kind: 'interactive' }>): Promise<RunToolResult> {
     return runInteractiveHandler(this.props.handleInteractiveTool!, {
       childrenResponse: pending.interactive,
       toolParams: { memoryRequestMessages: this.messages.slice(), toolCallId: pending.call.id },
@@ -354,9 +362,12 @@ export class AgentLoop {
   }
 
   /** `onAfterToolCall` for a call answered without running (rejected or answered by a person). */
-  private observe(call: ChatCompletionMessageToolCall, result: ToolExecuteResult): void {
+  private observe(call: ChatCompletionMessageToolCall, result: RunToolResult, durationMs: number): void {
+    const hook = this.props.onAfterToolCall;
+    if (!hook) return;
+    const { response, outcome, error } = result;
     try {
-      this.props.onAfterToolCall?.({ call, response: result.response });
+      hook({ call, response, outcome, ...(error !== undefined ? { error } : {}), durationMs });
     } catch {
       // An observer must not cost the model its tool message.
     }
@@ -396,11 +407,19 @@ export class AgentLoop {
   private async resume(): Promise<RunAgentResponse | undefined> {
     const params = this.props.childrenInteractiveParams!;
     const handle = this.props.handleInteractiveTool;
-    const result: ToolExecuteResult = handle ? await runInteractiveHandler(handle, params) : { response: '' };
+    const started = performance.now();
+    const result: RunToolResult = handle
+      ? await runInteractiveHandler(handle, params)
+      : { response: '', outcome: 'ok' };
     const { messages, call } = restoreInteractiveHistory(params, result);
     this.messages = messages;
     this.historyTokens = estimateMessagesTokens(messages);
-    if (call) this.props.onAfterToolCall?.({ call, response: result.response });
+    if (call) {
+      const hook = this.props.onAfterToolCall;
+      const { response, outcome, error } = result;
+      const durationMs = performance.now() - started;
+      hook?.({ call, response, outcome, ...(error !== undefined ? { error } : {}), durationMs });
+    }
     this.assistantMessages.push(...keepNonEmpty(result.assistantMessages));
     if (result.usages?.length) this.pushUsages(result.usages);
     if (result.interactive) {
@@ -446,7 +465,8 @@ export class AgentLoop {
       usages: this.usages,
       finish_reason: this.finishReason,
       requestIds: this.requestIds,
-      ...(error !== undefined ? { error } : {}),
+      text: this.text,
+      ...(error !== undefined ? { error: toError(error) } : {}),
       stopReason,
       runTimes: this.runTimes,
       state: this.unreadableState === undefined ? this.state(false) : (this.unreadableState as RunState),

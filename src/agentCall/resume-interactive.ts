@@ -1,7 +1,8 @@
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
 import { getErrText } from '../toolCall/error-text';
 import { toolErrorText } from '../toolCall/model-text';
-import type { ToolExecuteResult, ToolInteractive } from '../toolCall/type';
+import { normalizeToolResult } from '../toolCall/normalize-tool-result';
+import type { RunToolResult, ToolExecuteResult, ToolInteractive } from '../toolCall/type';
 import type { ChildrenInteractiveParams, ToolCallChildrenInteractive } from './type';
 
 /**
@@ -43,11 +44,11 @@ export function pausedAt(interactive: ToolInteractive, toolCallId: string): Tool
 export async function runInteractiveHandler(
   handle: (params: ChildrenInteractiveParams) => Promise<ToolExecuteResult>,
   params: ChildrenInteractiveParams,
-): Promise<ToolExecuteResult> {
+): Promise<RunToolResult> {
   try {
-    return await handle(params);
+    return { ...normalizeToolResult(await handle(params)), outcome: 'ok' };
   } catch (error) {
-    return { response: toolErrorText(getErrText(error)) };
+    return { response: toolErrorText(getErrText(error)), outcome: 'error', error };
   }
 }
 

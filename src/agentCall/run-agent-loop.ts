@@ -1,4 +1,6 @@
 import { ABORT_POLL_MS } from '../constants';
+import { RunAbortedError } from '../errors/run-aborted.error';
+import { RunTimeoutError } from '../errors/run-timeout.error';
 import { linkAbort } from '../utils/abort';
 import { AgentLoop } from './agent-loop';
 import type { RunAgentCallProps, RunAgentResponse } from './type';
@@ -21,15 +23,16 @@ export async function runAgentLoop(props: RunAgentCallProps): Promise<RunAgentRe
   const run = linkAbort(props.abortSignal);
   const signal = run.controller.signal;
   let timedOut = false;
-  const deadline = props.timeoutMs
+  const timeoutMs = props.timeoutMs;
+  const deadline = timeoutMs
     ? setTimeout(() => {
         timedOut = true;
-        run.controller.abort(new Error(`Run timed out after ${props.timeoutMs} ms`));
-      }, props.timeoutMs)
+        run.controller.abort(new RunTimeoutError(timeoutMs));
+      }, timeoutMs)
     : undefined;
   const poll = props.isAborted
     ? setInterval(() => {
-        if (props.isAborted?.()) run.controller.abort(new Error('Run aborted'));
+        if (props.isAborted?.()) run.controller.abort(new RunAbortedError());
       }, ABORT_POLL_MS)
     : undefined;
   try {

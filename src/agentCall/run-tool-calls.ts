@@ -1,9 +1,11 @@
+import { RunAbortedError } from '../errors/run-aborted.error';
 import { journalKey, type ToolJournal } from '../toolCall/journal';
 import { normalizeToolResult } from '../toolCall/normalize-tool-result';
 import { toolErrorText } from '../toolCall/model-text';
 import { runTool } from '../toolCall/run-tool';
-import type { ToolDefinition, ToolExecuteResult } from '../toolCall/type';
+import type { RunToolResult, ToolDefinition, ToolExecuteResult, ToolOutcome } from '../toolCall/type';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
+import type { AfterToolCallEvent } from './type';
 
 /** Arguments of {@link runToolCalls}. */
 export type RunToolCallsProps = {
@@ -13,7 +15,7 @@ export type RunToolCallsProps = {
   signal: AbortSignal;
   concurrency: number;
   defaultTimeoutMs?: number;
-  onAfterToolCall?: (e: { call: ChatCompletionMessageToolCall; response: string }) => void;
+  onAfterToolCall?: (e: AfterToolCallEvent) => void;
   /** The run's id: each call's idempotency key (and journal key) is `${runId}:${call.id}`. */
   runId?: string;
   /** Handed to every tool as `ctx.caller`. */
@@ -26,8 +28,9 @@ export type RunToolCallsProps = {
 
 /**
  * Run one turn's tool calls, at most `concurrency` at once, and return their results in call order.
- * A call not yet started when the run is aborted is answered without running, so every call still gets
- * exactly one result. With a journal, a call recorded there is not executed again: its recorded result is used.
+ * A call not yet started when the run is aborted is answered without running (`outcome: 'skipped'`), so
+ * every call still gets exactly one result. With a journal, a call recorded there is not executed again: its
+ * recorded result (and outcome) is used.
  */
 export async function runToolCalls({
   calls,
@@ -41,27 +44,39 @@ export async function runToolCalls({
   caller,
   journal,
   onJournalError,
-}: RunToolCallsProps): Promise<ToolExecuteResult[]> {
-  const results = new Array<ToolExecuteResult>(calls.length);
-  const execute = async (call: ChatCompletionMessageToolCall): Promise<ToolExecuteResult> => {
+}: RunToolCallsProps): Promise<RunToolResult[]> {
+  const results = new Array<RunToolResult>(calls.length);
+  const execute = async (call: ChatCompletionMessageToolCall): Promise<RunToolResult> => {
     if (signal.aborted) {
-      return { response: toolErrorText(`${call.function.name} was not run because the run was aborted`) };
+      return {
+        response: toolErrorText(`${call.function.name} was not run because the run was aborted`),
+        outcome: 'skipped',
+        error: signal.reason ?? new RunAbortedError(),
+      };
     }
     const idempotencyKey = runId === undefined ? undefined : journalKey(runId, call.id);
     if (!journal || idempotencyKey === undefined) {
       return runTool({ call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller });
     }
-    let recorded: ToolExecuteResult | undefined;
+    let recorded: (ToolExecuteResult & { outcome?: unknown }) | undefined;
     try {
       recorded = await journal.get(idempotencyKey);
     } catch (error) {
       onJournalError?.(error);
-      return { response: toolErrorText(`${call.function.name} was not run because its journal could not be read`) };
+      return {
+        response: toolErrorText(`${call.function.name} was not run because its journal could not be read`),
+        outcome: 'skipped',
+        error,
+      };
     }
-    if (recorded !== undefined) return normalizeToolResult(recorded);
+    if (recorded !== undefined) {
+      return { ...normalizeToolResult(recorded), outcome: isOutcome(recorded.outcome) ? recorded.outcome : 'ok' };
+    }
     const result = await runTool({ call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller });
+    // The raw error stays in this process: it is for logs, and rarely survives serialisation anyway.
+    const { error: _raw, ...journaled } = result;
     try {
-      await journal.set(idempotencyKey, result);
+      await journal.set(idempotencyKey, journaled);
     } catch (error) {
       onJournalError?.(error);
     }
@@ -69,11 +84,20 @@ export async function runToolCalls({
   };
   const runOne = async (index: number) => {
     const call = calls[index];
+    // Timed only for the hook: a run without observers pays nothing for it.
+    const started = onAfterToolCall ? performance.now() : 0;
     const result = await execute(call);
     results[index] = result;
     if (onAfterToolCall) {
+      const event: AfterToolCallEvent = {
+        call,
+        response: result.response,
+        outcome: result.outcome,
+        durationMs: result.outcome === 'skipped' ? 0 : performance.now() - started,
+      };
+      if (result.error !== undefined) event.error = result.error;
       try {
-        onAfterToolCall({ call, response: result.response });
+        onAfterToolCall(event);
       } catch {
         // A throwing observer must not cost the model its tool message.
       }
@@ -97,4 +121,19 @@ export function overCapText(call: ChatCompletionMessageToolCall, callCount: numb
   return toolErrorText(
     `${call.function.name} was not run: this turn made ${callCount} tool calls and at most ${cap} are run; call again with fewer`,
   );
+}
+
+const OUTCOMES: ReadonlySet<string> = new Set<ToolOutcome>([
+  'ok',
+  'not_found',
+  'invalid_arguments',
+  'error',
+  'timeout',
+  'aborted',
+  'rejected',
+  'skipped',
+]);
+
+function isOutcome(value: unknown): value is ToolOutcome {
+  return typeof value === 'string' && OUTCOMES.has(value);
 }

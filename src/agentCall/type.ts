@@ -7,7 +7,7 @@ import type {
   UsageItem,
 } from '../llm/type';
 import type { ToolJournal } from '../toolCall/journal';
-import type { ToolDefinition, ToolExecuteResult, ToolInteractive } from '../toolCall/type';
+import type { ToolDefinition, ToolExecuteResult, ToolInteractive, ToolOutcome } from '../toolCall/type';
 import type { Decision, RunState } from './run-state';
 
 /** What a paused run saved: the tool's question, the history at the pause, and the call awaiting an answer. */
@@ -79,6 +79,19 @@ export type ToolCompressEvent = {
   usage?: UsageItem;
 };
 
+/** Reported by `onAfterToolCall` once per tool call, on every path, before compression and before its message is appended. */
+export type AfterToolCallEvent = {
+  call: ChatCompletionMessageToolCall;
+  /** The tool's own text (uncompressed; an empty response is sent to the model as `'none'`). */
+  response: string;
+  /** How the call ended; see {@link ToolOutcome}. */
+  outcome: ToolOutcome;
+  /** The raw value behind a failed call (thrown value, parse failure, timeout or abort error), for logs; never sent to the model. */
+  error?: unknown;
+  /** Wall-clock time from the call's start to its result, in milliseconds (0 for a call that never started). */
+  durationMs: number;
+};
+
 /** Arguments of `runAgentLoop`. */
 export type RunAgentCallProps = ResponseEvents & {
   /** The chat-completions body (model, messages, temperature, …) without `tools`: those come from `tools`. */
@@ -136,8 +149,8 @@ export type RunAgentCallProps = ResponseEvents & {
   maxToolResponseTokens?: number;
   onAfterCompressContext?: (e: CompressContextEvent) => void;
   onToolCompress?: (e: ToolCompressEvent) => void;
-  /** After every tool call on every path (found, not found, bad arguments, throw, timeout), before compression. */
-  onAfterToolCall?: (e: { call: ChatCompletionMessageToolCall; response: string }) => void;
+  /** After every tool call on every path (found, not found, bad arguments, throw, timeout, skipped), before compression. */
+  onAfterToolCall?: (e: AfterToolCallEvent) => void;
 
   /** How many of one turn's tool calls run at once (default 1: in order); messages stay in call order. */
   toolConcurrency?: number;
@@ -171,8 +184,16 @@ export type RunAgentResponse = {
   finish_reason: CompletionFinishReason;
   /** One id per main model request. */
   requestIds: string[];
-  /** The model request error, when one ended the run. */
-  error?: unknown;
+  /**
+   * The last assistant text of this run (the model's own words, not tool messages), `''` when it wrote none.
+   * After an error or abort it is the text that arrived before it.
+   */
+  text: string;
+  /**
+   * What ended the run with `stopReason: 'error'`: the SDK's `APIError` family for a failed request, or one of
+   * agentcall's named errors. Anything else that was thrown is wrapped in an `Error` (the value is its `cause`).
+   */
+  error?: Error;
   stopReason: AgentStopReason;
   /** Model requests made by this call (`state.turn` counts across resumes). */
   runTimes: number;

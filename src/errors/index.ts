@@ -5,3 +5,6 @@ export { EmptyModelResponseError } from './empty-model-response.error';
 export { StreamIdleTimeoutError } from './stream-idle-timeout.error';
 export { UnsupportedToolScopeError } from './unsupported-tool-scope.error';
 export { RunStateVersionError } from './run-state-version.error';
+export { RunAbortedError } from './run-aborted.error';
+export { RunTimeoutError } from './run-timeout.error';
+export { ToolTimeoutError } from './tool-timeout.error';

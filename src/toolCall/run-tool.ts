@@ -1,10 +1,12 @@
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
+import { RunAbortedError } from '../errors/run-aborted.error';
+import { ToolTimeoutError } from '../errors/tool-timeout.error';
 import { linkAbort } from '../utils/abort';
 import { getErrText } from './error-text';
 import { modelSafeText, toolErrorText, toolNotFoundText } from './model-text';
 import { parseJsonArgs } from './parse-json-args';
 import { normalizeToolResult } from './normalize-tool-result';
-import type { ToolDefinition, ToolExecuteResult, ToolParseResult } from './type';
+import type { RunToolResult, ToolDefinition, ToolParseResult } from './type';
 
 /** Arguments of {@link runTool}. */
 export type RunToolProps = {
@@ -22,18 +24,20 @@ export type RunToolProps = {
 };
 
 /**
- * Run one tool call: find → parse → execute. Every failure becomes a `{ response }` the model can read.
+ * Run one tool call: find → parse → execute. Every failure becomes a `{ response }` the model can read, and
+ * `outcome` says, as data, how the call ended (with the raw `error` behind a failure, for logs):
  *
- * - unknown name → `Call tool not found: <name>`
- * - `parseParams` failure → its `errorMessage`
- * - `execute` throws or rejects → `Tool error: <safe error text>`
- * - `timeoutMs` passes → `Tool error: <name> timed out after <ms> ms` (the tool's signal is aborted)
- * - the run is aborted → `Tool error: <name> was aborted` (without waiting for a tool that ignores its signal)
+ * - unknown name → `Call tool not found: <name>` (`not_found`)
+ * - `parseParams` failure → its `errorMessage` (`invalid_arguments`)
+ * - `execute` throws or rejects → `Tool error: <safe error text>` (`error`)
+ * - `timeoutMs` passes → `Tool error: <name> timed out after <ms> ms` (`timeout`; the tool's signal is aborted)
+ * - the run is aborted → `Tool error: <name> was aborted` (`aborted`; without waiting for a tool that ignores its signal)
  *
  * It never throws, whatever the tool does.
  *
  * @example
- * const { response } = await runTool({ call, messages, tools: [weatherTool] });
+ * const { response, outcome, error } = await runTool({ call, messages, tools: [weatherTool] });
+ * if (outcome !== 'ok') logger.warn({ outcome, error }, 'tool call failed');
  */
 export async function runTool({
   call,
@@ -43,24 +47,25 @@ export async function runTool({
   defaultTimeoutMs,
   idempotencyKey,
   caller,
-}: RunToolProps): Promise<ToolExecuteResult> {
+}: RunToolProps): Promise<RunToolResult> {
   const name = call?.function?.name;
   const tool = findTool(tools, name);
-  if (!tool) return { response: toolNotFoundText(name) };
+  if (!tool) return { response: toolNotFoundText(name), outcome: 'not_found' };
 
   const rawArgs = call.function.arguments ?? '';
   let parsed: ToolParseResult<unknown>;
   try {
     parsed = tool.parseParams ? tool.parseParams(rawArgs) : { success: true, data: parseJsonArgs(rawArgs) };
   } catch (error) {
-    return { response: toolErrorText(getErrText(error)) };
+    return { response: toolErrorText(getErrText(error)), outcome: 'invalid_arguments', error };
   }
   // A hand-written parser may return anything; only a real success runs the tool, and the model always gets text.
   if (parsed?.success !== true) {
+    const message = typeof parsed?.errorMessage === 'string' ? parsed.errorMessage : undefined;
     return {
-      response: modelSafeText(
-        typeof parsed?.errorMessage === 'string' ? parsed.errorMessage : `Invalid arguments for ${name}`,
-      ),
+      response: modelSafeText(message ?? `Invalid arguments for ${name}`),
+      outcome: 'invalid_arguments',
+      error: message ?? parsed,
     };
   }
 
@@ -68,18 +73,19 @@ export async function runTool({
   const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
   if (!timeoutMs && !signal)
     return execute(tool, { call, messages, params: parsed.data, signal: NEVER_ABORTED, caller, ...key });
-  if (signal?.aborted) return { response: toolErrorText(`${name} was aborted`) };
+  if (signal?.aborted) return aborted(name, signal);
 
   const { controller, dispose } = linkAbort(signal);
   let timer: NodeJS.Timeout | undefined;
-  const interrupted = new Promise<ToolExecuteResult>((resolve) => {
-    const onAbort = () => resolve({ response: toolErrorText(`${name} was aborted`) });
+  const interrupted = new Promise<RunToolResult>((resolve) => {
+    const onAbort = () => resolve(aborted(name, controller.signal));
     controller.signal.addEventListener('abort', onAbort, { once: true });
     if (timeoutMs && timeoutMs > 0) {
       timer = setTimeout(() => {
         controller.signal.removeEventListener('abort', onAbort);
-        controller.abort(new Error(`${name} timed out after ${timeoutMs} ms`));
-        resolve({ response: toolErrorText(`${name} timed out after ${timeoutMs} ms`) });
+        const error = new ToolTimeoutError(name, timeoutMs);
+        controller.abort(error);
+        resolve({ response: toolErrorText(error.message), outcome: 'timeout', error });
       }, timeoutMs);
     }
   });
@@ -96,14 +102,19 @@ export async function runTool({
 
 const NEVER_ABORTED = new AbortController().signal;
 
-async function execute(
-  tool: ToolDefinition,
-  ctx: Parameters<ToolDefinition['execute']>[0],
-): Promise<ToolExecuteResult> {
+function aborted(name: string, signal: AbortSignal): RunToolResult {
+  return {
+    response: toolErrorText(`${name} was aborted`),
+    outcome: 'aborted',
+    error: signal.reason ?? new RunAbortedError(),
+  };
+}
+
+async function execute(tool: ToolDefinition, ctx: Parameters<ToolDefinition['execute']>[0]): Promise<RunToolResult> {
   try {
-    return normalizeToolResult(await tool.execute(ctx));
+    return { ...normalizeToolResult(await tool.execute(ctx)), outcome: 'ok' };
   } catch (error) {
-    return { response: toolErrorText(getErrText(error)) };
+    return { response: toolErrorText(getErrText(error)), outcome: 'error', error };
   }
 }
 

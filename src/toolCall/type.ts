@@ -59,6 +59,33 @@ export type ToolExecuteResult = {
 };
 
 /**
+ * How a tool call ended, as data (the text the model reads is in `response`):
+ *
+ * - `ok`: the tool ran and returned
+ * - `not_found`: no tool has that name
+ * - `invalid_arguments`: the arguments did not parse or validate; the tool did not run
+ * - `error`: the tool (or its parser) threw or rejected
+ * - `timeout`: the tool's `timeoutMs` passed; its signal was aborted
+ * - `aborted`: the run was aborted (or timed out) while the call waited or ran
+ * - `rejected`: someone with the say refused the call (an approval or a guard); the tool did not run
+ * - `skipped`: the call was never started, because an earlier call of its turn paused or ended the run,
+ *   or the run was aborted first
+ */
+export type ToolOutcome =
+  'ok' | 'not_found' | 'invalid_arguments' | 'error' | 'timeout' | 'aborted' | 'rejected' | 'skipped';
+
+/**
+ * What `runTool` resolves to: the tool's result, how the call ended, and, when it failed, the raw value
+ * behind it (the thrown value, the parse failure's message, a timeout or abort error) for logs. The model
+ * only ever reads `response`, which carries no stack trace or secret; `error` is unmasked, so keep it out
+ * of anything sent to a model or a user.
+ */
+export type RunToolResult = ToolExecuteResult & {
+  outcome: ToolOutcome;
+  error?: unknown;
+};
+
+/**
  * A tool: the schema the model sees, how its arguments are parsed, and what it does.
  * A hand-written definition and one built from decorators are indistinguishable to `runTool` and `runAgentLoop`.
  */

@@ -1,5 +1,7 @@
 import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
-import { EmptyModelResponseError } from '../../src/errors';
+import { APIError } from 'openai';
+import type { AfterToolCallEvent } from '../../src/agentCall/type';
+import { EmptyModelResponseError, RunAbortedError, RunTimeoutError, ToolTimeoutError } from '../../src/errors';
 import type { ChatCompletionMessageParam } from '../../src/llm/type';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { fakeTool, user } from '../helpers/tools';
@@ -101,12 +103,12 @@ describe('runAgentLoop', () => {
       }),
       fakeTool('sleepy', () => new Promise(() => undefined), { timeoutMs: 20 }),
     ];
-    const after: [string, string][] = [];
+    const after: AfterToolCallEvent[] = [];
     const result = await runAgentLoop({
       client: server.client(),
       body: { model: 'm', messages: [user('go')] },
       tools,
-      onAfterToolCall: ({ call, response }) => after.push([call.id, response]),
+      onAfterToolCall: (e) => after.push(e),
     });
     const expected: [string, string][] = [
       ['ok', 'Oslo: 21°C'],
@@ -115,10 +117,128 @@ describe('runAgentLoop', () => {
       ['boom', 'Tool error: kaboom'],
       ['slow', 'Tool error: sleepy timed out after 20 ms'],
     ];
-    expect(after).toEqual(expected);
+    expect(after.map((e) => [e.call.id, e.response])).toEqual(expected);
+    expect(after.map((e) => e.outcome)).toEqual(['ok', 'not_found', 'invalid_arguments', 'error', 'timeout']);
+    expect(after.map((e) => 'error' in e)).toEqual([false, false, true, true, true]);
+    expect(after[2].error).toBe('n: must be a number');
+    expect(after[3].error).toEqual(new Error('kaboom'));
+    expect(ToolTimeoutError.isInstance(after[4].error)).toBe(true);
+    for (const e of after) expect(e.durationMs).toBeGreaterThanOrEqual(0);
+    // A timer never fires before its delay (libuv may round by a millisecond): the time spent waiting is counted.
+    expect(after[4].durationMs).toBeGreaterThanOrEqual(18);
     const toolMessages = server.requests[1].body.messages.filter((m) => m.role === 'tool');
     expect(toolMessages.map((m) => [(m as { tool_call_id: string }).tool_call_id, m.content])).toEqual(expected);
     expect(result.stopReason).toBe('completed');
+  });
+
+  it('reports calls cut short by the run as aborted or skipped, with the named reason', async () => {
+    server.enqueue({
+      toolCalls: [
+        { id: 'l1', name: 'long', arguments: {} },
+        { id: 'l2', name: 'get_weather', arguments: { city: 'X' } },
+      ],
+    });
+    const after: AfterToolCallEvent[] = [];
+    let toolSignal: AbortSignal | undefined;
+    const long = fakeTool('long', ({ signal }) => {
+      toolSignal = signal;
+      return new Promise(() => undefined);
+    });
+    const result = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [long, weather()],
+      // Long enough for the request to finish first on a loaded machine: the timeout must land in the tool.
+      timeoutMs: 1000,
+      onAfterToolCall: (e) => after.push(e),
+    });
+    expect(result.stopReason).toBe('timeout');
+    expect(after.map((e) => [e.call.id, e.outcome])).toEqual([
+      ['l1', 'aborted'],
+      ['l2', 'skipped'],
+    ]);
+    expect(RunTimeoutError.isInstance(after[0].error)).toBe(true);
+    expect(after[0].error).toMatchObject({ timeoutMs: 1000 });
+    expect(after[1].error).toBe(after[0].error);
+    expect(toolSignal?.reason).toBe(after[0].error);
+    expect(after[1].durationMs).toBe(0);
+
+    server.enqueue({ toolCalls: [{ id: 'l3', name: 'long', arguments: {} }] });
+    let stop = false;
+    const stopped: AfterToolCallEvent[] = [];
+    const long2 = fakeTool('long', () => {
+      setTimeout(() => (stop = true), 10);
+      return new Promise(() => undefined);
+    });
+    await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [long2],
+      isAborted: () => stop,
+      onAfterToolCall: (e) => stopped.push(e),
+    });
+    expect(stopped.map((e) => e.outcome)).toEqual(['aborted']);
+    expect(RunAbortedError.isInstance(stopped[0].error)).toBe(true);
+  });
+
+  describe('result.text', () => {
+    it('is the last assistant text of the run, kept across later tool-only turns', async () => {
+      server.enqueue(
+        { text: 'Let me check.', toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }] },
+        { toolCalls: [{ name: 'get_weather', arguments: { city: 'Rome' } }] },
+        { text: 'Oslo 21°C, Rome 21°C.' },
+      );
+      const done = await runAgentLoop({
+        client: server.client(),
+        body: { model: 'm', messages: [user('go')] },
+        tools: [weather()],
+      });
+      expect(done.text).toBe('Oslo 21°C, Rome 21°C.');
+
+      server.enqueue(
+        { text: 'Let me check.', toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }] },
+        { toolCalls: [{ name: 'get_weather', arguments: { city: 'Rome' } }] },
+      );
+      const cut = await runAgentLoop({
+        client: server.client(),
+        body: { model: 'm', messages: [user('go')] },
+        tools: [weather()],
+        maxRunAgentTimes: 2,
+      });
+      expect(cut.stopReason).toBe('max_turns');
+      expect(cut.text).toBe('Let me check.');
+    });
+
+    it("is '' when the model wrote nothing in this run, whatever the history holds", async () => {
+      server.enqueue({ toolCalls: [{ name: 'finish', arguments: {} }] });
+      const result = await runAgentLoop({
+        client: server.client(),
+        body: { model: 'm', messages: [user('go'), { role: 'assistant', content: 'an older answer' }, user('again')] },
+        tools: [fakeTool('finish', () => ({ response: 'ok', stop: true }))],
+      });
+      expect(result.stopReason).toBe('tool_stop');
+      expect(result.text).toBe('');
+    });
+  });
+
+  it('returns error as an Error, wrapping a value that is not one', async () => {
+    const client = server.client();
+    // A thenable that fails with a bare string, as a hand-rolled client or proxy might.
+    const rejectWithString = { then: (_ok: unknown, fail: (reason: unknown) => void) => fail('upstream said no') };
+    client.chat.completions.create = (() => rejectWithString) as never;
+    const result = await runAgentLoop({ client, body: { model: 'm', messages: [user('go')] }, tools: [weather()] });
+    expect(result.stopReason).toBe('error');
+    expect(result.error).toBeInstanceOf(Error);
+    expect(result.error?.message).toBe('upstream said no');
+    expect(result.error?.cause).toBe('upstream said no');
+
+    server.enqueue({ status: 500, errorMessage: 'overloaded' });
+    const http = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [weather()],
+    });
+    expect(http.error).toBeInstanceOf(APIError);
   });
 
   it('ends the run after a turn whose tool returned stop', async () => {

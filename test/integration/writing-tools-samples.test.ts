@@ -106,14 +106,23 @@ describe('samples/writing-tools (the examples of docs/writing-tools.md)', () => 
   it('results: @Exclude, stop, interactive, usages', async () => {
     const run = (name: string, args: string) =>
       runTool({ call: { id: 'c1', type: 'function', function: { name, arguments: args } }, messages: [], tools });
-    await expect(run('findCustomer', '{"id": "cus_1"}')).resolves.toEqual({ response: '{"id":"cus_1","name":"Ada"}' });
-    await expect(run('openTickets', '')).resolves.toEqual({ response: '3' });
-    await expect(run('escalate', '{"reason": "angry"}')).resolves.toEqual({ response: 'Escalated: angry', stop: true });
+    await expect(run('findCustomer', '{"id": "cus_1"}')).resolves.toEqual({
+      outcome: 'ok',
+      response: '{"id":"cus_1","name":"Ada"}',
+    });
+    await expect(run('openTickets', '')).resolves.toEqual({ outcome: 'ok', response: '3' });
+    await expect(run('escalate', '{"reason": "angry"}')).resolves.toEqual({
+      outcome: 'ok',
+      response: 'Escalated: angry',
+      stop: true,
+    });
     await expect(run('refund', '{"amount": 20}')).resolves.toEqual({
+      outcome: 'ok',
       response: 'Waiting for the user',
       interactive: { type: 'confirm', question: 'Refund 20 EUR?' },
     });
     await expect(run('search', '{"query": "vat"}')).resolves.toEqual({
+      outcome: 'ok',
       response: 'No article matches "vat"',
       usages: [{ moduleName: 'kb_search', totalPoints: 1 }],
     });

@@ -139,4 +139,28 @@ describe('npm run demo', () => {
       await server.close();
     }
   });
+
+  it('counts failed tool calls by outcome, not by what their text looks like', async () => {
+    const server = await startScriptedServer();
+    try {
+      const session = server.session([
+        {
+          toolCalls: [
+            { name: 'calculate', arguments: { expression: '2 +* 2' } },
+            { name: 'finish', arguments: { summary: 'Tool error: none, every lookup succeeded.' } },
+          ],
+        },
+      ]);
+      const { code, out } = await demo(['wrap up'], {
+        OPENAI_API_KEY: session.apiKey,
+        OPENAI_BASE_URL: session.baseURL,
+      });
+      expect(code).toBe(0);
+      expect(out).toMatch(/✗ calculate → /);
+      expect(out).toContain('✓ finish → Tool error: none, every lookup succeeded.');
+      expect(out).toMatch(/· 2 tool calls \(1 failed\) ·/);
+    } finally {
+      await server.close();
+    }
+  });
 });

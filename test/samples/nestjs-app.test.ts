@@ -63,7 +63,7 @@ describe('samples/nestjs-app: the SSE endpoint over real HTTP', () => {
     expect(events.filter((e) => e.type === 'tool_call')).toEqual([{ type: 'tool_call', id: 't1', name: 'add_todo' }]);
     expect(events.flatMap((e) => (e.type === 'tool_args' ? [e.delta] : []))).toEqual(['{"title":', '"Buy milk"}']);
     const result = events.find((e) => e.type === 'tool_result');
-    expect(result).toMatchObject({ id: 't1', name: 'add_todo' });
+    expect(result).toMatchObject({ id: 't1', name: 'add_todo', outcome: 'ok' });
     expect(JSON.parse((result as { response: string }).response)).toMatchObject({
       id: 'todo-1',
       title: 'Buy milk',

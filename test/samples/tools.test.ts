@@ -92,9 +92,10 @@ describe('sample tools', () => {
 
   it('pauses with ask_user and stops with finish', async () => {
     expect(await run('ask_user', { question: 'Which city?', options: ['Paris', 'Rome'] })).toEqual({
+      outcome: 'ok',
       response: 'Asked the user: Which city?',
       interactive: { type: 'userInput', question: 'Which city?', options: ['Paris', 'Rome'] },
     });
-    expect(await run('finish', { summary: 'All set.' })).toEqual({ response: 'All set.', stop: true });
+    expect(await run('finish', { summary: 'All set.' })).toEqual({ outcome: 'ok', response: 'All set.', stop: true });
   });
 });

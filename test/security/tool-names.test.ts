@@ -105,11 +105,18 @@ describe('tool names are checked when the tools are built, before any model sees
     for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__']) {
       expect(await runTool({ call: call(name), messages: [], tools })).toEqual({
         response: `Call tool not found: ${name}`,
+        outcome: 'not_found',
       });
     }
     // Names that are valid for OpenAI but special in JavaScript work like any other name.
     const special = toolsFrom(new (classWithToolNamed('__proto__'))(), new (classWithToolNamed('constructor'))());
-    expect(await runTool({ call: call('__proto__'), messages: [], tools: special })).toEqual({ response: 'ran' });
-    expect(await runTool({ call: call('constructor'), messages: [], tools: special })).toEqual({ response: 'ran' });
+    expect(await runTool({ call: call('__proto__'), messages: [], tools: special })).toEqual({
+      response: 'ran',
+      outcome: 'ok',
+    });
+    expect(await runTool({ call: call('constructor'), messages: [], tools: special })).toEqual({
+      response: 'ran',
+      outcome: 'ok',
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { runTool } from '../../src/toolCall/run-tool';
 import type { ToolDefinition, ToolExecuteContext } from '../../src/toolCall/type';
 import type { ChatCompletionMessageToolCall } from '../../src/llm/type';
+import { RunAbortedError, ToolTimeoutError } from '../../src/errors';
 
 const call = (name: string, args = '{"a":1}'): ChatCompletionMessageToolCall => ({
   id: 'call_1',
@@ -31,7 +32,7 @@ describe('runTool', () => {
       }),
     ];
     const result = await runTool({ call: call('echo', '{"a": 1, "b": "x"}'), messages, tools });
-    expect(result).toEqual({ response: 'ok', stop: true });
+    expect(result).toEqual({ response: 'ok', stop: true, outcome: 'ok' });
     expect(seen?.params).toEqual({ a: 1, b: 'x' });
     expect(seen?.call.id).toBe('call_1');
     expect(seen?.messages).toBe(messages);
@@ -44,7 +45,7 @@ describe('runTool', () => {
       messages,
       tools: [tool('echo', async () => ({ response: 'x' }))],
     });
-    expect(result).toEqual({ response: 'Call tool not found: nope' });
+    expect(result).toEqual({ response: 'Call tool not found: nope', outcome: 'not_found' });
   });
 
   it('returns the parseParams error message and does not execute', async () => {
@@ -52,7 +53,11 @@ describe('runTool', () => {
     const tools = [
       tool('t', execute, { parseParams: () => ({ success: false, errorMessage: 'a: must be a number' }) }),
     ];
-    expect(await runTool({ call: call('t'), messages, tools })).toEqual({ response: 'a: must be a number' });
+    expect(await runTool({ call: call('t'), messages, tools })).toEqual({
+      response: 'a: must be a number',
+      outcome: 'invalid_arguments',
+      error: 'a: must be a number',
+    });
     expect(execute).not.toHaveBeenCalled();
   });
 
@@ -71,7 +76,10 @@ describe('runTool', () => {
         throw new Error('database is down\n    at db.ts:1:1');
       }),
     ];
-    expect(await runTool({ call: call('t'), messages, tools })).toEqual({ response: 'Tool error: database is down' });
+    expect(await runTool({ call: call('t'), messages, tools })).toMatchObject({
+      response: 'Tool error: database is down',
+      outcome: 'error',
+    });
   });
 
   it.each([
@@ -126,7 +134,10 @@ describe('runTool', () => {
       ),
     ];
     const result = await runTool({ call: call('slow'), messages, tools });
-    expect(result).toEqual({ response: 'Tool error: slow timed out after 30 ms' });
+    expect(result).toMatchObject({ response: 'Tool error: slow timed out after 30 ms', outcome: 'timeout' });
+    expect(ToolTimeoutError.isInstance(result.error)).toBe(true);
+    expect(result.error).toMatchObject({ toolName: 'slow', timeoutMs: 30 });
+    expect(signal?.reason).toBe(result.error);
     expect(signal?.aborted).toBe(true);
   });
 
@@ -147,8 +158,9 @@ describe('runTool', () => {
       }),
     ];
     const pending = runTool({ call: call('long'), messages, tools, signal: run.signal });
-    setTimeout(() => run.abort(), 10);
-    expect(await pending).toEqual({ response: 'Tool error: long was aborted' });
+    setTimeout(() => run.abort(new Error('user left')), 10);
+    const reason = new Error('user left');
+    expect(await pending).toEqual({ response: 'Tool error: long was aborted', outcome: 'aborted', error: reason });
     expect(toolSignal?.aborted).toBe(true);
   });
 
@@ -168,9 +180,9 @@ describe('runTool', () => {
       tool('o', (async () => ({ count: 2 })) as unknown as ToolDefinition['execute']),
       tool('n', (async () => ({ response: 7 })) as unknown as ToolDefinition['execute']),
     ];
-    expect(await runTool({ call: call('u'), messages, tools })).toEqual({ response: '' });
-    expect(await runTool({ call: call('o'), messages, tools })).toEqual({ response: '{"count":2}' });
-    expect(await runTool({ call: call('n'), messages, tools })).toEqual({ response: '7' });
+    expect(await runTool({ call: call('u'), messages, tools })).toEqual({ response: '', outcome: 'ok' });
+    expect(await runTool({ call: call('o'), messages, tools })).toEqual({ response: '{"count":2}', outcome: 'ok' });
+    expect(await runTool({ call: call('n'), messages, tools })).toEqual({ response: '7', outcome: 'ok' });
   });
 
   it('defaults empty arguments to an empty object', async () => {
@@ -183,5 +195,66 @@ describe('runTool', () => {
     ];
     await runTool({ call: call('t', ''), messages, tools });
     expect(params).toEqual({});
+  });
+  describe('outcome and error', () => {
+    it('hands back the raw thrown value, stack included, while the model reads only the safe text', async () => {
+      const thrown = new Error('connect to postgres://admin:hunter2@db:5432 failed');
+      const result = await runTool({ call: call('t'), messages, tools: [tool('t', () => Promise.reject(thrown))] });
+      expect(result.outcome).toBe('error');
+      expect(result.error).toBe(thrown);
+      expect((result.error as Error).stack).toContain('run-tool.test.ts');
+      expect(result.response).not.toContain('hunter2');
+    });
+
+    it('tells a successful tool whose text starts with "Tool error:" from a failed one', async () => {
+      const tools = [
+        tool('lint', async () => ({ response: 'Tool error: none found, the code is clean' })),
+        tool('broken', async () => {
+          throw new Error('none found, the code is clean');
+        }),
+      ];
+      const ok = await runTool({ call: call('lint'), messages, tools });
+      const failed = await runTool({ call: call('broken'), messages, tools });
+      expect(ok.response).toBe(failed.response);
+      expect([ok.outcome, failed.outcome]).toEqual(['ok', 'error']);
+      expect(ok).not.toHaveProperty('error');
+    });
+
+    it('reports a parser that throws as invalid_arguments with what it threw', async () => {
+      const thrown = new SyntaxError('Unexpected token');
+      const tools = [
+        tool('t', async () => ({ response: 'x' }), {
+          parseParams: () => {
+            throw thrown;
+          },
+        }),
+      ];
+      expect(await runTool({ call: call('t'), messages, tools })).toEqual({
+        response: 'Tool error: Unexpected token',
+        outcome: 'invalid_arguments',
+        error: thrown,
+      });
+    });
+
+    it('reports a malformed parse result as invalid_arguments, keeping the value', async () => {
+      const tools = [tool('t', async () => ({ response: 'x' }), { parseParams: () => 42 as never })];
+      expect(await runTool({ call: call('t'), messages, tools })).toEqual({
+        response: 'Invalid arguments for t',
+        outcome: 'invalid_arguments',
+        error: 42,
+      });
+    });
+
+    it('names the abort when the signal carries no reason of its own', async () => {
+      const signal = { aborted: true, reason: undefined } as unknown as AbortSignal;
+      const result = await runTool({
+        call: call('t'),
+        messages,
+        tools: [tool('t', async () => ({ response: '' }))],
+        signal,
+      });
+      expect(result.outcome).toBe('aborted');
+      expect(RunAbortedError.isInstance(result.error)).toBe(true);
+    });
   });
 });
