@@ -460,7 +460,8 @@ describe('runAgentLoop', () => {
       client: server.client(),
       body: { model: 'm', messages: [user('go')] },
       tools: [fakeTool('long', () => new Promise(() => undefined))],
-      timeoutMs: 30,
+      // Long enough for the request to finish first on a loaded machine: the timeout must land in the tool.
+      timeoutMs: 1000,
     });
     expect(result.stopReason).toBe('timeout');
     expect(result.completeMessages.at(-1)).toMatchObject({ role: 'tool', content: 'Tool error: long was aborted' });
