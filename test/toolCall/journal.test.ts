@@ -35,7 +35,7 @@ describe('tool journal', () => {
     await runAgentLoop({ client: server.client(), ...props });
     expect(charges).toBe(1);
     expect(pay.calls).toHaveLength(1);
-    expect(await journal.get('order-7:p1')).toEqual({ response: 'charge #1 (order-7:p1)' });
+    expect(await journal.get('order-7:p1')).toEqual({ response: 'charge #1 (order-7:p1)', outcome: 'ok' });
     expect(server.requests[3].body.messages.at(-1)).toEqual({
       role: 'tool',
       tool_call_id: 'p1',
