@@ -85,4 +85,65 @@ describe('AgentRuns on a real Redis', () => {
     const text = events.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join('');
     expect(text).toBe('Looking.Done: 2 lookups.');
   });
+
+  it('lets a reader that disconnects resume from its last id on another connection: no gap, no duplicate', async () => {
+    const lookup = fakeTool('lookup', () => ({ response: 'found' }));
+    server.enqueue(
+      { text: 'x'.repeat(60), chunkSize: 1, chunkDelayMs: 15, toolCalls: [{ id: 'c1', name: 'lookup' }] },
+      { text: 'y'.repeat(20), chunkSize: 1, chunkDelayMs: 5 },
+    );
+    const runs = open();
+    await runs.worker({ setup: async () => ({ client: server.client(), tools: [lookup] }) }).waitUntilReady();
+    const { runId } = await runs.start({ body: { model: 'm', messages: [user('go')] } });
+
+    const first: RunEvent[] = [];
+    for await (const event of runs.events(runId)) {
+      first.push(event);
+      if (first.filter((e) => e.type === 'text').length === 10) break;
+    }
+    // The reader left while the run was still streaming.
+    expect((await runs.get(runId)).status).toBe('running');
+
+    const elsewhere = open();
+    const rest: RunEvent[] = [];
+    for await (const event of elsewhere.events(runId, { after: first[first.length - 1].id })) rest.push(event);
+
+    const all: RunEvent[] = [];
+    for await (const event of runs.events(runId)) all.push(event);
+    expect([...first, ...rest]).toEqual(all);
+    const ids = all.map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(all[all.length - 1]).toMatchObject({ type: 'status', status: 'completed' });
+    const text = all.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join('');
+    expect(text).toBe('x'.repeat(60) + 'y'.repeat(20));
+  });
+
+  it('retries a 5xx or 429 from the last checkpoint through BullMQ, and fails a run on a 4xx without retrying', async () => {
+    const lookup = fakeTool('lookup', () => ({ response: 'found' }));
+    const runs = open({ backoffMs: 20 });
+    await runs.worker({ setup: async () => ({ client: server.client(), tools: [lookup] }) }).waitUntilReady();
+
+    server.enqueue(
+      { status: 500, errorMessage: 'upstream down' },
+      { toolCalls: [{ id: 'c1', name: 'lookup' }] },
+      { status: 429, errorMessage: 'slow down' },
+      { text: 'recovered' },
+    );
+    const retried = await runs.start({ body: { model: 'm', messages: [user('go')] } });
+    const done = await runs.wait(retried.runId, { timeoutMs: 20_000 });
+    expect(done).toMatchObject({ status: 'completed', text: 'recovered' });
+    expect(done.state.turn).toBe(2);
+    assertValidHistory(done.state.messages);
+    expect(done.state.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    // The retried second turn started from the checkpoint: the tool was not run again.
+    expect(lookup.calls).toHaveLength(1);
+    expect(server.requests).toHaveLength(4);
+    expect(server.requests[3].body.messages).toEqual(server.requests[2].body.messages);
+
+    server.enqueue({ status: 400, errorMessage: 'bad request' });
+    const refused = await runs.start({ body: { model: 'm', messages: [user('go')] } });
+    const failed = await runs.wait(refused.runId, { timeoutMs: 20_000 });
+    expect(failed).toMatchObject({ status: 'failed', stopReason: 'error', error: { status: 400 } });
+    expect(server.requests).toHaveLength(5);
+  });
 });
