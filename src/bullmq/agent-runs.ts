@@ -111,7 +111,23 @@ export class AgentRuns {
       const { run } = await this.store.read(runId);
       return !run || hasEnded(run.status as RunStatus);
     };
-    return { [Symbol.asyncIterator]: () => readEvents(this.redis.duplicate(), key, options.after ?? '0', isGone) };
+    return {
+      [Symbol.asyncIterator]: () => {
+        const connection = this.redis.duplicate();
+        const inner = readEvents(connection, key, options.after ?? '0', isGone);
+        return {
+          next: () => inner.next(),
+          // Closing the connection ends a blocked read now, not when it next times out.
+          return: (value?: unknown) => {
+            connection.disconnect();
+            return inner.return(value);
+          },
+          [Symbol.asyncIterator]() {
+            return this;
+          },
+        };
+      },
+    };
   }
 
   /**

@@ -19,3 +19,5 @@ export type {
   RunsConnection,
   StartRunOptions,
 } from './types';
+export { AgentRunsModule } from './agent-runs.module';
+export type { AgentRunsModuleOptions, AgentRunsModuleWorker, ToolSource } from './agent-runs.module';

@@ -87,6 +87,7 @@ export class RunProcessor {
       this.cache.delete(runId);
       return;
     }
+    recorder.publishCalls();
     await events.settle();
     const outcome = this.outcome(result, state, maxTurns, attempt);
     const next = await this.store.checkpoint({ runId, seq, events: events.take(), ...outcome });

@@ -72,8 +72,11 @@ export class TurnRecorder {
     },
   };
 
-  /** Publish the calls the model made this turn, once their arguments are whole (tools run after the stream). */
-  private publishCalls(): void {
+  /**
+   * Publish the calls the model made this turn, once their arguments are whole: when the first of them runs or is
+   * answered, or at the checkpoint (calls waiting for approval neither run nor are answered before it).
+   */
+  publishCalls(): void {
     if (!this.calls.length) return;
     if (!this.tape.replaying) for (const call of this.calls) this.events.push({ type: 'tool_call', call });
     this.calls = [];

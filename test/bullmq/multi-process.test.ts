@@ -6,7 +6,8 @@ import { assertValidHistory } from '../helpers/history';
 import { startRedis, type TestRedis } from '../helpers/redis';
 import { startWorker, type WorkerProcess } from './worker-processes';
 
-jest.setTimeout(180_000);
+// Worker processes compile the sources as they start: slow on a loaded 2-core machine.
+jest.setTimeout(420_000);
 
 /** The run id the test put in the first user message (`run <id>`), and the turn the request asks for. */
 function turnOf(request: RecordedRequest): { runId: string; turn: number } {
@@ -89,17 +90,21 @@ describe('AgentRuns across worker processes', () => {
     // The doomed worker runs one job at a time, so at the kill its only work in flight is the hung call (its turn's
     // first call journaled). Its short lock lets the others take the job over soon; theirs are long, so a loaded
     // machine does not make them lose jobs they are still running (a duplicate no journal can prevent).
-    const doomed = await worker('w1', { HANG_IN_SLOW: '1', CONCURRENCY: '1', LOCK_MS: '3000' });
-    await Promise.all([worker('w2'), worker('w3')]);
+    const [doomed] = await Promise.all([
+      worker('w1', { HANG_IN_SLOW: '1', CONCURRENCY: '1', LOCK_MS: '3000' }),
+      worker('w2'),
+      worker('w3'),
+    ]);
 
     const ids = Array.from({ length: 30 }, (_, i) => `run-${i}`);
     await Promise.all(ids.map((id) => runs.start({ runId: id, body: { model: 'm', messages: [user(`run ${id}`)] } })));
 
     const [, hungRun, hungCall] = (await doomed.line('HANG')).split(' ');
     await doomed.kill();
-    await worker('w4');
+    const replacement = worker('w4');
 
-    const records = await Promise.all(ids.map((id) => runs.wait(id, { timeoutMs: 150_000 })));
+    const records = await Promise.all(ids.map((id) => runs.wait(id, { timeoutMs: 300_000 })));
+    await replacement;
     for (const record of records) {
       expect([record.runId, record.status, record.state.turn, record.text]).toEqual([
         record.runId,
