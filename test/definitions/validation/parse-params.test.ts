@@ -39,12 +39,17 @@ class Tools {
   }
 
   @Tool()
+  paint(@Param('color', { enum: ['red', 'blue'] }) color: string, @Param('coats', { default: 2 }) coats: number) {
+    return `${color} x${coats}`;
+  }
+
+  @Tool()
   coded(@Param('code', {}, MinLength(3), Matches(/^[a-z]+$/)) code: string) {
     return code;
   }
 }
 
-const [forecast, order, coded] = toolsFrom(new Tools());
+const [forecast, order, paint, coded] = toolsFrom(new Tools());
 
 function errorOf(tool: ToolDefinition, raw: string): string {
   const result = tool.parseParams!(raw);
@@ -68,6 +73,14 @@ describe('parseParams: messages the model reads', () => {
         'days: days must be an integer number',
       ].join('\n'),
     );
+  });
+
+  it('a missing enum field is "required" like any other; a field with a default is filled in', () => {
+    expect(errorOf(paint, '{}')).toBe('Invalid arguments for tool "paint":\ncolor: color is required');
+    expect(dataOf(paint, '{"color": "red"}')).toEqual({ color: 'red', coats: 2 });
+    expect(dataOf(paint, '{"color": "red", "coats": null}')).toEqual({ color: 'red', coats: 2 });
+    const schema = paint.schema.type === 'function' ? paint.schema.function.parameters : undefined;
+    expect(schema).toMatchObject({ required: ['color'], properties: { coats: { type: 'number', default: 2 } } });
   });
 
   it('a value of the right type that misses several bounds: one line for the field', () => {
