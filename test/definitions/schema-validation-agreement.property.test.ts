@@ -74,7 +74,7 @@ function fieldsArb(strict: boolean, depth: number): fc.Arbitrary<Field[]> {
 function buildDto(fields: readonly Field[]): ClassType {
   const Dto = class {};
   for (const { name, optional, shape } of fields) {
-    const proto = Dto.prototype as object;
+    const proto = Dto.prototype;
     const leafType = (leaf: Leaf | { kind: 'nested'; fields: Field[] }): unknown =>
       leaf.kind === 'nested'
         ? buildDto(leaf.fields)
