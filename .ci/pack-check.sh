@@ -8,9 +8,11 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 cd "$root"
+began=$SECONDS
 tarball="$work/$(npm pack --silent --pack-destination "$work" | tail -n 1)"
 echo "pack-check: packed $(basename "$tarball") ($(du -k "$tarball" | cut -f1) KiB)"
 npx attw "$tarball"
+echo "pack-check: pack and attw in $((SECONDS - began))s"
 
 start=$SECONDS
 declare -A pids

@@ -2,6 +2,7 @@
 // client and passes it without a cast.
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import OpenAI, { APIError } from 'openai';
 import { IsInt, Min } from 'class-validator';
 import { Param, Tool, createLLMResponse, runAgentLoop, toolsFrom, type RunAgentCallProps } from 'agentcall';
@@ -62,4 +63,9 @@ try {
 } finally {
   await server.close();
 }
+// One agentcall whether the app imports it or something requires it: one metadata store, one set of classes.
+const required = createRequire(import.meta.url)('agentcall');
+assert.equal(required.toolsFrom, toolsFrom);
+assert.equal(required.runAgentLoop, runAgentLoop);
+
 console.log('consumer esm-ts7-openai7: compiled without a cast and ran a loop with its own openai 7 client');

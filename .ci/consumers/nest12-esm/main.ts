@@ -2,6 +2,7 @@
 // dependency, discovered by AgentToolsModule; the client comes from DI.
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { Inject, Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import OpenAI from 'openai';
@@ -80,4 +81,9 @@ try {
   await app.close();
   await server.close();
 }
+// One agentcall/nestjs whether imported or required, over the one Nest the app imported (through require(esm)).
+const require = createRequire(import.meta.url);
+assert.equal(require('agentcall/nestjs').ToolRegistry, ToolRegistry);
+assert.equal(require('@nestjs/core').NestFactory, NestFactory);
+
 console.log('consumer nest12-esm: compiled without a cast; DI-built tools and client ran a loop');
