@@ -1,13 +1,14 @@
 /** Runs every benchmark in turn: `npm run bench`. Each file also runs alone: `node .bench/bench/<name>.js`. */
 import { historyGrowth } from './history-growth';
 import { masking } from './masking';
+import { queuedRuns } from './queued-runs';
 import { stepOverhead } from './step-overhead';
 import { streamProcessing } from './stream-processing';
 import { toolConcurrency } from './tool-concurrency';
 
 async function main(): Promise<void> {
   console.log(`agentcall benchmarks — node ${process.version}, ${process.platform}/${process.arch}\n`);
-  for (const bench of [stepOverhead, historyGrowth, streamProcessing, toolConcurrency, masking]) {
+  for (const bench of [stepOverhead, historyGrowth, streamProcessing, toolConcurrency, masking, queuedRuns]) {
     await bench();
     console.log();
   }
