@@ -30,6 +30,7 @@ export {
   StreamIdleTimeoutError,
   ToolDefinitionError,
   ToolTimeoutError,
+  UnsupportedToolCallError,
 } from './errors';
 export type { ToolDefinitionProblem } from './errors';
 

@@ -18,9 +18,11 @@ import type {
 } from '../llm/type';
 import type { RunToolResult, ToolExecuteResult } from '../toolCall/type';
 import { toError } from '../utils/to-error';
+import { callHook } from '../utils/call-hook';
+import { callIdsIn } from '../llm/function-calls';
+import { UnsupportedToolCallError } from '../errors/unsupported-tool-call.error';
 import { AWAITING_APPROVAL_RESPONSE, findApprovals } from './approvals';
 import { historyLimit, toolResponseBudget } from './budget';
-import { UniqueCallIds } from './call-ids';
 import { compressContext } from './compress-context';
 import { compressToolResponse } from './compress-tool-response';
 import { keepNonEmpty, pausedAt, restoreInteractiveHistory, runInteractiveHandler } from './resume-interactive';
@@ -49,7 +51,8 @@ export class AgentLoop {
   /** The last assistant text the model wrote in this run. */
   private text = '';
   private readonly body: RunAgentCallProps['body'];
-  private callIds?: UniqueCallIds;
+  /** Every tool-call id in the history: a new call never reuses one (seeded at the first request). */
+  private callIds?: Set<string>;
 
   // Run state: what survives a pause, a checkpoint and another process.
   private runId: string;
@@ -115,6 +118,8 @@ export class AgentLoop {
         onReasoning: this.props.onReasoning,
         onToolCall: this.props.onToolCall,
         onToolParam: this.props.onToolParam,
+        onHookError: this.props.onHookError,
+        callIds: (this.callIds ??= callIdsIn(this.messages)),
         body: {
           ...this.body,
           messages: this.messages,
@@ -129,8 +134,6 @@ export class AgentLoop {
       this.inputTokens += res.usage.inputTokens;
       this.outputTokens += res.usage.outputTokens;
       this.pushUsages([{ moduleName: 'agent_call', model: this.model, ...res.usage }]);
-      // Seeded once from the history the run started with (or resumed), then kept up to date.
-      if (res.toolCalls.length) (this.callIds ??= new UniqueCallIds(this.messages)).claim(res.toolCalls);
       if (res.answerText) this.text = res.answerText;
       if (res.assistantMessage) {
         this.assistantMessages.push(res.assistantMessage);
@@ -139,6 +142,7 @@ export class AgentLoop {
       if (res.error !== undefined) return this.finish('error', res.error);
       if (res.finish_reason === 'close' || this.aborted()) return this.finish(this.abortReason());
       if (!res.toolCalls.length) {
+        if (res.droppedToolCalls) return this.finish('error', new UnsupportedToolCallError(res.droppedToolCalls));
         if (!res.answerText && !res.reasoningText) return this.finish('error', new EmptyModelResponseError());
         return this.finish('completed');
       }
@@ -206,6 +210,7 @@ export class AgentLoop {
       concurrency: this.props.toolConcurrency ?? DEFAULT_TOOL_CONCURRENCY,
       defaultTimeoutMs: this.props.toolTimeoutMs,
       onAfterToolCall: this.props.onAfterToolCall,
+      onHookError: this.props.onHookError,
       runId: this.runId,
       caller: this.caller,
       journal: this.props.journal,
@@ -252,12 +257,16 @@ export class AgentLoop {
     });
     if (!shortened) return response;
     if (shortened.usage) this.pushUsages([shortened.usage]);
-    this.props.onToolCompress?.({
-      call,
-      response: shortened.response,
-      originalResponse: response,
-      ...(shortened.usage ? { usage: shortened.usage } : {}),
-    });
+    const { onToolCompress, onHookError } = this.props;
+    if (onToolCompress) {
+      const event = { call, response: shortened.response, originalResponse: response };
+      callHook(
+        onToolCompress,
+        'onToolCompress',
+        shortened.usage ? { ...event, usage: shortened.usage } : event,
+        onHookError,
+      );
+    }
     return shortened.response;
   }
 
@@ -278,7 +287,9 @@ export class AgentLoop {
     this.messages = compressed.messages;
     this.historyTokens = compressed.event.afterTokens;
     this.pushUsages([compressed.usage]);
-    this.props.onAfterCompressContext?.(compressed.event);
+    const { onAfterCompressContext, onHookError } = this.props;
+    if (onAfterCompressContext)
+      callHook(onAfterCompressContext, 'onAfterCompressContext', compressed.event, onHookError);
   }
 
   /**
@@ -363,14 +374,11 @@ export class AgentLoop {
 
   /** `onAfterToolCall` for a call answered without running (rejected or answered by a person). */
   private observe(call: ChatCompletionMessageToolCall, result: RunToolResult, durationMs: number): void {
-    const hook = this.props.onAfterToolCall;
-    if (!hook) return;
+    const { onAfterToolCall, onHookError } = this.props;
+    if (!onAfterToolCall) return;
     const { response, outcome, error } = result;
-    try {
-      hook({ call, response, outcome, ...(error !== undefined ? { error } : {}), durationMs });
-    } catch {
-      // An observer must not cost the model its tool message.
-    }
+    const event = { call, response, outcome, ...(error !== undefined ? { error } : {}), durationMs };
+    callHook(onAfterToolCall, 'onAfterToolCall', event, onHookError);
   }
 
   /** Save the state when it changed since the last save; returns the failure that must end the run. */
@@ -414,12 +422,7 @@ export class AgentLoop {
     const { messages, call } = restoreInteractiveHistory(params, result);
     this.messages = messages;
     this.historyTokens = estimateMessagesTokens(messages);
-    if (call) {
-      const hook = this.props.onAfterToolCall;
-      const { response, outcome, error } = result;
-      const durationMs = performance.now() - started;
-      hook?.({ call, response, outcome, ...(error !== undefined ? { error } : {}), durationMs });
-    }
+    if (call) this.observe(call, result, performance.now() - started);
     this.assistantMessages.push(...keepNonEmpty(result.assistantMessages));
     if (result.usages?.length) this.pushUsages(result.usages);
     if (result.interactive) {
@@ -439,7 +442,8 @@ export class AgentLoop {
 
   private pushUsages(usages: UsageItem[]): void {
     this.usages.push(...usages);
-    this.props.usagePush?.(usages);
+    const { usagePush } = this.props;
+    if (usagePush) callHook(usagePush, 'usagePush', usages, this.props.onHookError);
   }
 
   private aborted(): boolean {

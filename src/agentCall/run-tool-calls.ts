@@ -1,4 +1,5 @@
 import { RunAbortedError } from '../errors/run-aborted.error';
+import { callHook, type HookErrorHandler } from '../utils/call-hook';
 import { journalKey, type ToolJournal } from '../toolCall/journal';
 import { normalizeToolResult } from '../toolCall/normalize-tool-result';
 import { toolErrorText } from '../toolCall/model-text';
@@ -16,6 +17,7 @@ export type RunToolCallsProps = {
   concurrency: number;
   defaultTimeoutMs?: number;
   onAfterToolCall?: (e: AfterToolCallEvent) => void;
+  onHookError?: HookErrorHandler;
   /** The run's id: each call's idempotency key (and journal key) is `${runId}:${call.id}`. */
   runId?: string;
   /** Handed to every tool as `ctx.caller`. */
@@ -40,6 +42,7 @@ export async function runToolCalls({
   concurrency,
   defaultTimeoutMs,
   onAfterToolCall,
+  onHookError,
   runId,
   caller,
   journal,
@@ -96,11 +99,7 @@ export async function runToolCalls({
         durationMs: result.outcome === 'skipped' ? 0 : performance.now() - started,
       };
       if (result.error !== undefined) event.error = result.error;
-      try {
-        onAfterToolCall(event);
-      } catch {
-        // A throwing observer must not cost the model its tool message.
-      }
+      callHook(onAfterToolCall, 'onAfterToolCall', event, onHookError);
     }
   };
 

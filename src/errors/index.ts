@@ -8,3 +8,4 @@ export { RunStateVersionError } from './run-state-version.error';
 export { RunAbortedError } from './run-aborted.error';
 export { RunTimeoutError } from './run-timeout.error';
 export { ToolTimeoutError } from './tool-timeout.error';
+export { UnsupportedToolCallError } from './unsupported-tool-call.error';

@@ -1,10 +1,12 @@
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { StreamIdleTimeoutError } from '../errors/stream-idle-timeout.error';
 import { linkAbort } from '../utils/abort';
+import { callHook } from '../utils/call-hook';
 import { toModelText } from '../toolCall/model-text';
 import { createId } from '../utils/id';
 import { resolveClient, type LLMClient, type UserKey } from './client';
 import { ThinkTagSplitter, splitThinkTags } from './think-tags';
+import { callIdsIn, describeDropped, isFunctionCall } from './function-calls';
 import { ToolCallAccumulator, type ToolCallStreamEvents } from './tool-call-accumulator';
 import { estimateMessagesTokens, estimateTokens } from './tokens';
 import { readUsage } from './usage';
@@ -47,6 +49,12 @@ export type CreateLLMResponseProps = ResponseEvents & {
    * stream that stalls after its headers.
    */
   requestOptions?: { timeout?: number; headers?: Record<string, string> };
+  /**
+   * Tool-call ids already in use. A call whose id is among them (or repeats one of this response) gets a fresh
+   * id when it is first seen, before any hook; every id the response uses is added. Default: the ids of the
+   * tool calls in `body.messages`.
+   */
+  callIds?: Set<string>;
 };
 
 /** What one model request produced. Failures come back in `error`, never as a throw. */
@@ -58,6 +66,11 @@ export type LLMResponse = {
   reasoningText: string;
   /** Every function call the model made, unknown names included; empty arguments are `'{}'`. */
   toolCalls: ChatCompletionMessageToolCall[];
+  /**
+   * Tool calls of a type agentcall cannot run (anything but `function`; a call with a `function` and no
+   * `type` counts as a function call), left out of `toolCalls` and of the assistant message.
+   */
+  droppedToolCalls?: { id?: string; type: string }[];
   finish_reason: CompletionFinishReason;
   /** The provider's numbers, or an estimate when it reports none. */
   usage: { inputTokens: number; outputTokens: number };
@@ -116,12 +129,13 @@ class ResponseState {
   private usage?: { inputTokens: number; outputTokens: number };
   private readonly toolCalls: ToolCallAccumulator;
   private readonly think = new ThinkTagSplitter();
+  private dropped?: { id?: string; type: string }[];
 
   constructor(
     private readonly props: CreateLLMResponseProps,
     private readonly isStream: boolean,
   ) {
-    this.toolCalls = new ToolCallAccumulator(props);
+    this.toolCalls = new ToolCallAccumulator(props, props.callIds ?? (() => callIdsIn(props.body.messages)));
   }
 
   async consumeStream(
@@ -184,7 +198,12 @@ class ResponseState {
     if (message.reasoning_content) this.addReasoning(message.reasoning_content);
     if (reasoning) this.addReasoning(reasoning);
     if (answer) this.addAnswer(answer);
-    const calls = (message.tool_calls ?? []).flatMap((call) => (call.type === 'function' ? [call] : []));
+    // Some OpenAI-compatible servers leave out `type`: a call with a `function` is a function call all the same.
+    const calls: ChatCompletionMessageToolCall[] = [];
+    for (const call of (message.tool_calls ?? []) as unknown[]) {
+      if (isFunctionCall(call)) calls.push(call);
+      else (this.dropped ??= []).push(describeDropped(call));
+    }
     calls.forEach((call, index) =>
       this.toolCalls.push([
         {
@@ -224,6 +243,7 @@ class ResponseState {
       answerText: this.answerText,
       reasoningText: this.reasoningText,
       toolCalls,
+      ...(this.dropped ? { droppedToolCalls: this.dropped } : {}),
       finish_reason,
       usage: this.usage ?? this.estimateUsage(toolCalls),
       assistantMessage,
@@ -233,12 +253,14 @@ class ResponseState {
 
   private addReasoning(text: string): void {
     this.reasoningText += text;
-    this.props.onReasoning?.({ text });
+    const { onReasoning } = this.props;
+    if (onReasoning) callHook(onReasoning, 'onReasoning', { text }, this.props.onHookError);
   }
 
   private addAnswer(text: string): void {
     this.answerText += text;
-    this.props.onStreaming?.({ text });
+    const { onStreaming } = this.props;
+    if (onStreaming) callHook(onStreaming, 'onStreaming', { text }, this.props.onHookError);
   }
 
   private estimateUsage(toolCalls: ChatCompletionMessageToolCall[]): { inputTokens: number; outputTokens: number } {

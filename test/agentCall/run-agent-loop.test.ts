@@ -1,7 +1,13 @@
 import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
 import { APIError } from 'openai';
 import type { AfterToolCallEvent } from '../../src/agentCall/type';
-import { EmptyModelResponseError, RunAbortedError, RunTimeoutError, ToolTimeoutError } from '../../src/errors';
+import {
+  EmptyModelResponseError,
+  RunAbortedError,
+  RunTimeoutError,
+  ToolTimeoutError,
+  UnsupportedToolCallError,
+} from '../../src/errors';
 import type { ChatCompletionMessageParam } from '../../src/llm/type';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { fakeTool, user } from '../helpers/tools';
@@ -331,20 +337,22 @@ describe('runAgentLoop', () => {
     expect(result.completeMessages.at(-1)).toEqual({ role: 'assistant', content: 'I was saying' });
   });
 
-  it('ends the run with the error of a throwing streaming hook, and ignores a throwing onAfterToolCall', async () => {
-    server.enqueue({ toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: 'X' } }] });
+  it('goes on when a streaming hook throws, reporting it to onHookError, and ignores a throwing onAfterToolCall', async () => {
+    server.enqueue({ toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: 'X' } }] }, { text: 'done' });
     const broken = new Error('UI went away');
-    const failed = await runAgentLoop({
+    const reported: unknown[] = [];
+    const survivedStream = await runAgentLoop({
       client: server.client(),
       body: { model: 'm', messages: [user('go')] },
       tools: [weather()],
       onToolCall: () => {
         throw broken;
       },
+      onHookError: (e) => reported.push(e),
     });
-    expect(failed.stopReason).toBe('error');
-    expect(failed.error).toBe(broken);
-    expect(failed.completeMessages).toEqual([user('go')]);
+    expect(survivedStream.stopReason).toBe('completed');
+    expect(survivedStream.error).toBeUndefined();
+    expect(reported).toEqual([{ hook: 'onToolCall', error: broken }]);
 
     server.enqueue({ toolCalls: [{ id: 'c2', name: 'get_weather', arguments: { city: 'Y' } }] }, { text: 'done' });
     const survived = await runAgentLoop({
@@ -476,5 +484,77 @@ describe('runAgentLoop', () => {
     });
     expect(server.requests.map((r) => r.body.stream)).toEqual([false, false]);
     expect(result.completeMessages.at(-1)).toEqual({ role: 'assistant', content: 'Lima: 21°C' });
+  });
+
+  it('gives a call that reuses an earlier id one final id, the same in every hook and message', async () => {
+    server.enqueue(
+      { toolCalls: [{ id: 'x', name: 'get_weather', arguments: { city: 'Oslo' } }] },
+      { toolCalls: [{ id: 'x', name: 'get_weather', arguments: { city: 'Rome' } }] },
+      { text: 'done' },
+    );
+    const seen: string[][] = [[], [], []];
+    const result = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [weather()],
+      onToolCall: ({ call }) => seen[0].push(call.id),
+      onToolParam: ({ call }) => void (seen[1].includes(call.id) || seen[1].push(call.id)),
+      onAfterToolCall: ({ call }) => seen[2].push(call.id),
+    });
+    const assistantIds = result.completeMessages.flatMap((m) =>
+      m.role === 'assistant' && m.tool_calls ? m.tool_calls.map((c) => c.id) : [],
+    );
+    const toolIds = result.completeMessages.flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : []));
+    expect(assistantIds[0]).toBe('x');
+    expect(assistantIds[1]).toMatch(/^call_\w{12}$/);
+    for (const ids of [...seen, toolIds]) expect(ids).toEqual(assistantIds);
+  });
+
+  it('runs a non-streamed call that has a function but no type', async () => {
+    server.enqueue(
+      (req) => {
+        expect(req.body.stream).toBe(false);
+        return { toolCalls: [{ id: 'n1', name: 'get_weather', arguments: { city: 'Lima' } }] };
+      },
+      { text: 'Lima: 21°C' },
+    );
+    const client = server.client();
+    // The scripted server always writes `type: 'function'`; remove it on the wire, as some providers do.
+    const create = client.chat.completions.create.bind(client.chat.completions);
+    client.chat.completions.create = (async (...args: Parameters<typeof create>) => {
+      const completion = (await create(...args)) as { choices: { message: { tool_calls?: { type?: string }[] } }[] };
+      for (const call of completion.choices[0]?.message.tool_calls ?? []) delete call.type;
+      return completion;
+    }) as never;
+    const tool = weather();
+    const result = await runAgentLoop({
+      client,
+      body: { model: 'm', messages: [user('go')], stream: false },
+      tools: [tool],
+    });
+    expect(tool.calls.map((c) => c.params)).toEqual([{ city: 'Lima' }]);
+    expect(result.stopReason).toBe('completed');
+    expect(result.text).toBe('Lima: 21°C');
+  });
+
+  it('names dropped calls of an explicit non-function type instead of calling the response empty', async () => {
+    server.enqueue({ toolCalls: [{ id: 'c9', name: 'get_weather', arguments: {} }] });
+    const client = server.client();
+    const create = client.chat.completions.create.bind(client.chat.completions);
+    client.chat.completions.create = (async (...args: Parameters<typeof create>) => {
+      const completion = (await create(...args)) as { choices: { message: { tool_calls?: { type?: string }[] } }[] };
+      for (const call of completion.choices[0]?.message.tool_calls ?? []) call.type = 'custom';
+      return completion;
+    }) as never;
+    const result = await runAgentLoop({
+      client,
+      body: { model: 'm', messages: [user('go')], stream: false },
+      tools: [weather()],
+    });
+    expect(result.stopReason).toBe('error');
+    expect(UnsupportedToolCallError.isInstance(result.error)).toBe(true);
+    expect(EmptyModelResponseError.isInstance(result.error)).toBe(false);
+    expect(result.error?.message).toMatch(/c9 of type "custom".*Only "function" tool calls are run/);
+    expect(result.completeMessages).toEqual([user('go')]);
   });
 });

@@ -45,7 +45,49 @@ describe('ToolCallAccumulator', () => {
     const ids = acc.finish().map((c: ChatCompletionMessageToolCall) => c.id);
     expect(ids[0]).toMatch(/^call_\w{12}$/);
     expect(ids[1]).toBe('dup');
-    expect(ids[2]).toMatch(/^dup_\w{6}$/);
+    expect(ids[2]).toMatch(/^call_\w{12}$/);
     expect(new Set(ids).size).toBe(3);
+  });
+
+  it('settles ids before the first hook: a taken or repeated id is replaced when the call is first seen', () => {
+    const seen: string[] = [];
+    const acc = new ToolCallAccumulator(
+      {
+        onToolCall: ({ call }) => seen.push(`call ${call.id}`),
+        onToolParam: ({ call, tool, argsDelta }) => seen.push(`param ${call.id} ${argsDelta} ${tool === call}`),
+      },
+      new Set(['x']),
+    );
+    acc.push([{ index: 0, id: 'x', function: { name: 'a', arguments: '{"n":' } }]);
+    acc.push([{ index: 0, id: 'x', function: { arguments: '1}' } }]);
+    acc.push([{ index: 1, id: 'y', function: { name: 'b', arguments: '{}' } }]);
+    const [first, second] = acc.finish();
+    expect(first.id).toMatch(/^call_\w{12}$/);
+    expect(first.function.arguments).toBe('{"n":1}');
+    expect(second.id).toBe('y');
+    expect(seen).toEqual([
+      `call ${first.id}`,
+      `param ${first.id} {"n": true`,
+      `param ${first.id} 1} true`,
+      'call y',
+      'param y {} true',
+    ]);
+  });
+
+  it('reports a throwing hook to onHookError and keeps assembling', async () => {
+    const reported: string[] = [];
+    const acc = new ToolCallAccumulator({
+      onToolCall: () => {
+        throw new Error('ui gone');
+      },
+      onToolParam: () => {
+        throw new Error('late ui');
+      },
+      onHookError: ({ hook, error }) => reported.push(`${hook}: ${(error as Error).message}`),
+    });
+    acc.push([{ index: 0, id: 'a', function: { name: 'x', arguments: '{}' } }]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(acc.finish()).toEqual([{ id: 'a', type: 'function', function: { name: 'x', arguments: '{}' } }]);
+    expect(reported).toEqual(['onToolCall: ui gone', 'onToolParam: late ui']);
   });
 });
