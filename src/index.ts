@@ -28,6 +28,7 @@ export {
   RunStateVersionError,
   RunTimeoutError,
   StreamIdleTimeoutError,
+  ToolCallRejectedError,
   ToolDefinitionError,
   ToolTimeoutError,
   UnsupportedToolCallError,

@@ -1,5 +1,6 @@
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
 import { RunAbortedError } from '../errors/run-aborted.error';
+import { ToolCallRejectedError } from '../errors/tool-call-rejected.error';
 import { ToolTimeoutError } from '../errors/tool-timeout.error';
 import { linkAbort } from '../utils/abort';
 import { getErrText } from './error-text';
@@ -30,6 +31,7 @@ export type RunToolProps = {
  * - unknown name → `Call tool not found: <name>` (`not_found`)
  * - `parseParams` failure → its `errorMessage` (`invalid_arguments`)
  * - `execute` throws or rejects → `Tool error: <safe error text>` (`error`)
+ * - `execute` throws a {@link ToolCallRejectedError} → its message, without the prefix (`rejected`)
  * - `timeoutMs` passes → `Tool error: <name> timed out after <ms> ms` (`timeout`; the tool's signal is aborted)
  * - the run is aborted → `Tool error: <name> was aborted` (`aborted`; without waiting for a tool that ignores its signal)
  *
@@ -114,6 +116,10 @@ async function execute(tool: ToolDefinition, ctx: Parameters<ToolDefinition['exe
   try {
     return { ...normalizeToolResult(await tool.execute(ctx)), outcome: 'ok' };
   } catch (error) {
+    // A refusal (a guard said no) is not a failure of the tool: the model reads the reason as it is.
+    if (ToolCallRejectedError.isInstance(error)) {
+      return { response: getErrText(error, 'Tool call not allowed'), outcome: 'rejected', error };
+    }
     return { response: toolErrorText(getErrText(error)), outcome: 'error', error };
   }
 }
