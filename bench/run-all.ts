@@ -1,6 +1,7 @@
 /** Runs every benchmark in turn: `npm run bench`. Each file also runs alone: `node .bench/bench/<name>.js`. */
 import { historyGrowth } from './history-growth';
 import { masking } from './masking';
+import { nestjsTools } from './nestjs-tools';
 import { queuedRuns } from './queued-runs';
 import { stepOverhead } from './step-overhead';
 import { streamProcessing } from './stream-processing';
@@ -8,7 +9,15 @@ import { toolConcurrency } from './tool-concurrency';
 
 async function main(): Promise<void> {
   console.log(`agentcall benchmarks — node ${process.version}, ${process.platform}/${process.arch}\n`);
-  for (const bench of [stepOverhead, historyGrowth, streamProcessing, toolConcurrency, masking, queuedRuns]) {
+  for (const bench of [
+    stepOverhead,
+    historyGrowth,
+    streamProcessing,
+    toolConcurrency,
+    masking,
+    queuedRuns,
+    nestjsTools,
+  ]) {
     await bench();
     console.log();
   }

@@ -4,11 +4,12 @@ import type { RecordedRequest, ScriptedReply } from '../../src/testing';
 /**
  * A scripted model in its own process, so the benchmarks measure only the client's CPU.
  *
- * The model name carries the plan: `bench-<toolTurns>-<callsPerTurn>` calls `lookup` on that many turns
- * (counting the tool messages already in the history), then answers. `bench-stream-<n>` streams a long reply.
+ * The model name carries the plan: `bench-<toolTurns>-<callsPerTurn>[-<tool>]` calls `lookup` (or `<tool>`, one of
+ * {@link ARGUMENTS}) on that many turns (counting the tool messages already in the history), then answers.
+ * `bench-stream-<n>` streams a long reply.
  */
 function reply(request: RecordedRequest): ScriptedReply {
-  const [, toolTurns = '1', callsPerTurn = '1'] = String(request.body.model).split('-');
+  const [, toolTurns = '1', callsPerTurn = '1', tool = 'lookup'] = String(request.body.model).split('-');
   if (toolTurns === 'stream') return streamReply(Number(callsPerTurn));
   const turns = Number(toolTurns);
   const perTurn = Number(callsPerTurn);
@@ -19,12 +20,19 @@ function reply(request: RecordedRequest): ScriptedReply {
   return {
     toolCalls: Array.from({ length: perTurn }, (_, i) => ({
       id: `call_${turn}_${i}`,
-      name: 'lookup',
-      arguments: { key: `k${turn}`, slot: i },
+      name: tool,
+      arguments: ARGUMENTS[tool](turn, i),
     })),
     usage: { prompt_tokens: 1, completion_tokens: 1 },
   };
 }
+
+/** The arguments of each tool a benchmark can call, for call `i` of turn `turn`. */
+const ARGUMENTS: Record<string, (turn: number, i: number) => object> = {
+  lookup: (turn, i) => ({ key: `k${turn}`, slot: i }),
+  // The NestJS sample's calculator.
+  calculate: (turn, i) => ({ a: turn, op: 'add', b: i }),
+};
 
 /** `bench-stream-<n>`: n characters of text in 4-character chunks, then a call whose arguments come in n / 4 fragments. */
 function streamReply(chars: number): ScriptedReply {

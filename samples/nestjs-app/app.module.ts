@@ -9,8 +9,10 @@ import {
   WeatherDataSource,
   WeatherTools,
 } from '../tools';
+import { AdminTools } from './admin.tools';
 import { AgentController } from './agent.controller';
 import { AgentService } from './agent.service';
+import { LocaleTools } from './locale.tools';
 import { openAIProviders } from './openai.providers';
 
 /** The sample tools as ordinary providers: Nest injects their dependencies, agentcall discovers them. */
@@ -22,6 +24,8 @@ import { openAIProviders } from './openai.providers';
     TodoStore,
     TodoTools,
     ConversationTools,
+    AdminTools,
+    LocaleTools,
   ],
 })
 export class ToolsModule {}

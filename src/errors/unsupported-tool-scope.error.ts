@@ -1,23 +1,26 @@
 import { AgentcallError } from './agentcall.error';
 
 /**
- * Thrown at NestJS bootstrap when a provider with `@Tool` methods is request-scoped or transient (or depends
- * on one): tools are bound to one instance when the application starts, and such a provider has none that
- * would be right for every run.
+ * Thrown by `ToolRegistry.resolveTools` (`agentcall/nestjs`) when a request-scoped or transient provider with
+ * `@Tool` methods cannot be resolved for a run's Nest context; `cause` holds what Nest threw.
+ *
+ * Such providers used to be refused when the application started; they are now resolved per run, and this error
+ * is thrown only when that resolution fails.
  */
 export class UnsupportedToolScopeError extends AgentcallError {
   static {
     this.defineName('UnsupportedToolScopeError');
   }
 
-  /** The offending provider classes. */
+  /** The providers that could not be resolved. */
   readonly classNames: readonly string[];
 
-  constructor(classNames: readonly string[]) {
+  constructor(classNames: readonly string[], options?: ErrorOptions) {
+    const reason = options?.cause instanceof Error ? `: ${options.cause.message}` : '';
     super(
-      `agentcall binds tools to singleton providers, but these have @Tool methods and are request-scoped or transient ` +
-        `(or depend on a request-scoped provider): ${classNames.join(', ')}. Make them default-scoped singletons and pass ` +
-        `per-request data through the tool's arguments or through a closure-built ToolDefinition.`,
+      `agentcall could not resolve the request-scoped or transient tool provider ${classNames.join(', ')} for this ` +
+        `run's context${reason}`,
+      options,
     );
     this.classNames = classNames;
   }

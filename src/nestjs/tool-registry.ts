@@ -1,27 +1,37 @@
 import { Inject, Injectable, type OnModuleInit, type Type } from '@nestjs/common';
-import { DiscoveryService } from '@nestjs/core';
+import { ContextIdFactory, DiscoveryService, ExternalContextCreator, ModuleRef, type ContextId } from '@nestjs/core';
+import type { ToolBlueprint } from '../definitions/build-tool-blueprint';
 import { getClassTools } from '../definitions/get-class-tools';
-import { toolsFrom } from '../definitions/tools-from';
-import type { ToolDefinition } from '../toolCall/type';
-import { AGENT_TOOLS_OPTIONS, type AgentToolsModuleOptions } from './agent-tools.options';
-import { discoverToolProviders } from './discover-tool-providers';
 import { classOf } from '../metadata/class-chain';
+import { UnsupportedToolScopeError } from '../errors/unsupported-tool-scope.error';
+import { toolsFrom, type ToolDefinition } from '../index';
+import { AGENT_TOOLS_OPTIONS, type AgentToolsModuleOptions } from './agent-tools.options';
+import { discoverToolProviders, type ToolProvider } from './discover-tool-providers';
+import { enhanceTool, type ToolEnhancerSupport } from './enhance-tool';
+import { hasGlobalEnhancers } from './global-enhancers';
 
-type Entry = { instance: object; tools: ToolDefinition[] };
+type Entry = {
+  readonly provider: ToolProvider;
+  readonly blueprints: readonly ToolBlueprint[];
+  /** The singleton's tools; empty for a request-scoped or transient provider (see `resolveTools`). */
+  readonly tools: ToolDefinition[];
+};
 
 /**
- * Every tool of every provider in the application, bound to the provider instances Nest created (so tools
- * use their injected services).
+ * Every tool of every provider in the application, bound to the provider instances Nest created (so tools use
+ * their injected services), each run through the guards, interceptors, pipes and exception filters that apply
+ * to its method.
  *
- * Filled once, when the module initialises (or on first use, whichever comes first): definitions are built
- * for all providers together, so duplicate tool names across providers are reported at bootstrap.
+ * Filled once, when the module initialises (or on first use, whichever comes first): definitions are built for
+ * all providers together, request-scoped and transient ones included, so duplicate tool names across providers
+ * are reported at bootstrap.
  *
  * @example
  * @Injectable()
  * export class AgentService {
  *   constructor(private readonly registry: ToolRegistry) {}
- *   run(messages: ChatCompletionMessageParam[]) {
- *     return runAgentLoop({ client, body: { model, messages }, tools: this.registry.getTools() });
+ *   async run(messages: ChatCompletionMessageParam[], caller: User) {
+ *     return runAgentLoop({ client, body: { model, messages }, tools: await this.registry.resolveTools(), caller });
  *   }
  * }
  */
@@ -30,48 +40,113 @@ export class ToolRegistry implements OnModuleInit {
   private entries?: Entry[];
   private all: ToolDefinition[] = [];
   private readonly byName = new Map<string, ToolDefinition>();
+  private readonly perContext = new WeakMap<ContextId, Promise<ToolDefinition[]>>();
+  private readonly support: ToolEnhancerSupport;
 
   constructor(
     private readonly discovery: DiscoveryService,
+    private readonly moduleRef: ModuleRef,
+    contextCreator: ExternalContextCreator,
     @Inject(AGENT_TOOLS_OPTIONS) private readonly options: AgentToolsModuleOptions,
-  ) {}
+  ) {
+    let globals: boolean | undefined;
+    this.support = { contextCreator, hasGlobalEnhancers: () => (globals ??= hasGlobalEnhancers(contextCreator)) };
+  }
 
   onModuleInit(): void {
     this.load();
   }
 
-  /** Every tool, in discovery order. The same array on every call: pass it to `runAgentLoop` as is. */
+  /**
+   * The tools of singleton providers, in discovery order. The same array on every call: pass it to
+   * `runAgentLoop` as is. Request-scoped and transient providers are not in it: use {@link resolveTools}.
+   */
   getTools(): ToolDefinition[] {
     this.load();
     return this.all;
   }
 
-  /** The tools of one provider class (instances of subclasses included). */
+  /** The tools of one singleton provider class (instances of subclasses included). */
   getToolsOf(provider: Type<unknown>): ToolDefinition[] {
-    return this.load().flatMap((entry) => (entry.instance instanceof provider ? entry.tools : []));
+    return this.load().flatMap((entry) => (entry.provider.instance instanceof provider ? entry.tools : []));
   }
 
-  /** The tool the model knows by `name`. */
+  /** The singleton tool the model knows by `name`. */
   getTool(name: string): ToolDefinition | undefined {
     this.load();
     return this.byName.get(name);
   }
 
+  /**
+   * Every tool, in discovery order, with request-scoped and transient providers (and their dependency trees)
+   * resolved in the Nest context `contextId`: a fresh one when none is given, so each run gets its own
+   * instances; `ContextIdFactory.getByRequest(request)` for the context of the HTTP request the run serves.
+   * Singleton tools are the same definitions `getTools()` returns. The same context gives the same array.
+   *
+   * Rejects with `UnsupportedToolScopeError` (naming the provider) when a provider cannot be resolved.
+   *
+   * @example
+   * const contextId = ContextIdFactory.getByRequest(request);
+   * const tools = await registry.resolveTools(contextId);
+   */
+  resolveTools(contextId: ContextId = ContextIdFactory.create()): Promise<ToolDefinition[]> {
+    const entries = this.load();
+    if (entries.every((entry) => entry.provider.instance)) return Promise.resolve(this.all);
+    let tools = this.perContext.get(contextId);
+    if (!tools) {
+      tools = Promise.all(
+        entries.map(async (entry) => (entry.provider.instance ? entry.tools : this.resolveEntry(entry, contextId))),
+      ).then((lists) => lists.flat());
+      this.perContext.set(contextId, tools);
+    }
+    return tools;
+  }
+
+  private async resolveEntry({ provider, blueprints }: Entry, contextId: ContextId): Promise<ToolDefinition[]> {
+    let instance: object;
+    try {
+      instance = await this.moduleRef.resolve<object>(provider.token, contextId, { strict: false });
+    } catch (error) {
+      throw new UnsupportedToolScopeError([provider.type.name], { cause: error });
+    }
+    return this.bind(instance, blueprints, contextId, provider.id);
+  }
+
+  private bind(
+    instance: object,
+    blueprints: readonly ToolBlueprint[],
+    contextId?: ContextId,
+    inquirerId?: string,
+  ): ToolDefinition[] {
+    return toolsFrom([instance], this.defaults()).map((definition, i) =>
+      enhanceTool(
+        definition,
+        { instance, methodName: blueprints[i].methodName, slots: blueprints[i].slots, contextId, inquirerId },
+        this.support,
+      ),
+    );
+  }
+
+  private defaults(): Omit<AgentToolsModuleOptions, 'global'> {
+    const { global: _global, ...defaults } = this.options;
+    return defaults;
+  }
+
   private load(): Entry[] {
     if (this.entries) return this.entries;
-    const instances = discoverToolProviders(this.discovery);
-    const { global: _global, ...defaults } = this.options;
-    const tools = toolsFrom(instances, defaults);
-    // toolsFrom emits each instance's tools in order, one per tool of its class: slice the flat list back apart.
-    const entries: Entry[] = [];
-    let offset = 0;
-    for (const instance of instances) {
-      const count = getClassTools(classOf(instance)).tools.length;
-      entries.push({ instance, tools: tools.slice(offset, offset + count) });
-      offset += count;
-    }
-    this.all = tools;
-    for (const tool of tools) this.byName.set(tool.schema.function.name, tool);
+    const providers = discoverToolProviders(this.discovery);
+    // Checked together, so problems and duplicate names across providers surface at bootstrap. A request-scoped
+    // or transient provider has no instance yet: its definitions are checked on a bare object of its class.
+    toolsFrom(
+      providers.map((provider) => provider.instance ?? (Object.create(provider.type.prototype as object) as object)),
+      this.defaults(),
+    );
+    const entries = providers.map((provider): Entry => {
+      const blueprints = getClassTools(provider.instance ? classOf(provider.instance) : provider.type).tools;
+      return { provider, blueprints, tools: provider.instance ? this.bind(provider.instance, blueprints) : [] };
+    });
+    this.all = entries.flatMap((entry) => entry.tools);
+    for (const tool of this.all) this.byName.set(tool.schema.function.name, tool);
     this.entries = entries;
     return entries;
   }

@@ -5,7 +5,7 @@ import { Param } from '../../src/decorators/param.decorator';
 import { Tool } from '../../src/decorators/tool.decorator';
 import { ToolDefinitionError } from '../../src/errors';
 import { runTool } from '../../src/toolCall/run-tool';
-import { AgentToolsModule, ToolRegistry, UnsupportedToolScopeError } from '../../src/nestjs';
+import { AgentToolsModule, ToolRegistry } from '../../src/nestjs';
 
 @Injectable()
 class WeatherApi {
@@ -137,7 +137,7 @@ describe('AgentToolsModule', () => {
     await moduleRef.close();
   });
 
-  it('refuses request-scoped and transient tool providers with a clear error', async () => {
+  it('starts with request-scoped and transient tool providers, resolved per run instead of at bootstrap', async () => {
     @Injectable({ scope: Scope.REQUEST })
     class PerRequestTools {
       @Tool() whoami(): string {
@@ -151,13 +151,15 @@ describe('AgentToolsModule', () => {
       }
     }
     const moduleRef = await Test.createTestingModule({
-      imports: [AgentToolsModule.forRoot()],
+      imports: [AgentToolsModule.forRoot(), MathModule],
       providers: [PerRequestTools, TransientTools],
     }).compile();
-    const error = await initError(moduleRef);
-    expect(UnsupportedToolScopeError.isInstance(error)).toBe(true);
-    expect((error as UnsupportedToolScopeError).classNames).toEqual(['PerRequestTools', 'TransientTools']);
-    expect((error as Error).message).toMatch(/request-scoped or transient/);
+    expect(await initError(moduleRef)).toBeUndefined();
+    const registry = moduleRef.get(ToolRegistry);
+    expect(registry.getTools().map((t) => t.schema.function.name)).toEqual(['add', 'multiply']);
+    const resolved = (await registry.resolveTools()).map((t) => t.schema.function.name);
+    expect(resolved.sort()).toEqual(['add', 'multiply', 'roll', 'whoami']);
+    await moduleRef.close();
   });
 
   it('reports tool names used by two providers at bootstrap', async () => {

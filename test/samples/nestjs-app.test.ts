@@ -5,8 +5,8 @@ import { AppModule } from '../../samples/nestjs-app/app.module';
 import type { AgentEvent } from '../../samples/nestjs-app/agent.events';
 import { MODEL_NAME, OPENAI } from '../../samples/nestjs-app/agent.tokens';
 import { createApp } from '../../samples/nestjs-app/create-app';
-import { TodoStore } from '../../samples/tools';
-import { startScriptedServer, type ScriptedServer } from '../../src/testing';
+import { Priority, TodoStore } from '../../samples/tools';
+import { startScriptedServer, type ScriptedServer, type ScriptedTurn } from '../../src/testing';
 
 /** The events of an SSE response body (`data:` lines of each blank-line separated block). */
 function parseSse(body: string): AgentEvent[] {
@@ -80,7 +80,7 @@ describe('samples/nestjs-app: the SSE endpoint over real HTTP', () => {
         .map((t) => t.title),
     ).toEqual(['Buy milk']);
     expect(server.requests[0].body.model).toBe('nest-model');
-    expect(server.requests[0].body.tools?.length).toBe(10);
+    expect(server.requests[0].body.tools?.length).toBe(13);
   });
 
   it('reports a model error in the done event', async () => {
@@ -89,6 +89,43 @@ describe('samples/nestjs-app: the SSE endpoint over real HTTP', () => {
     expect(events).toEqual([
       expect.objectContaining({ type: 'done', stopReason: 'error', error: expect.stringMatching(/try later/) }),
     ]);
+  });
+
+  it('runs clear_todos for an admin and refuses it for a member, whose to-do list stays', async () => {
+    app.get(TodoStore).add({ title: 'Keep me', priority: Priority.Normal, tags: [] });
+    const clear = async (role: string) => {
+      server.enqueue({ toolCalls: [{ id: 'c', name: 'clear_todos' }] }, { text: 'Done.' });
+      const res = await fetch(`${url}/agent/stream?prompt=clear`, { headers: { 'x-user': 'sam', 'x-role': role } });
+      return parseSse(await res.text()).find((e) => e.type === 'tool_result');
+    };
+    expect(await clear('member')).toMatchObject({ name: 'clear_todos', response: 'Tool call not allowed' });
+    expect(app.get(TodoStore).list()).toHaveLength(1);
+    expect(await clear('admin')).toMatchObject({ name: 'clear_todos', response: 'Deleted 1 items.' });
+    expect(app.get(TodoStore).list()).toHaveLength(0);
+  });
+
+  it("answers a missing item with the exception filter's advice", async () => {
+    server.enqueue({ toolCalls: [{ id: 'r', name: 'reopen_todo', arguments: { id: 'todo-9' } }] }, { text: 'Sorry.' });
+    const res = await fetch(`${url}/agent/stream?prompt=reopen`, { headers: { 'x-user': 'ann', 'x-role': 'admin' } });
+    expect(parseSse(await res.text()).find((e) => e.type === 'tool_result')).toMatchObject({
+      response: 'There is no to-do item "todo-9". Call list_todos with status "all" to see every id.',
+    });
+  });
+
+  it("gives each concurrent request's run its own request-scoped local_time tool", async () => {
+    const zones = ['Asia/Tokyo', 'America/Lima', 'Europe/Oslo', 'Australia/Perth', 'UTC', 'Africa/Nairobi'];
+    // Whatever order the runs' requests arrive in, each first calls local_time, then answers.
+    const turn: ScriptedTurn = (request) =>
+      request.body.messages.some((m) => m.role === 'tool') ? { text: 'ok' } : { toolCalls: [{ name: 'local_time' }] };
+    server.enqueue(...zones.flatMap(() => [turn, turn]));
+    const results = await Promise.all(
+      zones.map(async (zone) => {
+        const res = await fetch(`${url}/agent/stream?prompt=time`, { headers: { 'x-timezone': zone } });
+        const result = parseSse(await res.text()).find((e) => e.type === 'tool_result');
+        return JSON.parse((result as { response: string }).response) as { timeZone: string };
+      }),
+    );
+    expect(results.map((r) => r.timeZone)).toEqual(zones);
   });
 
   it('answers 400 without a prompt', async () => {
