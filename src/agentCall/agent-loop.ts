@@ -229,7 +229,8 @@ export class AgentLoop {
       this.interactiveResponse ??= pausedAt(result.interactive, call.id);
     }
     if (result.usages?.length) this.pushUsages(result.usages);
-    const message = toolMessage(call.id, await this.fitToolResponse(call, result.response, callCount));
+    // Several providers refuse an empty tool message: nothing to say is sent as 'none'.
+    const message = toolMessage(call.id, (await this.fitToolResponse(call, result.response, callCount)) || 'none');
     this.assistantMessages.push(message, ...keepNonEmpty(result.assistantMessages));
     return message;
   }

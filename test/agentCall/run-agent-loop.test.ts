@@ -557,4 +557,17 @@ describe('runAgentLoop', () => {
     expect(result.error?.message).toMatch(/c9 of type "custom".*Only "function" tool calls are run/);
     expect(result.completeMessages).toEqual([user('go')]);
   });
+
+  it("sends an empty tool response as 'none', while onAfterToolCall sees the tool's own ''", async () => {
+    server.enqueue({ toolCalls: [{ id: 'e1', name: 'quiet', arguments: {} }] }, { text: 'ok' });
+    const responses: string[] = [];
+    await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [fakeTool('quiet', () => ({ response: '' }))],
+      onAfterToolCall: ({ response }) => responses.push(response),
+    });
+    expect(server.requests[1].body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'e1', content: 'none' });
+    expect(responses).toEqual(['']);
+  });
 });
