@@ -27,6 +27,7 @@ export {
   RunAbortedError,
   RunStateVersionError,
   RunTimeoutError,
+  ResponseTooLargeError,
   StreamIdleTimeoutError,
   ToolCallRejectedError,
   ToolDefinitionError,

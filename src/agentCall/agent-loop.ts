@@ -114,6 +114,8 @@ export class AgentLoop {
         abortSignal: this.signal,
         isAborted: this.props.isAborted,
         requestOptions: this.props.requestOptions,
+        maxResponseBytes: this.props.maxResponseBytes,
+        maxSseLineBytes: this.props.maxSseLineBytes,
         onStreaming: this.props.onStreaming,
         onReasoning: this.props.onReasoning,
         onToolCall: this.props.onToolCall,

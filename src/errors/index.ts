@@ -4,6 +4,7 @@ export type { ToolDefinitionProblem } from './tool-definition.error';
 export { EmptyModelResponseError } from './empty-model-response.error';
 export { StreamIdleTimeoutError } from './stream-idle-timeout.error';
 export { ToolCallRejectedError } from './tool-call-rejected.error';
+export { ResponseTooLargeError } from './response-too-large.error';
 export { UnsupportedToolScopeError } from './unsupported-tool-scope.error';
 export { RunStateVersionError } from './run-state-version.error';
 export { RunAbortedError } from './run-aborted.error';

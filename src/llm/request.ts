@@ -10,6 +10,8 @@ import { callIdsIn, describeDropped, isFunctionCall } from './function-calls';
 import { ToolCallAccumulator, type ToolCallStreamEvents } from './tool-call-accumulator';
 import { estimateMessagesTokens, estimateTokens } from './tokens';
 import { readUsage } from './usage';
+import { withResponseLimits } from './limit-response';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_SSE_LINE_BYTES } from '../constants';
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionCreateParamsBase,
@@ -55,6 +57,10 @@ export type CreateLLMResponseProps = ResponseEvents & {
    * tool calls in `body.messages`.
    */
   callIds?: Set<string>;
+  /** Most bytes the response may have (default `DEFAULT_MAX_RESPONSE_BYTES`, 16 MiB); past it, `ResponseTooLargeError`. */
+  maxResponseBytes?: number;
+  /** Longest SSE line (one event) the response may send (default `DEFAULT_MAX_SSE_LINE_BYTES`, 2 MiB). */
+  maxSseLineBytes?: number;
 };
 
 /** What one model request produced. Failures come back in `error`, never as a throw. */
@@ -97,7 +103,10 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
   const { controller, dispose } = linkAbort(abortSignal);
   try {
     if (isAborted?.() || controller.signal.aborted) return state.close();
-    const client = resolveClient(props.client, props.userKey);
+    const client = withResponseLimits(resolveClient(props.client, props.userKey), {
+      maxResponseBytes: props.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      maxLineBytes: props.maxSseLineBytes ?? DEFAULT_MAX_SSE_LINE_BYTES,
+    });
     const request = stream
       ? { ...body, stream: true as const, stream_options: { include_usage: true } }
       : { ...body, stream: false as const };
