@@ -8,7 +8,7 @@ import {
 } from '../constants';
 import { EmptyModelResponseError } from '../errors/empty-model-response.error';
 import { resolveClient } from '../llm/client';
-import { createLLMResponse } from '../llm/request';
+import { createLLMResponse, type LLMResponse } from '../llm/request';
 import { estimateMessageTokens, estimateMessagesTokens } from '../llm/tokens';
 import type {
   ChatCompletionMessageParam,
@@ -133,6 +133,7 @@ export class AgentLoop {
 
       this.finishReason = res.finish_reason;
       this.requestIds.push(res.requestId);
+      if (this.props.onRequestEnd) this.reportRequestEnd(res);
       this.inputTokens += res.usage.inputTokens;
       this.outputTokens += res.usage.outputTokens;
       this.pushUsages([{ moduleName: 'agent_call', model: this.model, ...res.usage }]);
@@ -373,6 +374,23 @@ export class AgentLoop {
       childrenResponse: pending.interactive,
       toolParams: { memoryRequestMessages: this.messages.slice(), toolCallId: pending.call.id },
     });
+  }
+
+  private reportRequestEnd(res: LLMResponse): void {
+    const { requestId, usage, ms, firstChunkMs, finish_reason: finishReason, error } = res;
+    try {
+      this.props.onRequestEnd?.({
+        requestId,
+        model: this.model,
+        usage,
+        ms,
+        ...(firstChunkMs !== undefined && { firstChunkMs }),
+        finishReason,
+        ...(error !== undefined && { error }),
+      });
+    } catch {
+      // Hooks observe; a throwing one never ends the run.
+    }
   }
 
   /** `onAfterToolCall` for a call answered without running (rejected or answered by a person). */

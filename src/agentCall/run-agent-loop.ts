@@ -3,6 +3,7 @@ import { RunAbortedError } from '../errors/run-aborted.error';
 import { RunTimeoutError } from '../errors/run-timeout.error';
 import { linkAbort } from '../utils/abort';
 import { AgentLoop } from './agent-loop';
+import { RunTracing } from './run-tracing';
 import type { RunAgentCallProps, RunAgentResponse } from './type';
 
 /**
@@ -35,8 +36,13 @@ export async function runAgentLoop(props: RunAgentCallProps): Promise<RunAgentRe
         if (props.isAborted?.()) run.controller.abort(new RunAbortedError());
       }, ABORT_POLL_MS)
     : undefined;
+  const tracing = props.tracer
+    ? new RunTracing(props.tracer, String(props.body.model), props.resumeFrom?.traceparent)
+    : undefined;
   try {
-    return await new AgentLoop(props, signal, () => (timedOut ? 'timeout' : 'aborted')).run();
+    const loop = new AgentLoop(tracing ? tracing.wrap(props) : props, signal, () => (timedOut ? 'timeout' : 'aborted'));
+    const result = await loop.run();
+    return tracing ? tracing.end(result) : result;
   } finally {
     clearTimeout(deadline);
     clearInterval(poll);

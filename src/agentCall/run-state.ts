@@ -43,6 +43,8 @@ export type RunState = {
   pending: PendingCall[];
   /** The `caller` prop of the run, when one was given: handed to tools as `ctx.caller`, never sent to the model. */
   caller?: unknown;
+  /** The W3C `traceparent` of the run's span, when it is traced: a resumed run continues the same trace. */
+  traceparent?: string;
 };
 
 /** Check that `value` is a run state this release can resume from; anything else is a {@link RunStateVersionError}. */

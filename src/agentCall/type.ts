@@ -92,6 +92,39 @@ export type AfterToolCallEvent = {
   durationMs: number;
 };
 
+/** Reported by `onRequestEnd` after each main model request, whatever its outcome. */
+export type RequestEndEvent = {
+  /** The provider's completion id, or a generated one. */
+  requestId: string;
+  model: string;
+  /** The provider's numbers, or an estimate when it reports none. */
+  usage: { inputTokens: number; outputTokens: number };
+  /** Milliseconds from sending the request to its end. */
+  ms: number;
+  /** Milliseconds to the first streamed chunk (absent when none arrived, or the response was not streamed). */
+  firstChunkMs?: number;
+  finishReason: CompletionFinishReason;
+  /** The request error, when it failed. */
+  error?: unknown;
+};
+
+/**
+ * The part of an OpenTelemetry `Tracer` the loop uses; a `Tracer` from `@opentelemetry/api` fits it. Declared
+ * here so that the core's types never need the package.
+ */
+export type AgentTracer = {
+  startSpan(name: string, options?: object, context?: unknown): AgentSpan;
+};
+
+/** The part of an OpenTelemetry `Span` the loop uses. */
+export type AgentSpan = {
+  setAttribute(key: string, value: string | number | boolean): unknown;
+  setStatus(status: { code: number; message?: string }): unknown;
+  recordException(exception: Error | string): unknown;
+  end(endTime?: number): unknown;
+  spanContext(): { traceId: string; spanId: string; traceFlags: number };
+};
+
 /** Arguments of `runAgentLoop`. */
 export type RunAgentCallProps = ResponseEvents & {
   /** The chat-completions body (model, messages, temperature, …) without `tools`: those come from `tools`. */
@@ -151,6 +184,14 @@ export type RunAgentCallProps = ResponseEvents & {
   onToolCompress?: (e: ToolCompressEvent) => void;
   /** After every tool call on every path (found, not found, bad arguments, throw, timeout, skipped), before compression. */
   onAfterToolCall?: (e: AfterToolCallEvent) => void;
+  /** After each main model request: its id, usage and timing, for users without a tracer. */
+  onRequestEnd?: (e: RequestEndEvent) => void;
+  /**
+   * An OpenTelemetry tracer (`trace.getTracer('my-app')`): spans `invoke_agent`, `chat <model>` and
+   * `execute_tool <name>` after the GenAI semantic conventions. Needs the optional peer `@opentelemetry/api`,
+   * which is loaded only when a tracer is given. No prompt or argument content is recorded.
+   */
+  tracer?: AgentTracer;
 
   /** How many of one turn's tool calls run at once (default 1: in order); messages stay in call order. */
   toolConcurrency?: number;

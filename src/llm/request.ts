@@ -87,6 +87,10 @@ export type LLMResponse = {
   assistantMessage?: ChatCompletionAssistantMessageParam;
   /** The request error (HTTP status, broken stream, timeout), with whatever arrived before it kept above. */
   error?: unknown;
+  /** Milliseconds from sending the request to its end. */
+  ms: number;
+  /** Milliseconds from sending the request to the first streamed chunk (absent when none arrived). */
+  firstChunkMs?: number;
 };
 
 /**
@@ -101,6 +105,7 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
   const stream = body.stream ?? true;
   const state = new ResponseState(props, stream);
   const { controller, dispose } = linkAbort(abortSignal);
+  state.startedAt = performance.now();
   try {
     if (isAborted?.() || controller.signal.aborted) return state.close();
     const client = withResponseLimits(resolveClient(props.client, props.userKey), {
@@ -131,6 +136,8 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
 
 class ResponseState {
   requestId = '';
+  startedAt = 0;
+  private firstChunkAt?: number;
   answerText = '';
   reasoningText = '';
   finishReason: CompletionFinishReason = null;
@@ -171,6 +178,7 @@ class ResponseState {
     const { isAborted } = this.props;
     for await (const chunk of stream) {
       idle?.refresh();
+      this.firstChunkAt ??= performance.now();
       if (isAborted?.()) {
         controller.abort();
         this.finishReason = 'close';
@@ -257,6 +265,8 @@ class ResponseState {
       usage: this.usage ?? this.estimateUsage(toolCalls),
       assistantMessage,
       ...(this.error !== undefined ? { error: this.error } : {}),
+      ms: performance.now() - this.startedAt,
+      ...(this.firstChunkAt !== undefined ? { firstChunkMs: this.firstChunkAt - this.startedAt } : {}),
     };
   }
 
