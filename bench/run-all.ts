@@ -3,6 +3,7 @@ import { historyGrowth } from './history-growth';
 import { masking } from './masking';
 import { nestjsTools } from './nestjs-tools';
 import { queuedRuns } from './queued-runs';
+import { runStateSize } from './run-state-size';
 import { stepOverhead } from './step-overhead';
 import { streamProcessing } from './stream-processing';
 import { toolConcurrency } from './tool-concurrency';
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
     masking,
     queuedRuns,
     nestjsTools,
+    runStateSize,
   ]) {
     await bench();
     console.log();

@@ -22,6 +22,16 @@ async function main(): Promise<void> {
           }
         }
       : undefined,
+    confirm: interactive
+      ? async () => {
+          const rl = createInterface({ input: process.stdin, output: process.stdout });
+          try {
+            return await rl.question('> ');
+          } finally {
+            rl.close();
+          }
+        }
+      : undefined,
   });
 }
 

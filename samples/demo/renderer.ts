@@ -11,6 +11,8 @@ export class TerminalRenderer {
   private line: 'text' | 'reasoning' | 'tool' | 'none' = 'none';
   toolCalls = 0;
   failedToolCalls = 0;
+  /** Calls the user refused: shown as refused, not as failed. */
+  refusedToolCalls = 0;
 
   constructor(
     private readonly out: Output,
@@ -30,21 +32,28 @@ export class TerminalRenderer {
       },
       onToolParam: ({ argsDelta }) => this.out.write(this.dim(argsDelta)),
       onAfterToolCall: ({ call, response, outcome }) => {
-        const failed = outcome !== 'ok';
+        const refused = outcome === 'rejected';
+        const failed = !refused && outcome !== 'ok';
+        if (refused) this.refusedToolCalls++;
         if (failed) this.failedToolCalls++;
         this.endLine();
-        this.out.write(`  ${failed ? '✗' : '✓'} ${call.function.name} → ${oneLine(response, 200)}\n`);
+        const mark = refused ? '⊘' : failed ? '✗' : '✓';
+        this.out.write(`  ${mark} ${call.function.name} → ${oneLine(response, 200)}\n`);
       },
     };
   }
 
-  /** Print the closing summary of a run. */
+  /** Print the closing summary of a run (turns and tokens over every resume, from its state). */
   summary(result: RunAgentResponse): void {
     this.endLine();
-    const failed = this.failedToolCalls ? ` (${this.failedToolCalls} failed)` : '';
+    const notes = [
+      ...(this.failedToolCalls ? [`${this.failedToolCalls} failed`] : []),
+      ...(this.refusedToolCalls ? [`${this.refusedToolCalls} refused`] : []),
+    ];
+    const { turn, usage } = result.state;
     this.out.write(
-      `\n— ${result.stopReason} · ${result.runTimes} model turns · ${this.toolCalls} tool calls${failed} · ` +
-        `${result.inputTokens} input / ${result.outputTokens} output tokens\n`,
+      `\n— ${result.stopReason} · ${turn} model turns · ${this.toolCalls} tool calls` +
+        `${notes.length ? ` (${notes.join(', ')})` : ''} · ${usage.inputTokens} input / ${usage.outputTokens} output tokens\n`,
     );
   }
 

@@ -1,5 +1,12 @@
 import OpenAI from 'openai';
-import { getErrText, runAgentLoop, type ChatCompletionMessageParam, type RunAgentResponse } from '../../src';
+import {
+  getErrText,
+  runAgentLoop,
+  type ChatCompletionMessageParam,
+  type Decision,
+  type PendingCall,
+  type RunAgentResponse,
+} from '../../src';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { sampleTools, type AskUserInteractive } from '../tools';
 import { TerminalRenderer, type Output } from './renderer';
@@ -14,7 +21,16 @@ export type DemoIo = {
   color?: boolean;
   /** Answers `ask_user` questions; without it the user is reported unavailable. */
   ask?: (question: AskUserInteractive) => Promise<string>;
+  /**
+   * Answers a call that needs approval with the line the user typed: `y`, or `n` and an optional reason. Without
+   * it the embedded model's user approves the first share and refuses the second, and a real model's is refused.
+   */
+  confirm?: (prompt: string) => Promise<string>;
 };
+
+/** What the embedded model's user types at the approval prompts when nobody is at the terminal. */
+const SCRIPTED_CONFIRMATIONS = ['y', 'n Only Alex, please: the team does not need it'];
+const NOBODY_TO_CONFIRM = 'n Nobody is at the terminal to approve this';
 
 const MAX_PROMPT_LENGTH = 4000;
 const MAX_RESUMES = 3;
@@ -69,20 +85,16 @@ export async function runDemo(io: DemoIo): Promise<number> {
       maxRunAgentTimes: 12,
       ...renderer.hooks(),
     };
+    const scripted = server ? [...SCRIPTED_CONFIRMATIONS] : [];
+    const confirm = io.confirm ?? (async () => scripted.shift() ?? NOBODY_TO_CONFIRM);
     let result: RunAgentResponse = await runAgentLoop(base);
-    for (let resumes = 0; result.interactiveResponse && resumes < MAX_RESUMES; resumes++) {
-      const params = result.interactiveResponse.params;
-      const question = params.childrenResponse as AskUserInteractive;
-      renderer.note(`? ${question.question}`);
-      const answer = io.ask
-        ? await io.ask(question)
-        : 'The user is not available; make a reasonable assumption and say so.';
-      renderer.note(`  ${answer}`);
-      result = await runAgentLoop({
-        ...base,
-        childrenInteractiveParams: params,
-        handleInteractiveTool: async () => ({ response: `The user answered: ${answer}` }),
-      });
+    // The run stops whenever it waits for the user; each pending call gets a decision and the run resumes from its state.
+    for (let resumes = 0; result.stopReason === 'interactive' && resumes < MAX_RESUMES; resumes++) {
+      const decisions: Record<string, Decision> = {};
+      for (const pending of result.state.pending) {
+        decisions[pending.call.id] = await decide(pending, io, confirm, renderer);
+      }
+      result = await runAgentLoop({ ...base, resumeFrom: result.state, decisions });
     }
     renderer.summary(result);
     if (result.error !== undefined) {
@@ -93,6 +105,31 @@ export async function runDemo(io: DemoIo): Promise<number> {
   } finally {
     await server?.close();
   }
+}
+
+/** Ask the user about one pending call: approve or refuse it (`y` / `n <reason>`), or answer `ask_user`. */
+async function decide(
+  pending: PendingCall,
+  io: DemoIo,
+  confirm: (prompt: string) => Promise<string>,
+  renderer: TerminalRenderer,
+): Promise<Decision> {
+  if (pending.kind === 'interactive') {
+    const question = pending.interactive as AskUserInteractive;
+    renderer.note(`? ${question.question}`);
+    const answer = io.ask
+      ? await io.ask(question)
+      : 'The user is not available; make a reasonable assumption and say so.';
+    renderer.note(`  ${answer}`);
+    return { answer: { response: `The user answered: ${answer}` } };
+  }
+  const prompt = `? Allow ${pending.call.function.name} ${pending.call.function.arguments}? [y / n <reason>]`;
+  renderer.note(prompt);
+  const line = (await confirm(prompt)).trim();
+  renderer.note(`  ${line}`);
+  if (/^y(es)?$/i.test(line)) return { approve: true };
+  const reason = line.replace(/^no?\b\s*/i, '').trim();
+  return reason ? { approve: false, reason } : { approve: false };
 }
 
 /** A one-line reason a person can act on. */

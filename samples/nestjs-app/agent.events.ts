@@ -1,4 +1,18 @@
-import type { AgentStopReason, ToolOutcome } from '../../src';
+import type { AgentStopReason, PendingCall, ToolOutcome } from '../../src';
+
+/** A call waiting for a person, as the HTTP API shows it. */
+export type PendingCallView = { id: string; kind: PendingCall['kind']; name: string; arguments: string };
+
+/** What `POST /agent/runs/:runId/decisions` answers once the resumed run stops again. */
+export type RunOutcome = {
+  runId: string;
+  stopReason: AgentStopReason;
+  /** The last assistant text of the run. */
+  text: string;
+  /** Calls still waiting for a decision (when `stopReason` is `interactive`). */
+  pending: PendingCallView[];
+  error?: string;
+};
 
 /** What the SSE endpoint streams, one JSON event per message. */
 export type AgentEvent =
@@ -8,4 +22,14 @@ export type AgentEvent =
   | { type: 'tool_args'; id: string; delta: string }
   | { type: 'tool_result'; id: string; name: string; response: string; outcome: ToolOutcome }
   | { type: 'interactive'; question: unknown }
-  | { type: 'done'; stopReason: AgentStopReason; inputTokens: number; outputTokens: number; error?: string };
+  | {
+      type: 'done';
+      /** The run's id: `GET /agent/runs/:runId/pending` and `POST /agent/runs/:runId/decisions` use it. */
+      runId: string;
+      stopReason: AgentStopReason;
+      inputTokens: number;
+      outputTokens: number;
+      /** Calls waiting for a person's decision (when `stopReason` is `interactive`). */
+      pending?: PendingCallView[];
+      error?: string;
+    };

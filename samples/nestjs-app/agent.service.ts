@@ -4,11 +4,13 @@ import type { IncomingMessage } from 'node:http';
 import type OpenAI from 'openai';
 import { from, Observable, switchMap } from 'rxjs';
 import { getErrText, runAgentLoop, type ToolDefinition } from '../../src';
+import type { ChatCompletionMessageParam, Decision, PendingCall, RunState } from '../../src';
 import { ToolRegistry } from '../../src/nestjs';
-import type { AgentEvent } from './agent.events';
+import type { AgentEvent, PendingCallView, RunOutcome } from './agent.events';
 import { MODEL_NAME, OPENAI } from './agent.tokens';
 import { callerOf, type Caller } from './caller';
 import { requestTools } from './request-tools';
+import { RunStore } from './run-store';
 
 /** Runs the agent loop over every discovered tool and reports it as a stream of events. */
 @Injectable()
@@ -18,6 +20,7 @@ export class AgentService {
     private readonly moduleRef: ModuleRef,
     @Inject(OPENAI) private readonly client: OpenAI,
     @Inject(MODEL_NAME) private readonly model: string,
+    private readonly runs: RunStore,
   ) {}
 
   /** A run for the request's caller, with the request's own tools (request-scoped providers get this request). */
@@ -38,6 +41,8 @@ export class AgentService {
         caller,
         abortSignal: abort.signal,
         maxRunAgentTimes: 12,
+        // Every checkpoint lands in the store, so a run that waits for a person can be resumed from there.
+        onCheckpoint: (state) => this.runs.save(state),
         onStreaming: ({ text }) => subscriber.next({ type: 'text', text }),
         onReasoning: ({ text }) => subscriber.next({ type: 'reasoning', text }),
         onToolCall: ({ call }) => subscriber.next({ type: 'tool_call', id: call.id, name: call.function.name }),
@@ -50,9 +55,11 @@ export class AgentService {
             subscriber.next({ type: 'interactive', question: result.interactiveResponse.params.childrenResponse });
           subscriber.next({
             type: 'done',
+            runId: result.state.runId,
             stopReason: result.stopReason,
             inputTokens: result.inputTokens,
             outputTokens: result.outputTokens,
+            ...(result.state.pending.length ? { pending: result.state.pending.map(viewOf) } : {}),
             ...(result.error !== undefined ? { error: getErrText(result.error) } : {}),
           });
           subscriber.complete();
@@ -62,4 +69,56 @@ export class AgentService {
       return () => abort.abort();
     });
   }
+
+  /** The calls a stored run waits on; `undefined` for an unknown run. */
+  async pending(runId: string): Promise<PendingCallView[] | undefined> {
+    return (await this.runs.load(runId))?.pending.map(viewOf);
+  }
+
+  /**
+   * Resume a stored run with a person's decisions (keyed by tool call id) and run it until it stops again;
+   * `undefined` for an unknown run. A call left undecided keeps the run waiting, with nothing run.
+   */
+  async decide(
+    runId: string,
+    decisions: Record<string, Decision>,
+    request: IncomingMessage,
+  ): Promise<RunOutcome | undefined> {
+    const state = await this.runs.load(runId);
+    if (!state) return undefined;
+    const result = await runAgentLoop({
+      client: this.client,
+      body: { model: this.model, messages: [] },
+      // The deciding request's tools; the caller the run acts for comes back from the stored state.
+      tools: await requestTools(this.registry, this.moduleRef, request),
+      maxRunAgentTimes: 12,
+      onCheckpoint: (saved) => this.runs.save(saved),
+      resumeFrom: state,
+      decisions,
+    });
+    return {
+      runId,
+      stopReason: result.stopReason,
+      text: lastText(result.state),
+      pending: result.state.pending.map(viewOf),
+      ...(result.error !== undefined ? { error: getErrText(result.error) } : {}),
+    };
+  }
+}
+
+function viewOf(pending: PendingCall): PendingCallView {
+  return {
+    id: pending.call.id,
+    kind: pending.kind,
+    name: pending.call.function.name,
+    arguments: pending.call.function.arguments,
+  };
+}
+
+function lastText(state: RunState): string {
+  for (let i = state.messages.length - 1; i >= 0; i--) {
+    const message: ChatCompletionMessageParam = state.messages[i];
+    if (message.role === 'assistant' && typeof message.content === 'string' && message.content) return message.content;
+  }
+  return '';
 }

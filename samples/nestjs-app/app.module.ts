@@ -14,6 +14,7 @@ import { AgentController } from './agent.controller';
 import { AgentService } from './agent.service';
 import { LocaleTools } from './locale.tools';
 import { openAIProviders } from './openai.providers';
+import { RunStore } from './run-store';
 
 /** The sample tools as ordinary providers: Nest injects their dependencies, agentcall discovers them. */
 @Module({
@@ -41,7 +42,7 @@ export class AppModule {
       module: AppModule,
       imports: [AgentToolsModule.forRoot(), ToolsModule],
       controllers: [AgentController],
-      providers: [...model, AgentService],
+      providers: [...model, AgentService, RunStore],
     };
   }
 }

@@ -20,7 +20,7 @@ export function scriptedModelProviders(server: ScriptedServer): Provider[] {
       provide: OPENAI,
       scope: Scope.REQUEST,
       inject: [REQUEST],
-      useFactory: (request: PromptRequest) => server.session(demoScript(promptOf(request))).client(),
+      useFactory: (request: PromptRequest) => server.session(demoScript(promptOf(request), { share: false })).client(),
     },
     { provide: MODEL_NAME, useValue: 'scripted-demo-model' },
     { provide: 'SCRIPTED_MODEL_SERVER', useValue: closer },

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Exclude } from 'class-transformer';
-import { ArrayMaxSize, IsDateString, Length, Matches } from 'class-validator';
+import { ArrayMaxSize, IsDateString, IsEmail, Length, Matches } from 'class-validator';
 import { Param, Tool } from '../../src';
 
 export enum Priority {
@@ -69,7 +69,7 @@ export class CreateTodoDto {
 
 const TODO_ID = Matches(/^todo-\d+$/, { message: 'id must look like "todo-1"' });
 
-/** A to-do list: create, list, complete and delete, with validation the model can read and correct. */
+/** A to-do list: create, list, complete, delete and share, with validation the model can read and correct. */
 @Injectable()
 export class TodoTools {
   constructor(private readonly store: TodoStore) {}
@@ -105,6 +105,20 @@ export class TodoTools {
     this.require(id);
     this.store.delete(id);
     return `Deleted ${id}`;
+  }
+
+  /** Reaches outside the app (an email), so a person approves each call before it runs. */
+  @Tool({
+    name: 'share_todo',
+    description: 'Share a to-do item with someone by email. The user approves each share before it is sent.',
+    needsApproval: true,
+  })
+  share(
+    @Param('id', { description: 'Item id, e.g. "todo-1"' }, TODO_ID) id: string,
+    @Param('email', { description: 'Who to share it with' }, IsEmail()) email: string,
+  ): string {
+    const item = this.require(id);
+    return `Shared ${id} ("${item.title}") with ${email}`;
   }
 
   private require(id: string): TodoItem {

@@ -7,10 +7,10 @@ function capture(): { text: () => string; sink: { write(text: string): void } } 
   return { text: () => text, sink: { write: (chunk: string) => void (text += chunk) } };
 }
 
-async function demo(args: string[], env: DemoIo['env'] = {}, ask?: DemoIo['ask']) {
+async function demo(args: string[], env: DemoIo['env'] = {}, ask?: DemoIo['ask'], confirm?: DemoIo['confirm']) {
   const out = capture();
   const err = capture();
-  const code = await runDemo({ args, env, out: out.sink, err: err.sink, ask });
+  const code = await runDemo({ args, env, out: out.sink, err: err.sink, ask, confirm });
   return { code, out: out.text(), err: err.text() };
 }
 
@@ -48,10 +48,64 @@ describe('npm run demo', () => {
       /✗ add_todo → Invalid arguments for tool "add_todo": ⏎ title: .* ⏎ priority: priority must be one of the following values: low, normal, high/,
     );
     expect(out).toContain('✓ add_todo → {"title":"Book a table","priority":"high"');
+    // Two shares need approval: the embedded user approves one and refuses the other, with a reason.
+    expect(out).toContain('? Allow share_todo {"id":"todo-1","email":"alex@example.com"}? [y / n <reason>]\n  y\n');
     expect(out).toContain(
-      'It is 19°C and sunny in Rome. I added "Book a table" to your to-do list (todo-1, high priority).',
+      '? Allow share_todo {"id":"todo-1","email":"team@example.com"}? [y / n <reason>]\n  n Only Alex, please: the team does not need it\n',
     );
-    expect(out).toMatch(/— completed · 4 model turns · 3 tool calls \(1 failed\) · \d+ input \/ \d+ output tokens\n$/);
+    expect(out).toContain('✓ share_todo → Shared todo-1 ("Book a table") with alex@example.com');
+    expect(out).toContain(
+      '⊘ share_todo → Tool call rejected by the user: Only Alex, please: the team does not need it',
+    );
+    expect(out).toContain(
+      'It is 19°C and sunny in Rome. I added "Book a table" to your to-do list (todo-1, high priority). ' +
+        '1 of 2 shares sent; you refused one ("Only Alex, please: the team does not need it").',
+    );
+    expect(out).toMatch(
+      /— completed · 5 model turns · 5 tool calls \(1 failed, 1 refused\) · \d+ input \/ \d+ output tokens\n$/,
+    );
+  });
+
+  it('asks y/n before a share: a yes runs it, a no and its reason go back to the model instead', async () => {
+    const server = await startScriptedServer();
+    try {
+      const share = (email: string) => ({ name: 'share_todo', arguments: { id: 'todo-1', email } });
+      const session = server.session([
+        { toolCalls: [{ id: 'add', name: 'add_todo', arguments: { title: 'Call mum' } }] },
+        {
+          toolCalls: [
+            { id: 'yes', ...share('ann@example.com') },
+            { id: 'no', ...share('bob@example.com') },
+          ],
+        },
+        { text: 'Shared with Ann only.' },
+      ]);
+      const typed = ['yes', 'n not Bob'];
+      const prompts: string[] = [];
+      const { code, out } = await demo(
+        ['share it'],
+        { OPENAI_API_KEY: session.apiKey, OPENAI_BASE_URL: session.baseURL },
+        undefined,
+        async (prompt) => {
+          prompts.push(prompt);
+          return typed.shift()!;
+        },
+      );
+      expect(code).toBe(0);
+      expect(prompts).toEqual([
+        '? Allow share_todo {"id":"todo-1","email":"ann@example.com"}? [y / n <reason>]',
+        '? Allow share_todo {"id":"todo-1","email":"bob@example.com"}? [y / n <reason>]',
+      ]);
+      // Nothing was asked of the model while the user decided; then it read one result and one refusal.
+      expect(session.requests).toHaveLength(3);
+      expect(session.requests[2].body.messages.slice(-2)).toEqual([
+        { role: 'tool', tool_call_id: 'yes', content: 'Shared todo-1 ("Call mum") with ann@example.com' },
+        { role: 'tool', tool_call_id: 'no', content: 'Tool call rejected by the user: not Bob' },
+      ]);
+      expect(out).toMatch(/— completed · 3 model turns · 3 tool calls \(1 refused\)/);
+    } finally {
+      await server.close();
+    }
   });
 
   const USAGE =

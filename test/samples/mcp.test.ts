@@ -28,6 +28,7 @@ describe('samples/mcp/serve-sample-tools (the sample tools for any MCP host, ove
           'calculate',
           'complete_todo',
           'delete_todo',
+          'share_todo',
           'get_forecast',
           'get_weather',
           'list_todos',

@@ -80,7 +80,7 @@ describe('samples/nestjs-app: the SSE endpoint over real HTTP', () => {
         .map((t) => t.title),
     ).toEqual(['Buy milk']);
     expect(server.requests[0].body.model).toBe('nest-model');
-    expect(server.requests[0].body.tools?.length).toBe(13);
+    expect(server.requests[0].body.tools?.length).toBe(14);
   });
 
   it('reports a model error in the done event', async () => {
@@ -132,6 +132,62 @@ describe('samples/nestjs-app: the SSE endpoint over real HTTP', () => {
     const res = await fetch(`${url}/agent/stream`);
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ message: 'Query parameter "prompt" is required' });
+  });
+
+  it('waits for approval, lists the pending calls, and resumes from the stored state with posted decisions', async () => {
+    server.enqueue(
+      { toolCalls: [{ id: 'add', name: 'add_todo', arguments: { title: 'Plan trip' } }] },
+      {
+        toolCalls: [
+          { id: 'ann', name: 'share_todo', arguments: { id: 'todo-1', email: 'ann@example.com' } },
+          { id: 'bob', name: 'share_todo', arguments: { id: 'todo-1', email: 'bob@example.com' } },
+        ],
+      },
+    );
+    const events = parseSse(await (await fetch(`${url}/agent/stream?prompt=share`)).text());
+    const done = events.at(-1) as Extract<AgentEvent, { type: 'done' }>;
+    expect(done).toMatchObject({ type: 'done', stopReason: 'interactive' });
+    const expectedPending = [
+      { id: 'ann', kind: 'approval', name: 'share_todo', arguments: '{"id":"todo-1","email":"ann@example.com"}' },
+      { id: 'bob', kind: 'approval', name: 'share_todo', arguments: '{"id":"todo-1","email":"bob@example.com"}' },
+    ];
+    expect(done.pending).toEqual(expectedPending);
+
+    const listed = await fetch(`${url}/agent/runs/${done.runId}/pending`);
+    expect(await listed.json()).toEqual({ runId: done.runId, pending: expectedPending });
+    expect((await fetch(`${url}/agent/runs/nope/pending`)).status).toBe(404);
+
+    const post = (runId: string, body: unknown) =>
+      fetch(`${url}/agent/runs/${runId}/decisions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await post(done.runId, { decisions: 'yes' })).status).toBe(400);
+    // One decision of two: the run keeps waiting, nothing is asked of the model.
+    const partial = await post(done.runId, { decisions: { ann: { approve: true } } });
+    expect(await partial.json()).toMatchObject({ stopReason: 'interactive', pending: expectedPending });
+    expect(server.requests).toHaveLength(2);
+
+    server.enqueue({ text: 'Shared with Ann.' });
+    const resumed = await post(done.runId, {
+      decisions: { ann: { approve: true }, bob: { approve: false, reason: 'not Bob' } },
+    });
+    expect(resumed.status).toBe(201);
+    expect(await resumed.json()).toEqual({
+      runId: done.runId,
+      stopReason: 'completed',
+      text: 'Shared with Ann.',
+      pending: [],
+    });
+    expect(server.requests[2].body.messages.slice(-2)).toEqual([
+      { role: 'tool', tool_call_id: 'ann', content: 'Shared todo-1 ("Plan trip") with ann@example.com' },
+      { role: 'tool', tool_call_id: 'bob', content: 'Tool call rejected by the user: not Bob' },
+    ]);
+    expect(await (await fetch(`${url}/agent/runs/${done.runId}/pending`)).json()).toEqual({
+      runId: done.runId,
+      pending: [],
+    });
   });
 });
 

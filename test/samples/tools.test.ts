@@ -31,6 +31,7 @@ describe('sample tools', () => {
       'list_todos',
       'complete_todo',
       'delete_todo',
+      'share_todo',
       'ask_user',
       'finish',
     ]);
@@ -88,6 +89,17 @@ describe('sample tools', () => {
     expect((await run('delete_todo', { id: 'todo-2' })).response).toBe('Deleted todo-2');
     expect((await run('delete_todo', { id: 'todo-2' })).response).toBe('Tool error: No to-do item todo-2');
     expect(store.list().map((t) => t.id)).toEqual(['todo-1']);
+  });
+
+  it('shares a to-do only after approval: share_todo needs it, the other to-do tools do not', async () => {
+    const tools = sampleTools(store);
+    const needing = tools.filter((t) => t.needsApproval).map((t) => t.schema.function.name);
+    expect(needing).toEqual(['share_todo']);
+    await run('add_todo', { title: 'Buy milk' });
+    expect((await run('share_todo', { id: 'todo-1', email: 'alex@example.com' })).response).toBe(
+      'Shared todo-1 ("Buy milk") with alex@example.com',
+    );
+    expect((await run('share_todo', { id: 'todo-1', email: 'not an address' })).response).toMatch(/email/);
   });
 
   it('pauses with ask_user and stops with finish', async () => {
