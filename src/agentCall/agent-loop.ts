@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   COMPRESSION_KEEP_SHARE,
   DEFAULT_MAX_CONSECUTIVE_TOOL_TURNS,
@@ -150,7 +150,12 @@ export class AgentLoop {
         return this.finish('completed');
       }
 
-      this.loopGuard = { signature: '', repeats: res.answerText ? 0 : this.loopGuard.repeats + 1 };
+      // The anti-loop guard counts turns that repeat the same calls; text or a new plan resets it.
+      const signature = res.answerText ? '' : toolCallSignature(res.toolCalls);
+      this.loopGuard = {
+        signature,
+        repeats: !signature ? 0 : signature === this.loopGuard.signature ? this.loopGuard.repeats + 1 : 1,
+      };
       const stop = await this.runTools(res.toolCalls, snapshot);
       const ended = await this.afterTurn(stop);
       if (ended) return ended;
@@ -501,4 +506,11 @@ export class AgentLoop {
 
 function toolMessage(toolCallId: string, content: string): ChatCompletionMessageParam {
   return { role: 'tool', tool_call_id: toolCallId, content };
+}
+
+/** Names in order and their arguments, hashed: what makes two tool-only turns the same plan. */
+function toolCallSignature(calls: readonly ChatCompletionMessageToolCall[]): string {
+  const hash = createHash('sha256');
+  for (const call of calls) hash.update(call.function.name).update('\0').update(call.function.arguments).update('\0');
+  return hash.digest('hex').slice(0, 32);
 }

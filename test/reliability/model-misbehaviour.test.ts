@@ -246,8 +246,8 @@ describe('model misbehaviour: every call answered once, every request valid for 
     expect(toolMessages(validated(result.completeMessages)).map(([id]) => id)).toEqual(['s1', 'l1']);
   });
 
-  it('bounds a model that never stops calling tools by maxRunAgentTimes (default 20), forcing tool_choice "none" after 5 tool-only turns', async () => {
-    for (let i = 0; i < 25; i++) server.enqueue({ toolCalls: [{ name: 'echo', arguments: { i } }] });
+  it('bounds a model that never stops calling tools by maxRunAgentTimes (default 20), forcing tool_choice "none" after 5 identical tool-only turns', async () => {
+    for (let i = 0; i < 25; i++) server.enqueue({ toolCalls: [{ name: 'echo', arguments: { same: true } }] });
     const tool = echo();
     const result = await runAgentLoop({ client: server.client(), body, tools: [tool] });
     expect(result.stopReason).toBe('max_turns');
@@ -268,7 +268,7 @@ describe('model misbehaviour: every call answered once, every request valid for 
       server.enqueue((request) =>
         request.body.tool_choice === 'none'
           ? { text: 'giving up on tools' }
-          : { toolCalls: [{ name: 'echo', arguments: { i } }] },
+          : { toolCalls: [{ name: 'echo', arguments: { again: true } }] },
       );
     }
     const result = await runAgentLoop({
@@ -281,6 +281,16 @@ describe('model misbehaviour: every call answered once, every request valid for 
     expect(result.stopReason).toBe('completed');
     expect(server.requests).toHaveLength(4);
     expect(validated(result.completeMessages).at(-1)).toEqual({ role: 'assistant', content: 'giving up on tools' });
+  });
+
+  it('lets a plan of different tool calls run past the guard; only identical turns in a row count', async () => {
+    for (let i = 0; i < 7; i++) server.enqueue({ toolCalls: [{ name: 'echo', arguments: { step: i } }] });
+    server.enqueue({ toolCalls: [{ name: 'echo', arguments: { step: 6 } }] }, { text: 'done' });
+    const result = await runAgentLoop({ client: server.client(), body, tools: [echo()], maxConsecutiveToolTurns: 2 });
+    expect(result.stopReason).toBe('completed');
+    // Steps 0..6 differ: never forced. Step 6 repeated once makes two identical turns in a row: the next is forced.
+    expect(server.requests.map((r) => r.body.tool_choice)).toEqual([...Array(8).fill('auto'), 'none']);
+    expect(result.state.loopGuard.repeats).toBe(2);
   });
 
   it('reports an empty response as an error and appends no empty assistant message, even mid-run', async () => {
