@@ -30,8 +30,9 @@ export type RunToolCallsProps = {
 
 /**
  * Run one turn's tool calls, at most `concurrency` at once, and return their results in call order.
- * A call not yet started when the run is aborted is answered without running (`outcome: 'skipped'`), so
- * every call still gets exactly one result. With a journal, a call recorded there is not executed again: its
+ * A call not yet started when the run is aborted, or once an earlier call paused (`interactive`) or stopped the
+ * run, is answered without running (`outcome: 'skipped'`), so every call still gets exactly one result; calls
+ * already running finish. With a journal, a call recorded there is not executed again: its
  * recorded result (and outcome) is used.
  */
 export async function runToolCalls({
@@ -49,7 +50,15 @@ export async function runToolCalls({
   onJournalError,
 }: RunToolCallsProps): Promise<RunToolResult[]> {
   const results = new Array<RunToolResult>(calls.length);
+  // Set once a call pauses (`interactive`) or stops the run: calls not started by then never start.
+  let halted = false;
   const execute = async (call: ChatCompletionMessageToolCall): Promise<RunToolResult> => {
+    if (halted) {
+      return {
+        response: toolErrorText(`${call.function.name} was not run because an earlier call paused or stopped the run`),
+        outcome: 'skipped',
+      };
+    }
     if (signal.aborted) {
       return {
         response: toolErrorText(`${call.function.name} was not run because the run was aborted`),
@@ -91,6 +100,7 @@ export async function runToolCalls({
     const started = onAfterToolCall ? performance.now() : 0;
     const result = await execute(call);
     results[index] = result;
+    if (result.interactive !== undefined || result.stop === true) halted = true;
     if (onAfterToolCall) {
       const event: AfterToolCallEvent = {
         call,
