@@ -191,7 +191,9 @@ export class AgentLoop {
     let next = 0;
     for (let i = 0; i < calls.length; i++) {
       if (i >= cap) {
-        this.append(await this.settle(calls[i], { response: overCapText(calls[i], calls.length, cap) }, calls.length));
+        const skipped: RunToolResult = { response: overCapText(calls[i], calls.length, cap), outcome: 'skipped' };
+        this.observe(calls[i], skipped, 0);
+        this.append(await this.settle(calls[i], skipped, calls.length));
         continue;
       }
       const approval = approvals[i];

@@ -71,4 +71,24 @@ describe('a call that pauses or stops the run: later calls of the turn do not st
     expect(contents[2]).toMatch(/was not run/);
     assertValidHistory(result.completeMessages);
   });
+
+  it('calls past maxToolCallsPerTurn are answered as skipped and reported like any other call', async () => {
+    const tool = echo();
+    const events: AfterToolCallEvent[] = [];
+    server.enqueue(turn(['echo', 'echo', 'echo']), { text: 'ok' });
+    const result = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [tool],
+      maxToolCallsPerTurn: 2,
+      onAfterToolCall: (e) => events.push(e),
+    });
+    expect(tool.calls).toHaveLength(2);
+    expect(events.map((e) => [e.call.id, e.outcome])).toEqual([
+      ['c0', 'ok'],
+      ['c1', 'ok'],
+      ['c2', 'skipped'],
+    ]);
+    assertValidHistory(result.completeMessages);
+  });
 });
