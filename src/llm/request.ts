@@ -1,16 +1,10 @@
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { StreamIdleTimeoutError } from '../errors/stream-idle-timeout.error';
 import { linkAbort } from '../utils/abort';
-import { callHook } from '../utils/call-hook';
-import { toModelText } from '../toolCall/model-text';
-import { createId } from '../utils/id';
 import { resolveClient, type LLMClient, type UserKey } from './client';
-import { ThinkTagSplitter, splitThinkTags } from './think-tags';
-import { callIdsIn, describeDropped, isFunctionCall } from './function-calls';
-import { ToolCallAccumulator, type ToolCallStreamEvents } from './tool-call-accumulator';
-import { estimateMessagesTokens, estimateTokens } from './tokens';
-import { readUsage } from './usage';
+import type { ToolCallStreamEvents } from './tool-call-accumulator';
 import { withResponseLimits } from './limit-response';
+import { ResponseState } from './response-state';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_SSE_LINE_BYTES } from '../constants';
 import type {
   ChatCompletionAssistantMessageParam,
@@ -117,7 +111,7 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
       : { ...body, stream: false as const };
     const response = await client.chat.completions.create(request, { ...requestOptions, signal: controller.signal });
     if (stream)
-      await state.consumeStream(response as AsyncIterable<ChatCompletionChunk>, controller, requestOptions?.timeout);
+      await readSdkStream(response as AsyncIterable<ChatCompletionChunk>, state, controller, requestOptions?.timeout);
     else state.consumeCompletion(response as ChatCompletion);
   } catch (error) {
     state.error = error ?? new Error('Request failed');
@@ -134,159 +128,32 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
   return state.result();
 }
 
-class ResponseState {
-  requestId = '';
-  startedAt = 0;
-  private firstChunkAt?: number;
-  answerText = '';
-  reasoningText = '';
-  finishReason: CompletionFinishReason = null;
-  error: unknown;
-  private usage?: { inputTokens: number; outputTokens: number };
-  private readonly toolCalls: ToolCallAccumulator;
-  private readonly think = new ThinkTagSplitter();
-  private dropped?: { id?: string; type: string }[];
+/**
+ * Arms the idle timeout between chunks: every silence longer than `ms` aborts `controller` with
+ * {@link StreamIdleTimeoutError}. `refresh` it on every chunk, `clearTimeout` it at the end.
+ */
+function startIdleTimer(controller: AbortController, ms: number | undefined): NodeJS.Timeout | undefined {
+  return ms && ms > 0 ? setTimeout(() => controller.abort(new StreamIdleTimeoutError(ms)), ms) : undefined;
+}
 
-  constructor(
-    private readonly props: CreateLLMResponseProps,
-    private readonly isStream: boolean,
-  ) {
-    this.toolCalls = new ToolCallAccumulator(props, props.callIds ?? (() => callIdsIn(props.body.messages)));
-  }
-
-  async consumeStream(
-    stream: AsyncIterable<ChatCompletionChunk>,
-    controller: AbortController,
-    idleTimeoutMs?: number,
-  ): Promise<void> {
-    const idle =
-      idleTimeoutMs && idleTimeoutMs > 0
-        ? setTimeout(() => controller.abort(new StreamIdleTimeoutError(idleTimeoutMs)), idleTimeoutMs)
-        : undefined;
-    try {
-      await this.readChunks(stream, controller, idle);
-    } finally {
-      clearTimeout(idle);
-    }
-  }
-
-  private async readChunks(
-    stream: AsyncIterable<ChatCompletionChunk>,
-    controller: AbortController,
-    idle: NodeJS.Timeout | undefined,
-  ): Promise<void> {
-    const { isAborted } = this.props;
+/** Reads a stream through the SDK's own iterator, handing each chunk to `state`. */
+async function readSdkStream(
+  stream: AsyncIterable<ChatCompletionChunk>,
+  state: ResponseState,
+  controller: AbortController,
+  idleTimeoutMs: number | undefined,
+): Promise<void> {
+  const idle = startIdleTimer(controller, idleTimeoutMs);
+  try {
     for await (const chunk of stream) {
       idle?.refresh();
-      this.firstChunkAt ??= performance.now();
-      if (isAborted?.()) {
+      if (!state.receive(chunk)) {
         controller.abort();
-        this.finishReason = 'close';
         return;
       }
-      if (!this.requestId && chunk.id) this.requestId = chunk.id;
-      if (chunk.usage) this.usage = readUsage(chunk.usage) ?? this.usage;
-      const choice = chunk.choices?.[0];
-      if (!choice) continue;
-      const delta = choice.delta as ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null };
-      if (delta) {
-        if (delta.reasoning_content) this.addReasoning(delta.reasoning_content);
-        if (delta.content) {
-          const { reasoning, answer } = this.think.push(delta.content);
-          if (reasoning) this.addReasoning(reasoning);
-          if (answer) this.addAnswer(answer);
-        }
-        if (delta.tool_calls) this.toolCalls.push(delta.tool_calls);
-      }
-      if (choice.finish_reason) this.finishReason = choice.finish_reason;
     }
-    const rest = this.think.flush();
-    if (rest.reasoning) this.addReasoning(rest.reasoning);
-    if (rest.answer) this.addAnswer(rest.answer);
-  }
-
-  consumeCompletion(completion: ChatCompletion): void {
-    this.requestId = completion.id ?? '';
-    if (completion.usage) this.usage = readUsage(completion.usage);
-    const choice = completion.choices?.[0];
-    if (!choice) return;
-    const message = choice.message as ChatCompletion.Choice['message'] & { reasoning_content?: string | null };
-    const { reasoning, answer } = splitThinkTags(message.content ?? '');
-    if (message.reasoning_content) this.addReasoning(message.reasoning_content);
-    if (reasoning) this.addReasoning(reasoning);
-    if (answer) this.addAnswer(answer);
-    // Some OpenAI-compatible servers leave out `type`: a call with a `function` is a function call all the same.
-    const calls: ChatCompletionMessageToolCall[] = [];
-    for (const call of (message.tool_calls ?? []) as unknown[]) {
-      if (isFunctionCall(call)) calls.push(call);
-      else (this.dropped ??= []).push(describeDropped(call));
-    }
-    calls.forEach((call, index) =>
-      this.toolCalls.push([
-        {
-          index,
-          id: call.id,
-          type: 'function',
-          // Some OpenAI-compatible servers send non-streamed arguments as an object instead of JSON text.
-          function: { name: call.function.name, arguments: toModelText(call.function.arguments) },
-        },
-      ]),
-    );
-    this.finishReason = choice.finish_reason;
-  }
-
-  close(): LLMResponse {
-    this.finishReason = 'close';
-    return this.result();
-  }
-
-  result(): LLMResponse {
-    const toolCalls = this.toolCalls.finish();
-    const failed = this.error !== undefined || this.finishReason === 'close';
-    const finish_reason: CompletionFinishReason = this.error !== undefined ? 'error' : this.finishReason;
-    const keptCalls = failed ? [] : toolCalls;
-    const hasMessage = this.answerText || this.reasoningText || keptCalls.length;
-    const assistantMessage: ChatCompletionAssistantMessageParam | undefined = hasMessage
-      ? {
-          role: 'assistant',
-          content: this.answerText || (keptCalls.length ? null : ''),
-          ...(this.reasoningText ? { reasoning_content: this.reasoningText } : {}),
-          ...(keptCalls.length ? { tool_calls: keptCalls } : {}),
-        }
-      : undefined;
-    return {
-      requestId: this.requestId || createId(),
-      isStreamResponse: this.isStream,
-      answerText: this.answerText,
-      reasoningText: this.reasoningText,
-      toolCalls,
-      ...(this.dropped ? { droppedToolCalls: this.dropped } : {}),
-      finish_reason,
-      usage: this.usage ?? this.estimateUsage(toolCalls),
-      assistantMessage,
-      ...(this.error !== undefined ? { error: this.error } : {}),
-      ms: performance.now() - this.startedAt,
-      ...(this.firstChunkAt !== undefined ? { firstChunkMs: this.firstChunkAt - this.startedAt } : {}),
-    };
-  }
-
-  private addReasoning(text: string): void {
-    this.reasoningText += text;
-    const { onReasoning } = this.props;
-    if (onReasoning) callHook(onReasoning, 'onReasoning', { text }, this.props.onHookError);
-  }
-
-  private addAnswer(text: string): void {
-    this.answerText += text;
-    const { onStreaming } = this.props;
-    if (onStreaming) callHook(onStreaming, 'onStreaming', { text }, this.props.onHookError);
-  }
-
-  private estimateUsage(toolCalls: ChatCompletionMessageToolCall[]): { inputTokens: number; outputTokens: number } {
-    if (this.error !== undefined && !this.answerText && !toolCalls.length) return { inputTokens: 0, outputTokens: 0 };
-    let outputTokens = estimateTokens(this.answerText) + estimateTokens(this.reasoningText);
-    for (const call of toolCalls)
-      outputTokens += estimateTokens(call.function.name) + estimateTokens(call.function.arguments);
-    return { inputTokens: estimateMessagesTokens(this.props.body.messages), outputTokens };
+    state.endStream();
+  } finally {
+    clearTimeout(idle);
   }
 }

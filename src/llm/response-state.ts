@@ -1,0 +1,163 @@
+import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { callHook } from '../utils/call-hook';
+import { toModelText } from '../toolCall/model-text';
+import { createId } from '../utils/id';
+import { ThinkTagSplitter, splitThinkTags } from './think-tags';
+import { callIdsIn, describeDropped, isFunctionCall } from './function-calls';
+import { ToolCallAccumulator } from './tool-call-accumulator';
+import { estimateMessagesTokens, estimateTokens } from './tokens';
+import { readUsage } from './usage';
+import type { CreateLLMResponseProps, LLMResponse } from './request';
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionMessageToolCall,
+  CompletionFinishReason,
+} from './type';
+
+/**
+ * What one model request accumulates: text, reasoning, tool calls, usage and finish reason, firing the hooks as
+ * they arrive. Every stream reader hands it parsed chunks through {@link ResponseState.receive}, whatever way it
+ * obtains them; a whole completion goes through {@link ResponseState.consumeCompletion}.
+ *
+ * @internal
+ */
+export class ResponseState {
+  requestId = '';
+  startedAt = 0;
+  private firstChunkAt?: number;
+  answerText = '';
+  reasoningText = '';
+  finishReason: CompletionFinishReason = null;
+  error: unknown;
+  private usage?: { inputTokens: number; outputTokens: number };
+  private readonly toolCalls: ToolCallAccumulator;
+  private readonly think = new ThinkTagSplitter();
+  private dropped?: { id?: string; type: string }[];
+
+  constructor(
+    private readonly props: CreateLLMResponseProps,
+    private readonly isStream: boolean,
+  ) {
+    this.toolCalls = new ToolCallAccumulator(props, props.callIds ?? (() => callIdsIn(props.body.messages)));
+  }
+
+  /**
+   * Handles one parsed stream chunk. False when `isAborted` said stop: the chunk is dropped, the finish reason is
+   * `'close'`, and the reader must end the request.
+   */
+  receive(chunk: ChatCompletionChunk): boolean {
+    this.firstChunkAt ??= performance.now();
+    if (this.props.isAborted?.()) {
+      this.finishReason = 'close';
+      return false;
+    }
+    if (!this.requestId && chunk.id) this.requestId = chunk.id;
+    if (chunk.usage) this.usage = readUsage(chunk.usage) ?? this.usage;
+    const choice = chunk.choices?.[0];
+    if (!choice) return true;
+    const delta = choice.delta as ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null };
+    if (delta) {
+      if (delta.reasoning_content) this.addReasoning(delta.reasoning_content);
+      if (delta.content) {
+        const { reasoning, answer } = this.think.push(delta.content);
+        if (reasoning) this.addReasoning(reasoning);
+        if (answer) this.addAnswer(answer);
+      }
+      if (delta.tool_calls) this.toolCalls.push(delta.tool_calls);
+    }
+    if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    return true;
+  }
+
+  /** The stream ended normally: releases text the `<think>` splitter still holds. */
+  endStream(): void {
+    const rest = this.think.flush();
+    if (rest.reasoning) this.addReasoning(rest.reasoning);
+    if (rest.answer) this.addAnswer(rest.answer);
+  }
+
+  consumeCompletion(completion: ChatCompletion): void {
+    this.requestId = completion.id ?? '';
+    if (completion.usage) this.usage = readUsage(completion.usage);
+    const choice = completion.choices?.[0];
+    if (!choice) return;
+    const message = choice.message as ChatCompletion.Choice['message'] & { reasoning_content?: string | null };
+    const { reasoning, answer } = splitThinkTags(message.content ?? '');
+    if (message.reasoning_content) this.addReasoning(message.reasoning_content);
+    if (reasoning) this.addReasoning(reasoning);
+    if (answer) this.addAnswer(answer);
+    // Some OpenAI-compatible servers leave out `type`: a call with a `function` is a function call all the same.
+    const calls: ChatCompletionMessageToolCall[] = [];
+    for (const call of (message.tool_calls ?? []) as unknown[]) {
+      if (isFunctionCall(call)) calls.push(call);
+      else (this.dropped ??= []).push(describeDropped(call));
+    }
+    calls.forEach((call, index) =>
+      this.toolCalls.push([
+        {
+          index,
+          id: call.id,
+          type: 'function',
+          // Some OpenAI-compatible servers send non-streamed arguments as an object instead of JSON text.
+          function: { name: call.function.name, arguments: toModelText(call.function.arguments) },
+        },
+      ]),
+    );
+    this.finishReason = choice.finish_reason;
+  }
+
+  close(): LLMResponse {
+    this.finishReason = 'close';
+    return this.result();
+  }
+
+  result(): LLMResponse {
+    const toolCalls = this.toolCalls.finish();
+    const failed = this.error !== undefined || this.finishReason === 'close';
+    const finish_reason: CompletionFinishReason = this.error !== undefined ? 'error' : this.finishReason;
+    const keptCalls = failed ? [] : toolCalls;
+    const hasMessage = this.answerText || this.reasoningText || keptCalls.length;
+    const assistantMessage: ChatCompletionAssistantMessageParam | undefined = hasMessage
+      ? {
+          role: 'assistant',
+          content: this.answerText || (keptCalls.length ? null : ''),
+          ...(this.reasoningText ? { reasoning_content: this.reasoningText } : {}),
+          ...(keptCalls.length ? { tool_calls: keptCalls } : {}),
+        }
+      : undefined;
+    return {
+      requestId: this.requestId || createId(),
+      isStreamResponse: this.isStream,
+      answerText: this.answerText,
+      reasoningText: this.reasoningText,
+      toolCalls,
+      ...(this.dropped ? { droppedToolCalls: this.dropped } : {}),
+      finish_reason,
+      usage: this.usage ?? this.estimateUsage(toolCalls),
+      assistantMessage,
+      ...(this.error !== undefined ? { error: this.error } : {}),
+      ms: performance.now() - this.startedAt,
+      ...(this.firstChunkAt !== undefined ? { firstChunkMs: this.firstChunkAt - this.startedAt } : {}),
+    };
+  }
+
+  private addReasoning(text: string): void {
+    this.reasoningText += text;
+    const { onReasoning } = this.props;
+    if (onReasoning) callHook(onReasoning, 'onReasoning', { text }, this.props.onHookError);
+  }
+
+  private addAnswer(text: string): void {
+    this.answerText += text;
+    const { onStreaming } = this.props;
+    if (onStreaming) callHook(onStreaming, 'onStreaming', { text }, this.props.onHookError);
+  }
+
+  private estimateUsage(toolCalls: ChatCompletionMessageToolCall[]): { inputTokens: number; outputTokens: number } {
+    if (this.error !== undefined && !this.answerText && !toolCalls.length) return { inputTokens: 0, outputTokens: 0 };
+    let outputTokens = estimateTokens(this.answerText) + estimateTokens(this.reasoningText);
+    for (const call of toolCalls)
+      outputTokens += estimateTokens(call.function.name) + estimateTokens(call.function.arguments);
+    return { inputTokens: estimateMessagesTokens(this.props.body.messages), outputTokens };
+  }
+}
