@@ -27,8 +27,9 @@ export type JsonArgsFailure = { reason: 'too_long' | 'too_deep' | 'too_many_keys
  * An empty string is `{}` (many models send nothing for a tool without parameters). Text around the JSON
  * (prose, code fences) is cut away: the slice runs from the first `{`/`[` to the last `}`/`]`. JSON5 is
  * accepted (single quotes, unquoted keys, trailing commas). `__proto__`, `constructor` and `prototype` keys
- * are dropped. Returns `undefined` when nothing parses. No limits apply: tools that take arguments from an untrusted
- * model should parse them with {@link safeParseJsonArgs} (decorated tools do).
+ * are dropped. Returns `undefined` when nothing parses. No limits apply here, so it can read any text you trust;
+ * `runTool` applies the default size, depth and key caps before it for tools without `parseParams`, and
+ * {@link safeParseJsonArgs} applies them (or yours) in a `parseParams`.
  *
  * @example parseJsonArgs('```json\n{"city": "Paris",}\n```') // { city: 'Paris' }
  */
@@ -40,6 +41,25 @@ export function parseJsonArgs(raw: string): unknown {
 }
 
 const UNLIMITED: JsonArgsLimits = { maxLength: Infinity, maxDepth: Infinity, maxKeys: Infinity };
+
+/**
+ * How `runTool` reads the arguments of a tool without `parseParams`: {@link parseJsonArgs}'s lenient result
+ * (`{}` for nothing, `undefined` for text that does not parse, which the tool still receives), except that
+ * arguments past the default caps (`DEFAULT_MAX_ARGS_LENGTH`, `_DEPTH`, `_KEYS`, counted on the text the parser
+ * reads) are refused with `Invalid arguments: <which cap>`, so a hand-written tool never receives them.
+ *
+ * @example parseDefaultArgs('Here\'s the call: ' + '['.repeat(65) + ']'.repeat(65))
+ * // { success: false, errorMessage: 'Invalid arguments: nesting deeper than 64 levels' }
+ *
+ * @internal
+ */
+export function parseDefaultArgs(raw: string): ToolParseResult<unknown> {
+  if (typeof raw !== 'string') return { success: true, data: parseJsonArgs(raw) };
+  const read = readJsonArgs(raw);
+  if ('data' in read) return { success: true, data: read.data };
+  if (read.reason === 'not_json') return { success: true, data: undefined };
+  return { success: false, errorMessage: invalidArgumentsText(read.detail) };
+}
 
 /**
  * {@link parseJsonArgs} with limits and a readable failure, for parsers that must tell the model what went wrong.

@@ -5,7 +5,7 @@ import { ToolTimeoutError } from '../errors/tool-timeout.error';
 import { linkAbort } from '../utils/abort';
 import { getErrText } from './error-text';
 import { modelSafeText, toolErrorText, toolNotFoundText } from './model-text';
-import { parseJsonArgs } from './parse-json-args';
+import { parseDefaultArgs } from './parse-json-args';
 import { normalizeToolResult } from './normalize-tool-result';
 import type { RunToolResult, ToolDefinition, ToolParseResult } from './type';
 
@@ -29,7 +29,8 @@ export type RunToolProps = {
  * `outcome` says, as data, how the call ended (with the raw `error` behind a failure, for logs):
  *
  * - unknown name → `Call tool not found: <name>` (`not_found`)
- * - `parseParams` failure → its `errorMessage` (`invalid_arguments`)
+ * - `parseParams` failure → its `errorMessage` (`invalid_arguments`); without `parseParams`, arguments past the
+ *   size, depth or key cap → `Invalid arguments: <which cap>` (`invalid_arguments`)
  * - `execute` throws or rejects → `Tool error: <safe error text>` (`error`)
  * - `execute` throws a {@link ToolCallRejectedError} → its message, without the prefix (`rejected`)
  * - `timeoutMs` passes → `Tool error: <name> timed out after <ms> ms` (`timeout`; the tool's signal is aborted)
@@ -57,7 +58,7 @@ export async function runTool({
   const rawArgs = call.function.arguments ?? '';
   let parsed: ToolParseResult<unknown>;
   try {
-    parsed = tool.parseParams ? tool.parseParams(rawArgs) : { success: true, data: parseJsonArgs(rawArgs) };
+    parsed = tool.parseParams ? tool.parseParams(rawArgs) : parseDefaultArgs(rawArgs);
   } catch (error) {
     return { response: toolErrorText(getErrText(error)), outcome: 'invalid_arguments', error };
   }

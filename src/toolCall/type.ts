@@ -94,7 +94,10 @@ export type RunToolResult = ToolExecuteResult & {
 export type ToolDefinition<P = any> = {
   /** The schema sent to the model; `schema.function.name` is the tool's name. */
   schema: ChatCompletionTool;
-  /** Parse and validate the raw arguments; without it, `parseJsonArgs` turns them into a plain object. */
+  /**
+   * Parse and validate the raw arguments; without it, `parseJsonArgs` turns them into a plain object, and
+   * arguments past the default size, depth or key caps are refused before the tool runs.
+   */
   parseParams?: (rawArgs: string) => ToolParseResult<P>;
   /** Run the tool. Whatever it throws becomes a `Tool error: …` response. */
   execute: (ctx: ToolExecuteContext<P>) => Promise<ToolExecuteResult>;

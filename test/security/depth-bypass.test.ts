@@ -1,5 +1,10 @@
 import fc from 'fast-check';
-import { safeParseJsonArgs } from '../../src/toolCall/parse-json-args';
+import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
+import type { ChatCompletionMessageToolCall } from '../../src/llm/type';
+import { startScriptedServer } from '../../src/testing';
+import { parseJsonArgs, safeParseJsonArgs } from '../../src/toolCall/parse-json-args';
+import { runTool } from '../../src/toolCall/run-tool';
+import { fakeTool, user } from '../helpers/tools';
 
 /** Nesting depth of a parsed value: 0 for a scalar, 1 for a flat array or object. Iterative: values may be deep. */
 function depthOf(value: unknown): number {
@@ -68,5 +73,82 @@ describe('the depth cap holds whatever surrounds the JSON', () => {
       ),
       { numRuns: 2_000, seed: 18 },
     );
+  });
+});
+
+/** A hand-written tool without `parseParams`: `runTool` reads its arguments with the lenient default parser. */
+const handWritten = () => fakeTool('lookup', ({ params }) => ({ response: `got ${JSON.stringify(params)?.length}` }));
+const call = (args: string): ChatCompletionMessageToolCall => ({
+  id: 'c',
+  type: 'function',
+  function: { name: 'lookup', arguments: args },
+});
+
+describe('the caps hold for hand-written tools without parseParams', () => {
+  it.each(BYPASSES)('refuses 1,000 levels behind %s, without running the tool', async (_label, text) => {
+    const tool = handWritten();
+    expect(await runTool({ call: call(text), messages: [], tools: [tool] })).toEqual({
+      response: 'Invalid arguments: nesting deeper than 64 levels',
+      outcome: 'invalid_arguments',
+      error: 'Invalid arguments: nesting deeper than 64 levels',
+    });
+    expect(tool.calls).toHaveLength(0);
+  });
+
+  it('refuses too many keys in one object and too many characters, saying which cap', async () => {
+    const wide = `Here's the call: {${Array.from({ length: 1_001 }, (_, i) => `"k${i}":1`).join(',')}}`;
+    const long = `{"a":"${'x'.repeat(1_000_000)}"}`;
+    const tool = handWritten();
+    expect((await runTool({ call: call(wide), messages: [], tools: [tool] })).response).toBe(
+      'Invalid arguments: an object with more than 1000 keys',
+    );
+    expect((await runTool({ call: call(long), messages: [], tools: [tool] })).response).toBe(
+      `Invalid arguments: ${long.length} characters exceeds the limit of 1000000`,
+    );
+    expect(tool.calls).toHaveLength(0);
+  });
+
+  it('keeps the lenient reading within the caps: prose, JSON5, nothing and text that does not parse', async () => {
+    const tool = handWritten();
+    const within = `Here's the call: {/* it's " */ "x": ${deepObject(63)}}`;
+    for (const args of [within, "{city: 'Paris',}", '', 'not json at all', '{"a": ']) {
+      expect(await runTool({ call: call(args), messages: [], tools: [tool] })).toMatchObject({ outcome: 'ok' });
+    }
+    expect(tool.calls.map((c) => c.params)).toEqual([
+      parseJsonArgs(within),
+      { city: 'Paris' },
+      {},
+      undefined,
+      undefined,
+    ]);
+    expect(depthOf(tool.calls[0].params)).toBe(64);
+  });
+
+  it('answers the model in the next request, one tool message per call', async () => {
+    const server = await startScriptedServer({
+      turns: [
+        {
+          toolCalls: [
+            { id: 'deep', name: 'lookup', arguments: BYPASSES[0][1] },
+            { id: 'fine', name: 'lookup', arguments: '{"q":"x"}' },
+          ],
+        },
+        { text: 'done' },
+      ],
+    });
+    try {
+      const tool = handWritten();
+      const result = await runAgentLoop({
+        client: server.client(),
+        body: { model: 'm', messages: [user('go')] },
+        tools: [tool],
+      });
+      expect(result.stopReason).toBe('completed');
+      expect(tool.calls.map((c) => c.params)).toEqual([{ q: 'x' }]);
+      const sent = server.requests[1].body.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+      expect(sent).toEqual(['Invalid arguments: nesting deeper than 64 levels', 'got 9']);
+    } finally {
+      await server.close();
+    }
   });
 });
