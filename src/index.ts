@@ -11,6 +11,10 @@ export { Ctx } from './decorators/ctx.decorator';
 export type { ClassType, ParamOptions, ToolOptions, TypeSpec } from './metadata/options';
 export { toolsFrom } from './definitions/tools-from';
 export type { ToolsFromOptions } from './definitions/tools-from';
+export { SCHEMA_PROFILES } from './definitions/profiles/schema-profile';
+export type { SchemaProfile } from './definitions/profiles/schema-profile';
+export { schemaReport } from './definitions/profiles/schema-report';
+export type { SchemaOmission, SchemaReportOptions } from './definitions/profiles/schema-report';
 export { standardSchemaOf } from './definitions/standard/standard-schema-of';
 export type {
   AgentcallStandardProps,

@@ -1,10 +1,22 @@
 import type { ToolDefinition, ToolExecuteContext } from '../toolCall/type';
 import type { ToolBlueprint } from './build-tool-blueprint';
+import { resolveProfile, type SchemaProfile } from './profiles/schema-profile';
 import { mapToolReturn } from './results/map-tool-return';
 
 /** Defaults `toolsFrom` applies to every tool that does not set its own. */
 export type ToolDefaults = {
-  /** OpenAI strict mode for tools whose `@Tool` does not set `strict`. Default `false`. */
+  /**
+   * The schema dialect of every tool (see {@link SchemaProfile}). Default `'openai'`. Validation is the same in
+   * every profile; what a profile leaves out of the schema is stated in the field's description instead and listed
+   * by `schemaReport`.
+   */
+  profile?: SchemaProfile;
+  /**
+   * OpenAI strict mode for tools whose `@Tool` does not set `strict`. Default `false`, or `true` with
+   * `profile: 'openai-strict'`: `{ strict: true }` and `{ profile: 'openai-strict' }` send the same schemas.
+   * Ignored by the `'gemini'`, `'anthropic'` and `'lenient'` profiles, whose endpoints have no strict mode
+   * reachable through the OpenAI API.
+   */
   strict?: boolean;
   /** Timeout for tools whose `@Tool` does not set `timeoutMs`. */
   timeoutMs?: number;
@@ -20,10 +32,10 @@ export type ToolDefaults = {
  * @internal
  */
 export function bindTool(blueprint: ToolBlueprint, instance: object, defaults: ToolDefaults): ToolDefinition<object> {
-  const strict = blueprint.strict ?? defaults.strict ?? false;
+  const profile = resolveProfile(defaults.profile, blueprint.strict, defaults.strict);
   const timeoutMs = blueprint.timeoutMs ?? defaults.timeoutMs;
   return {
-    schema: strict ? blueprint.schemas.strict : blueprint.schemas.loose,
+    schema: blueprint.schemaFor(profile).schema,
     parseParams: blueprint.parseParams,
     execute: async (ctx: ToolExecuteContext<object>) => {
       const method = Reflect.get(instance, blueprint.methodName) as (...args: unknown[]) => unknown;

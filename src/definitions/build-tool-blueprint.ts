@@ -11,7 +11,22 @@ import { getClassModel } from './model/get-class-model';
 import type { JsonSchema } from './schema/json-schema';
 import { createParseParams } from './validation/parse-params';
 import { planArguments, type ArgumentSlot } from './plan-arguments';
-import { toStrictSchema } from './schema/to-strict-schema';
+import { applyProfile, type KeywordOmission } from './profiles/apply-profile';
+import { PROFILE_RULES } from './profiles/profile-rules';
+import type { SchemaProfile } from './profiles/schema-profile';
+
+/**
+ * A tool's schema as one profile writes it, and what that profile left out or cannot express.
+ *
+ * @internal
+ */
+export type ProfiledTool = {
+  /** Frozen: shared by every instance of the class. */
+  readonly schema: ChatCompletionTool;
+  readonly omissions: readonly KeywordOmission[];
+  /** Definition problems that only count when the tool is sent in this profile. */
+  readonly problems: readonly ToolDefinitionProblem[];
+};
 
 /**
  * Everything about one `@Tool` method that does not depend on the instance: built once per class.
@@ -27,11 +42,9 @@ export type ToolBlueprint = {
   readonly needsApproval?: ToolMetadata['needsApproval'];
   readonly slots: readonly ArgumentSlot[];
   readonly parseParams: (rawArgs: string) => ToolParseResult<object>;
-  /** The frozen schema sent to the model, without and with strict mode. */
-  readonly schemas: { readonly loose: ChatCompletionTool; readonly strict: ChatCompletionTool };
+  /** The schema in one profile, built on first use and kept: once per class and profile. */
+  readonly schemaFor: (profile: SchemaProfile) => ProfiledTool;
   readonly problems: readonly ToolDefinitionProblem[];
-  /** Problems that only count when the tool ends up strict. */
-  readonly strictProblems: readonly ToolDefinitionProblem[];
 };
 
 /**
@@ -63,7 +76,21 @@ export function buildToolBlueprint(className: string, tool: ToolMetadata): ToolB
     ),
   ];
   const parameters = buildParametersSchema(graph, plan.description);
-  const strict = toStrictSchema(parameters);
+  const profiled = new Map<SchemaProfile, ProfiledTool>();
+  const schemaFor = (profile: SchemaProfile): ProfiledTool => {
+    let built = profiled.get(profile);
+    if (built === undefined) {
+      const rules = PROFILE_RULES[profile];
+      const result = applyProfile(parameters, rules);
+      built = {
+        schema: toolSchema(tool, result.schema, rules.strictForm),
+        omissions: deepFreeze(result.omissions),
+        problems: result.problems.map((message) => at(message)),
+      };
+      profiled.set(profile, built);
+    }
+    return built;
+  };
   return {
     methodName: tool.methodName,
     argsClass: plan.argsClass,
@@ -72,9 +99,8 @@ export function buildToolBlueprint(className: string, tool: ToolMetadata): ToolB
     needsApproval: tool.needsApproval,
     slots: plan.slots,
     parseParams: createParseParams(tool.name, plan.argsClass),
-    schemas: { loose: toolSchema(tool, parameters, false), strict: toolSchema(tool, strict.schema, true) },
+    schemaFor,
     problems,
-    strictProblems: strict.problems.map((message) => at(message)),
   };
 }
 

@@ -3,6 +3,7 @@ import type { ToolDefinition } from '../toolCall/type';
 import { bindTool, type ToolDefaults } from './bind-tool';
 import { getClassTools } from './get-class-tools';
 import { classOf } from '../metadata/class-chain';
+import { resolveProfile } from './profiles/schema-profile';
 
 /**
  * Instances, each refused by the type checker when it is an array, so a list followed by misspelled options
@@ -16,8 +17,8 @@ export type ToolsFromOptions = ToolDefaults;
 /**
  * Build `ToolDefinition`s from the `@Tool` methods of class instances, bound to those instances.
  *
- * Schemas, arguments classes and parsers are built once per class and shared by its instances; only
- * `execute` is bound per instance. Building also completes each arguments class's class-validator
+ * Arguments classes and parsers are built once per class, schemas once per class and profile, and shared by its
+ * instances; only `execute` is bound per instance. Building also completes each arguments class's class-validator
  * metadata with the checks its schema implies (type checks, `@IsOptional`, `@IsIn`, `@ValidateNested` +
  * `@Type`), which only tightens validation to match what the model is shown.
  *
@@ -27,6 +28,7 @@ export type ToolsFromOptions = ToolDefaults;
  * @example
  * const tools = toolsFrom(new WeatherTools(api), new FlightTools());
  * const strictTools = toolsFrom([new WeatherTools(api)], { strict: true, timeoutMs: 10_000 });
+ * const geminiTools = toolsFrom([new WeatherTools(api)], { profile: 'gemini' });
  */
 export function toolsFrom(instances: readonly object[], options?: ToolsFromOptions): ToolDefinition[];
 export function toolsFrom<T extends object[]>(...instances: NoArrays<T>): ToolDefinition[];
@@ -50,8 +52,8 @@ export function toolsFrom(...args: unknown[]): ToolDefinition[] {
     problems.push(...classProblems);
     for (const tool of tools) {
       const definition = bindTool(tool, instance, defaults);
-      const strict = tool.strict ?? defaults.strict ?? false;
-      problems.push(...tool.problems, ...(strict ? tool.strictProblems : []));
+      const profile = resolveProfile(defaults.profile, tool.strict, defaults.strict);
+      problems.push(...tool.problems, ...tool.schemaFor(profile).problems);
       const name = definition.schema.function.name;
       const owner = `${className}.${tool.methodName}`;
       const first = owners.get(name);

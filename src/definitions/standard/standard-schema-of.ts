@@ -67,7 +67,7 @@ function schemaOfMethod(type: ClassType, methodName: string): AgentcallStandardS
   if (tool.problems.length > 0) throw new ToolDefinitionError(tool.problems);
   const schema = createStandardSchema(
     tool.argsClass as ClassType<Record<string, unknown>>,
-    tool.schemas.loose.function.parameters as JsonSchema,
+    tool.schemaFor('openai').schema.function.parameters as JsonSchema,
   );
   if (!byName) ofMethod.set(type, (byName = new Map<string, AgentcallStandardSchema<Record<string, unknown>>>()));
   byName.set(methodName, schema);

@@ -130,7 +130,10 @@ describe('parameters schema of a DTO', () => {
         parameters: {
           type: 'object',
           properties: {
-            from: { description: 'IATA code', type: 'string' },
+            from: {
+              description: 'IATA code (at least 3 characters, at most 3 characters, for example: "OSL")',
+              type: 'string',
+            },
             requestId: { type: 'string', format: 'uuid' },
             departure: { type: 'string', format: 'date-time' },
             cabin: { type: 'string', enum: ['economy', 'business'] },
@@ -141,7 +144,7 @@ describe('parameters schema of a DTO', () => {
               items: {
                 type: 'object',
                 properties: {
-                  name: { description: 'Full name', type: 'string' },
+                  name: { description: 'Full name (at least 2 characters)', type: 'string' },
                   email: { type: 'string', format: 'email' },
                   age: { type: 'integer', minimum: 0, maximum: 130 },
                   address: {
@@ -149,7 +152,10 @@ describe('parameters schema of a DTO', () => {
                       {
                         type: 'object',
                         properties: {
-                          street: { description: 'Street and number', type: 'string' },
+                          street: {
+                            description: 'Street and number (at least 3 characters, at most 80 characters)',
+                            type: 'string',
+                          },
                           zip: { type: 'string', pattern: '^[0-9]{5}$' },
                           city: { type: ['string', 'null'] },
                         },
@@ -167,7 +173,7 @@ describe('parameters schema of a DTO', () => {
             extras: { anyOf: [{ type: 'array', items: { type: 'string', enum: ['meal', 'wifi'] } }, { type: 'null' }] },
             flexible: { type: ['boolean', 'null'] },
             budget: { type: 'number', exclusiveMinimum: 0 },
-            callback: { type: 'string' },
+            callback: { description: 'format: uri', type: 'string' },
           },
           required: [
             'from',

@@ -1,6 +1,10 @@
-import { toStrictSchema } from '../../../src/definitions/schema/to-strict-schema';
+import { applyProfile } from '../../../src/definitions/profiles/apply-profile';
+import { PROFILE_RULES } from '../../../src/definitions/profiles/profile-rules';
+import type { JsonSchema } from '../../../src/definitions/schema/json-schema';
 
-describe('toStrictSchema', () => {
+const toStrictSchema = (schema: JsonSchema) => applyProfile(schema, PROFILE_RULES['openai-strict']);
+
+describe('applyProfile with openai-strict', () => {
   it('requires every property and makes the optional ones nullable', () => {
     const { schema, problems } = toStrictSchema({
       type: 'object',
@@ -27,8 +31,8 @@ describe('toStrictSchema', () => {
     });
   });
 
-  it('drops keywords strict mode refuses, keeps the ones it accepts', () => {
-    const { schema } = toStrictSchema({
+  it('leaves out keywords strict mode refuses, states them in the description, keeps the ones it accepts', () => {
+    const { schema, omissions } = toStrictSchema({
       type: 'object',
       properties: {
         code: { type: 'string', minLength: 2, maxLength: 3, pattern: '^[A-Z]+$', examples: ['OSL'] },
@@ -40,11 +44,22 @@ describe('toStrictSchema', () => {
       additionalProperties: false,
     });
     expect(schema.properties).toEqual({
-      code: { type: 'string', pattern: '^[A-Z]+$' },
-      site: { type: 'string' },
+      code: {
+        description: 'at least 2 characters, at most 3 characters, for example: "OSL"',
+        type: 'string',
+        pattern: '^[A-Z]+$',
+      },
+      site: { description: 'format: uri', type: 'string' },
       mail: { type: 'string', format: 'email' },
-      list: { type: 'array', items: { type: 'number', maximum: 3 }, maxItems: 4 },
+      list: { description: 'no duplicate items', type: 'array', items: { type: 'number', maximum: 3 }, maxItems: 4 },
     });
+    expect(omissions).toEqual([
+      { path: 'code', keyword: 'minLength', value: 2, statedAs: 'at least 2 characters' },
+      { path: 'code', keyword: 'maxLength', value: 3, statedAs: 'at most 3 characters' },
+      { path: 'code', keyword: 'examples', value: ['OSL'], statedAs: 'for example: "OSL"' },
+      { path: 'site', keyword: 'format', value: 'uri', statedAs: 'format: uri' },
+      { path: 'list', keyword: 'uniqueItems', value: true, statedAs: 'no duplicate items' },
+    ]);
   });
 
   it('rewrites nested objects, array items and $defs, and forbids additional properties everywhere', () => {
