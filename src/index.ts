@@ -25,6 +25,9 @@ export type {
 } from './definitions/standard/standard-schema.types';
 export { isToolResult, toolResult } from './definitions/results/tool-result';
 export type { ToolResult, ToolResultOptions } from './definitions/results/tool-result';
+export { mapToolReturn } from './definitions/results/map-tool-return';
+export { toolMethodsOf } from './definitions/tool-methods-of';
+export type { ToolMethod, ToolMethodParameter } from './definitions/tool-methods-of';
 export {
   AgentcallError,
   EmptyModelResponseError,

@@ -10,6 +10,7 @@ export type {
   AgentRunsOptions,
   Decision,
   PendingCall,
+  QueuedRunClient,
   RunEvent,
   RunRecord,
   RunSetup,

@@ -1,4 +1,5 @@
-import type OpenAI from 'openai';
+import type { LLMClient } from '../index';
+import type { QueuedRunClient } from './types';
 
 type Recording = { contentType: string; chunks: Uint8Array[]; saved: boolean };
 
@@ -37,7 +38,7 @@ export class ModelTape {
   }
 
   /** A client that talks through this tape; `client`'s own `fetch`, if it has one, still makes the requests. */
-  wrap(client: OpenAI): OpenAI {
+  wrap(client: QueuedRunClient): LLMClient {
     // The SDK keeps its construction options; a custom fetch given there must stay the transport.
     const base = (client as unknown as { _options?: { fetch?: typeof fetch } })._options?.fetch ?? fetch;
     return client.withOptions({ fetch: this.fetchThrough(base) });

@@ -1,7 +1,7 @@
 import type { Redis, RedisOptions } from 'ioredis';
-import type OpenAI from 'openai';
 import type {
   ChatCompletionMessageToolCall,
+  LLMClient,
   LLMRequestBody,
   RunAgentCallProps,
   RunState,
@@ -63,8 +63,17 @@ export type AgentRunsOptions = {
   backoffMs?: number;
 };
 
+/**
+ * The client of a queued run: any openai SDK client (`new OpenAI()`, openai 6 or 7, from CommonJS or ESM) fits
+ * without a cast. Structural like the core's `LLMClient`, plus `withOptions`, through which the worker records
+ * the model's responses so a retried turn replays them.
+ */
+export type QueuedRunClient = LLMClient & {
+  withOptions(options: { fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response> }): LLMClient;
+};
+
 /** What `setup` gives a run: its client and tools, and any other `runAgentLoop` props. */
-export type RunSetup = { client: OpenAI; tools: ToolDefinition[] } & Partial<
+export type RunSetup = { client: QueuedRunClient; tools: ToolDefinition[] } & Partial<
   Omit<
     RunAgentCallProps,
     'body' | 'tools' | 'client' | 'abortSignal' | 'resumeFrom' | 'decisions' | 'journal' | 'runId'

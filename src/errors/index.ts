@@ -5,7 +5,6 @@ export { EmptyModelResponseError } from './empty-model-response.error';
 export { StreamIdleTimeoutError } from './stream-idle-timeout.error';
 export { ToolCallRejectedError } from './tool-call-rejected.error';
 export { ResponseTooLargeError } from './response-too-large.error';
-export { UnsupportedToolScopeError } from './unsupported-tool-scope.error';
 export { RunStateVersionError } from './run-state-version.error';
 export { RunAbortedError } from './run-aborted.error';
 export { RunTimeoutError } from './run-timeout.error';

@@ -1,4 +1,4 @@
-import type { ToolsFromOptions } from '../definitions/tools-from';
+import type { ToolsFromOptions } from '../index';
 
 /** Options of `AgentToolsModule.forRoot`. */
 export type AgentToolsModuleOptions = ToolsFromOptions & {

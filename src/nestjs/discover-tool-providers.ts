@@ -1,15 +1,15 @@
 import type { InjectionToken } from '@nestjs/common';
 import type { DiscoveryService } from '@nestjs/core';
-import { classChain, classOf } from '../metadata/class-chain';
-import { getMetadataStorage } from '../metadata/metadata-storage';
-import type { ClassRef } from '../metadata/options';
+import { toolMethodsOf, type ClassType } from '../index';
 
 /** A provider (or controller) whose class has `@Tool` methods. */
 export type ToolProvider = {
-  /** The class with the `@Tool` methods. */
-  readonly type: ClassRef;
+  /** The class with the `@Tool` methods (for a request-scoped factory, the class its token names). */
+  readonly type: ClassType;
   /** What Nest resolves it by. */
   readonly token: InjectionToken;
+  /** How errors name it: the class, and the token when that is not the class. */
+  readonly label: string;
   /** Nest's id of the provider, the inquirer of its transient and request-scoped enhancers. */
   readonly id: string;
   /** The singleton; absent when the provider is request-scoped or transient (or depends on one). */
@@ -18,8 +18,14 @@ export type ToolProvider = {
 
 /**
  * The providers and controllers whose class (or a base class) has `@Tool` methods, each once: singletons by
- * instance, request-scoped and transient providers by token. A request-scoped factory provider is skipped: its
- * class is unknown until a request creates it.
+ * instance, request-scoped and transient providers by token.
+ *
+ * A singleton made by `useValue` or `useFactory` is known by the instance it produced; a request-scoped or
+ * transient one made by `useClass` by that class. A request-scoped or transient `useFactory` produces nothing
+ * until a run resolves it, so it is known by its token: a class token with `@Tool` methods
+ * (`{ provide: TenantTools, useFactory: …, scope: Scope.REQUEST }`) makes it a tool provider, whose resolved
+ * instance must then be of that class. A string or symbol token tells nothing, and such a factory is not a tool
+ * provider.
  */
 export function discoverToolProviders(discovery: DiscoveryService): ToolProvider[] {
   const found: ToolProvider[] = [];
@@ -28,26 +34,35 @@ export function discoverToolProviders(discovery: DiscoveryService): ToolProvider
     if (wrapper.isAlias) continue;
     const scoped = wrapper.isTransient || !wrapper.isDependencyTreeStatic();
     const instance = wrapper.instance as unknown;
-    // useValue / useFactory providers have no class of their own to read: look at what they produced.
     const type = wrapper.isNotMetatype
       ? scoped
-        ? undefined
+        ? asClass(wrapper.token)
         : instanceType(instance)
-      : (wrapper.metatype as ClassRef | null);
-    if (!type || !hasTools(type)) continue;
+      : (wrapper.metatype as ClassType | null);
+    if (!type || toolMethodsOf(type).length === 0) continue;
     const key = scoped ? wrapper.token : instance;
     if (!key || seen.has(key)) continue;
     seen.add(key);
-    found.push({ type, token: wrapper.token, id: wrapper.id, ...(!scoped && { instance: instance as object }) });
+    const label = wrapper.token === type ? type.name : `${tokenName(wrapper.token)} (${type.name})`;
+    found.push({
+      type,
+      token: wrapper.token,
+      label,
+      id: wrapper.id,
+      ...(!scoped && { instance: instance as object }),
+    });
   }
   return found;
 }
 
-function instanceType(instance: unknown): ClassRef | undefined {
-  return typeof instance === 'object' && instance !== null ? classOf(instance) : undefined;
+function instanceType(instance: unknown): ClassType | undefined {
+  return typeof instance === 'object' && instance !== null ? (instance.constructor as ClassType) : undefined;
 }
 
-function hasTools(type: ClassRef): boolean {
-  const storage = getMetadataStorage();
-  return classChain(type).some((cls) => storage.getTools(cls).length > 0);
+function asClass(token: InjectionToken): ClassType | undefined {
+  return typeof token === 'function' ? (token as ClassType) : undefined;
+}
+
+function tokenName(token: InjectionToken): string {
+  return typeof token === 'function' ? token.name : String(token);
 }

@@ -1,9 +1,7 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import type { ContextId, ExternalContextCreator } from '@nestjs/core';
-import type { ArgumentSlot } from '../definitions/plan-arguments';
-import { mapToolReturn } from '../definitions/results/map-tool-return';
-import { getErrText, ToolCallRejectedError } from '../index';
-import type { ToolDefinition, ToolExecuteContext, ToolExecuteResult } from '../index';
+import { getErrText, mapToolReturn, ToolCallRejectedError } from '../index';
+import type { ToolDefinition, ToolExecuteContext, ToolExecuteResult, ToolMethod } from '../index';
 import { AGENT_TOOL_CONTEXT } from './agent-tool-context';
 import { hasLocalEnhancers } from './enhancer-metadata';
 import { recordToolHandlerArgs, TOOL_HANDLER_ARGS_METADATA, toolParamsFactory } from './tool-handler-args';
@@ -11,8 +9,8 @@ import { recordToolHandlerArgs, TOOL_HANDLER_ARGS_METADATA, toolParamsFactory } 
 /** The provider instance a tool runs on, and the Nest context it was resolved in. */
 export type ToolHost = {
   readonly instance: object;
-  readonly methodName: string;
-  readonly slots: readonly ArgumentSlot[];
+  /** The `@Tool` method the definition stands for. */
+  readonly method: ToolMethod;
   /** The Nest context of a request-scoped or transient instance; none for a singleton. */
   readonly contextId?: ContextId;
   /** The provider's wrapper id, so transient and request-scoped enhancers resolve for it. */
@@ -42,7 +40,7 @@ export function enhanceTool(
 ): ToolDefinition<object> {
   let run: Execute | undefined;
   const choose = (): Execute => {
-    const method = Reflect.get(host.instance, host.methodName) as object;
+    const method = Reflect.get(host.instance, host.method.methodName) as object;
     const enhanced = hasLocalEnhancers(host.instance.constructor, method) || support.hasGlobalEnhancers();
     return enhanced ? throughNest(host, support.contextCreator) : definition.execute;
   };
@@ -50,8 +48,9 @@ export function enhanceTool(
 }
 
 function throughNest(host: ToolHost, contextCreator: ExternalContextCreator): Execute {
-  const { instance, methodName } = host;
-  recordToolHandlerArgs(instance.constructor, methodName, host.slots);
+  const { instance } = host;
+  const { methodName } = host.method;
+  recordToolHandlerArgs(instance.constructor, methodName, host.method.parameters);
   const handler = contextCreator.create(
     instance,
     Reflect.get(instance, methodName) as (...args: unknown[]) => unknown,

@@ -10,4 +10,4 @@ export type { AgentToolsModuleOptions } from './agent-tools.options';
 export { AGENT_TOOL_CONTEXT } from './agent-tool-context';
 export type { AgentToolContextType } from './agent-tool-context';
 export { ToolRegistry } from './tool-registry';
-export { UnsupportedToolScopeError } from '../errors/unsupported-tool-scope.error';
+export { UnsupportedToolScopeError } from './unsupported-tool-scope.error';

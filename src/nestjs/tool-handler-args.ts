@@ -1,5 +1,5 @@
 import type { ParamsFactory } from '@nestjs/core';
-import type { ArgumentSlot } from '../definitions/plan-arguments';
+import type { ToolMethodParameter } from '../index';
 
 /**
  * The reflect-metadata key of a tool method's parameter map in Nest's handler format (the one `@Body()` and
@@ -26,7 +26,7 @@ type HandlerArg = { index: number; data?: string; pipes: never[] };
  * Record the parameter map of a tool method, so Nest's pipes run on each parameter and Nest calls the method
  * with its positional arguments, taken from the handler's arguments `(params, ctx)`.
  */
-export function recordToolHandlerArgs(host: object, methodName: string, slots: readonly ArgumentSlot[]): void {
+export function recordToolHandlerArgs(host: object, methodName: string, slots: readonly ToolMethodParameter[]): void {
   if (Reflect.hasOwnMetadata(TOOL_HANDLER_ARGS_METADATA, host, methodName)) return;
   const args: Record<string, HandlerArg> = {};
   slots.forEach((slot, index) => {

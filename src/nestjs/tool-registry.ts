@@ -1,18 +1,14 @@
 import { Inject, Injectable, type OnModuleInit, type Type } from '@nestjs/common';
 import { ContextIdFactory, DiscoveryService, ExternalContextCreator, ModuleRef, type ContextId } from '@nestjs/core';
-import type { ToolBlueprint } from '../definitions/build-tool-blueprint';
-import { getClassTools } from '../definitions/get-class-tools';
-import { classOf } from '../metadata/class-chain';
-import { UnsupportedToolScopeError } from '../errors/unsupported-tool-scope.error';
-import { toolsFrom, type ToolDefinition } from '../index';
+import { toolMethodsOf, toolsFrom, type ClassType, type ToolDefinition } from '../index';
 import { AGENT_TOOLS_OPTIONS, type AgentToolsModuleOptions } from './agent-tools.options';
 import { discoverToolProviders, type ToolProvider } from './discover-tool-providers';
 import { enhanceTool, type ToolEnhancerSupport } from './enhance-tool';
 import { hasGlobalEnhancers } from './global-enhancers';
+import { UnsupportedToolScopeError } from './unsupported-tool-scope.error';
 
 type Entry = {
   readonly provider: ToolProvider;
-  readonly blueprints: readonly ToolBlueprint[];
   /** The singleton's tools; empty for a request-scoped or transient provider (see `resolveTools`). */
   readonly tools: ToolDefinition[];
 };
@@ -102,28 +98,28 @@ export class ToolRegistry implements OnModuleInit {
     return tools;
   }
 
-  private async resolveEntry({ provider, blueprints }: Entry, contextId: ContextId): Promise<ToolDefinition[]> {
-    let instance: object;
+  private async resolveEntry({ provider }: Entry, contextId: ContextId): Promise<ToolDefinition[]> {
+    let instance: unknown;
     try {
-      instance = await this.moduleRef.resolve<object>(provider.token, contextId, { strict: false });
+      instance = await this.moduleRef.resolve<unknown>(provider.token, contextId, { strict: false });
     } catch (error) {
-      throw new UnsupportedToolScopeError([provider.type.name], { cause: error });
+      throw new UnsupportedToolScopeError([provider.label], { cause: error });
     }
-    return this.bind(instance, blueprints, contextId, provider.id);
+    // A factory may return anything; its tools were checked at bootstrap on the class its token names.
+    if (!(instance instanceof provider.type)) {
+      const got =
+        typeof instance === 'object' && instance !== null ? `an instance of ${instance.constructor.name}` : instance;
+      throw new UnsupportedToolScopeError([provider.label], {
+        cause: new TypeError(`its factory returned ${String(got)}, not an instance of ${provider.type.name}`),
+      });
+    }
+    return this.bind(instance, contextId, provider.id);
   }
 
-  private bind(
-    instance: object,
-    blueprints: readonly ToolBlueprint[],
-    contextId?: ContextId,
-    inquirerId?: string,
-  ): ToolDefinition[] {
+  private bind(instance: object, contextId?: ContextId, inquirerId?: string): ToolDefinition[] {
+    const methods = toolMethodsOf(instance.constructor as ClassType);
     return toolsFrom([instance], this.defaults()).map((definition, i) =>
-      enhanceTool(
-        definition,
-        { instance, methodName: blueprints[i].methodName, slots: blueprints[i].slots, contextId, inquirerId },
-        this.support,
-      ),
+      enhanceTool(definition, { instance, method: methods[i], contextId, inquirerId }, this.support),
     );
   }
 
@@ -141,10 +137,10 @@ export class ToolRegistry implements OnModuleInit {
       providers.map((provider) => provider.instance ?? (Object.create(provider.type.prototype as object) as object)),
       this.defaults(),
     );
-    const entries = providers.map((provider): Entry => {
-      const blueprints = getClassTools(provider.instance ? classOf(provider.instance) : provider.type).tools;
-      return { provider, blueprints, tools: provider.instance ? this.bind(provider.instance, blueprints) : [] };
-    });
+    const entries = providers.map((provider): Entry => ({
+      provider,
+      tools: provider.instance ? this.bind(provider.instance) : [],
+    }));
     this.all = entries.flatMap((entry) => entry.tools);
     for (const tool of this.all) this.byName.set(tool.schema.function.name, tool);
     this.entries = entries;

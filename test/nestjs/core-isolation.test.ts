@@ -1,5 +1,13 @@
-import { readFileSync, existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const IMPORT_SPEC =
+  /(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm;
+
+/** The module specifiers a source file imports or re-exports. */
+function specifiersOf(file: string): string[] {
+  return [...readFileSync(file, 'utf8').matchAll(IMPORT_SPEC)].map((m) => m[1] ?? m[2] ?? m[3]).filter(Boolean);
+}
 
 /** Every file reachable by relative imports from `entry`, with the bare package names they import. */
 function importGraph(entry: string): { files: Set<string>; packages: Set<string> } {
@@ -8,11 +16,7 @@ function importGraph(entry: string): { files: Set<string>; packages: Set<string>
   const visit = (file: string) => {
     if (files.has(file)) return;
     files.add(file);
-    const source = readFileSync(file, 'utf8');
-    for (const [, spec] of source.matchAll(
-      /(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm,
-    )) {
-      if (!spec) continue;
+    for (const spec of specifiersOf(file)) {
       if (!spec.startsWith('.')) {
         packages.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
         continue;
@@ -39,5 +43,29 @@ describe('entry points', () => {
   it('the nestjs entry imports only @nestjs/common and @nestjs/core from Nest', () => {
     const { packages } = importGraph(join(src, 'nestjs/index.ts'));
     expect([...packages].filter((p) => p.startsWith('@nestjs')).sort()).toEqual(['@nestjs/common', '@nestjs/core']);
+  });
+
+  const ADAPTERS = ['nestjs', 'bullmq', 'mcp', 'testing'];
+
+  it.each(ADAPTERS)('the %s adapter uses only the public entry of the core (and of other adapters)', (adapter) => {
+    const folder = join(src, adapter);
+    const files = readdirSync(folder, { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.ts'))
+      .map((name) => join(folder, name));
+    // Public entries: the core's index and each adapter's own index (what `agentcall/<name>` gives a user).
+    const entries = new Set([
+      join(src, 'index'),
+      ...ADAPTERS.map((name) => join(src, name)),
+      ...ADAPTERS.map((name) => join(src, name, 'index')),
+    ]);
+    const reachingIn = files.flatMap((file) =>
+      specifiersOf(file)
+        .filter((spec) => spec.startsWith('.'))
+        .map((spec) => resolve(dirname(file), spec))
+        .filter((target) => !target.startsWith(folder + '/') && !entries.has(target))
+        .map((target) => `${relative(src, file)} imports ${relative(src, target)}`),
+    );
+    expect(files.length).toBeGreaterThan(0);
+    expect(reachingIn).toEqual([]);
   });
 });

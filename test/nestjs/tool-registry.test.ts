@@ -190,3 +190,114 @@ describe('ToolRegistry.resolveTools', () => {
     expect((error as Error).message).toMatch(/duplicate tool name "add"/);
   });
 });
+
+/** Tools built by a request-scoped factory, from the tenant it reads off the request. */
+class InvoiceTools {
+  static built = 0;
+  constructor(private readonly tenant: string) {
+    InvoiceTools.built++;
+  }
+
+  @Tool({ name: 'invoice_tenant', description: 'Whose invoices these are' })
+  async invoiceTenant(@Param('wait') wait: number): Promise<string> {
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    return `invoices of ${this.tenant}`;
+  }
+}
+
+/** A transient tool provider registered by `useClass` under a string token. */
+class AuditTools {
+  @Tool({ name: 'audit_count', description: 'Count one audit entry' })
+  count(): number {
+    return 1;
+  }
+}
+
+describe('ToolRegistry: custom request-scoped and transient providers (useFactory, useClass) over HTTP', () => {
+  let nest: NestAgentApp;
+  beforeEach(async () => {
+    InvoiceTools.built = 0;
+    nest = await startNestAgentApp({
+      providers: [
+        {
+          provide: InvoiceTools,
+          scope: Scope.REQUEST,
+          inject: [REQUEST],
+          useFactory: (request: { headers: Record<string, string | undefined> }) =>
+            new InvoiceTools(request.headers['x-tenant'] ?? 'none'),
+        },
+        { provide: 'AUDIT_TOOLS', useClass: AuditTools, scope: Scope.TRANSIENT },
+        Calculator,
+      ],
+    });
+  });
+  afterEach(() => nest.close());
+
+  const runFor = (tenant: string, wait: number) =>
+    nest.run({
+      turns: [
+        {
+          toolCalls: [
+            { id: 'i', name: 'invoice_tenant', arguments: { wait } },
+            { id: 'a', name: 'audit_count' },
+          ],
+        },
+        { text: 'done' },
+      ],
+      headers: { 'x-tenant': tenant },
+    });
+
+  it("discovers them by the factory's class token and the useClass class, each run getting its own instance", async () => {
+    const [acme, globex] = await Promise.all([runFor('acme', 20), runFor('globex', 1)]);
+    expect(acme.calls.map((c) => c.response)).toEqual(['invoices of acme', '1']);
+    expect(globex.calls.map((c) => c.response)).toEqual(['invoices of globex', '1']);
+    expect(InvoiceTools.built).toBe(2);
+    expect(
+      nest.app
+        .get(ToolRegistry)
+        .getTools()
+        .map((t) => t.schema.function.name),
+    ).toEqual(['add']);
+  });
+});
+
+describe('ToolRegistry: a request-scoped factory that does not give its tool class', () => {
+  const resolveError = async (provider: object) => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [AgentToolsModule.forRoot()],
+      providers: [provider as never],
+    }).compile();
+    const app = await moduleRef.init();
+    const error = await app
+      .get(ToolRegistry)
+      .resolveTools()
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    await app.close();
+    return error as UnsupportedToolScopeError;
+  };
+
+  it('rejects naming the provider when the factory returns something else', async () => {
+    const error = await resolveError({ provide: InvoiceTools, scope: Scope.REQUEST, useFactory: () => ({}) });
+    expect(UnsupportedToolScopeError.isInstance(error)).toBe(true);
+    expect(error.classNames).toEqual(['InvoiceTools']);
+    expect(error.message).toMatch(/its factory returned an instance of Object, not an instance of InvoiceTools/);
+  });
+
+  it('rejects naming the provider and its token when it cannot be built', async () => {
+    class LedgerTools {
+      constructor() {
+        throw new Error('no ledger database for this tenant');
+      }
+      @Tool({ description: 'Ledger balance' })
+      balance(): number {
+        return 0;
+      }
+    }
+    const error = await resolveError({ provide: 'LEDGER', useClass: LedgerTools, scope: Scope.REQUEST });
+    expect(error.classNames).toEqual(['LEDGER (LedgerTools)']);
+    expect(error.message).toMatch(/tool provider LEDGER \(LedgerTools\) for this run's context: no ledger database/);
+  });
+});

@@ -1,4 +1,4 @@
-import { AgentcallError } from './agentcall.error';
+import { AgentcallError } from '../index';
 
 /**
  * Thrown by `ToolRegistry.resolveTools` (`agentcall/nestjs`) when a request-scoped or transient provider with
