@@ -93,7 +93,7 @@ export function readJsonArgs(raw: string, limits: JsonArgsLimits = {}): { data: 
     return { reason: 'too_many_keys', detail: `an object with more than ${maxKeys} keys` };
   }
   try {
-    return { data: JSON.parse(slice, dropForbiddenKeys) };
+    return { data: MAY_SPELL_FORBIDDEN_KEY.test(slice) ? JSON.parse(slice, dropForbiddenKeys) : JSON.parse(slice) };
   } catch {
     try {
       return { data: JSON5.parse(slice, dropForbiddenKeys) };
@@ -114,6 +114,12 @@ export function sliceJsonStr(input: string): string {
   }
   return str;
 }
+
+/**
+ * Text that may hold a forbidden key, literally or through an escape. A reviver makes `JSON.parse` several times
+ * slower, so text that cannot spell one is parsed without it (to the same result).
+ */
+const MAY_SPELL_FORBIDDEN_KEY = new RegExp([...FORBIDDEN_KEYS, '\\\\'].join('|'));
 
 function dropForbiddenKeys(key: string, value: unknown): unknown {
   return FORBIDDEN_KEYS.has(key) ? undefined : value;

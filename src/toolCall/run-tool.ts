@@ -2,7 +2,7 @@ import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '
 import { RunAbortedError } from '../errors/run-aborted.error';
 import { ToolCallRejectedError } from '../errors/tool-call-rejected.error';
 import { ToolTimeoutError } from '../errors/tool-timeout.error';
-import { linkAbort } from '../utils/abort';
+import { LazyAbort } from '../utils/lazy-abort';
 import { getErrText } from './error-text';
 import { modelSafeText, toolErrorText, toolNotFoundText } from './model-text';
 import { parseDefaultArgs } from './parse-json-args';
@@ -78,28 +78,41 @@ export async function runTool({
     return execute(tool, { call, messages, params: parsed.data, signal: NEVER_ABORTED, caller, ...key });
   if (signal?.aborted) return aborted(name, signal);
 
-  const { controller, dispose } = linkAbort(signal);
+  // The tool's own signal, so its listeners never pile up on the run's; made only if the tool reads it.
+  const own = new LazyAbort();
   let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   const interrupted = new Promise<RunToolResult>((resolve) => {
-    const onAbort = () => resolve(aborted(name, controller.signal));
-    controller.signal.addEventListener('abort', onAbort, { once: true });
+    if (signal) {
+      onAbort = () => {
+        own.abort(signal.reason);
+        resolve(aborted(name, signal));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
     if (timeoutMs && timeoutMs > 0) {
       timer = setTimeout(() => {
-        controller.signal.removeEventListener('abort', onAbort);
         const error = new ToolTimeoutError(name, timeoutMs);
-        controller.abort(error);
+        own.abort(error);
         resolve({ response: toolErrorText(error.message), outcome: 'timeout', error });
       }, timeoutMs);
     }
   });
+  const ctx = {
+    call,
+    messages,
+    params: parsed.data,
+    get signal() {
+      return own.signal;
+    },
+    caller,
+    ...key,
+  };
   try {
-    return await Promise.race([
-      execute(tool, { call, messages, params: parsed.data, signal: controller.signal, caller, ...key }),
-      interrupted,
-    ]);
+    return await Promise.race([execute(tool, ctx), interrupted]);
   } finally {
     clearTimeout(timer);
-    dispose();
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
   }
 }
 

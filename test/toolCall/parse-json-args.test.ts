@@ -1,4 +1,21 @@
+import fc from 'fast-check';
 import { parseJsonArgs, safeParseJsonArgs, sliceJsonStr } from '../../src/toolCall/parse-json-args';
+
+const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
+const dropForbidden = (key: string, value: unknown) => (FORBIDDEN.has(key) ? undefined : value);
+
+/** JSON text of `value` whose keys are written plainly or with every character as a `\uXXXX` escape. */
+function writeJson(value: unknown, escapeKey: (key: string) => boolean): string {
+  if (Array.isArray(value)) return `[${value.map((item) => writeJson(item, escapeKey)).join(',')}]`;
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  const entries = Object.entries(value).map(([key, item]) => {
+    const written = escapeKey(key)
+      ? `"${[...key].map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"`
+      : JSON.stringify(key);
+    return `${written}:${writeJson(item, escapeKey)}`;
+  });
+  return `{${entries.join(',')}}`;
+}
 
 describe('parseJsonArgs', () => {
   it.each([
@@ -28,6 +45,25 @@ describe('parseJsonArgs', () => {
     const json5 = parseJsonArgs('{__proto__: {polluted: true}, ok: 1}') as Record<string, unknown>;
     expect(json5).toEqual({ ok: 1 });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('drops the same keys as a reviver on every text, however the keys are written', () => {
+    const key = fc.constantFrom('__proto__', 'constructor', 'prototype', 'a', 'b', 'proto', 'x\\y');
+    const tree = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small' },
+        fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)),
+        fc.array(tie('node'), { maxLength: 3 }),
+        fc.dictionary(key, tie('node'), { maxKeys: 4 }),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(tree, fc.func(fc.boolean()), (value, escapeKey) => {
+        const text = writeJson({ root: value }, escapeKey);
+        expect(JSON.stringify(parseJsonArgs(text))).toBe(JSON.stringify(JSON.parse(text, dropForbidden)));
+      }),
+      { seed: 17, numRuns: 500 },
+    );
   });
 
   it('slices from the first opener to the last closer', () => {

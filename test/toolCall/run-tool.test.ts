@@ -164,6 +164,29 @@ describe('runTool', () => {
     expect(toolSignal?.aborted).toBe(true);
   });
 
+  it('gives each call a signal of its own; read after an abort or a timeout, it is already aborted with the reason', async () => {
+    const run = new AbortController();
+    const reads: (() => AbortSignal)[] = [];
+    const hang: ToolDefinition['execute'] = (ctx) => {
+      reads.push(() => ctx.signal);
+      return new Promise(() => undefined);
+    };
+    const tools = [tool('hang', hang), tool('slow', hang, { timeoutMs: 10 })];
+    const timedOut = await runTool({ call: call('slow'), messages, tools, signal: run.signal });
+    const pending = runTool({ call: call('hang'), messages, tools, signal: run.signal });
+    const reason = new Error('user left');
+    setTimeout(() => run.abort(reason), 10);
+    await pending;
+    const [slow, hung] = reads.map((read) => read());
+    expect(slow).not.toBe(run.signal);
+    expect(slow.aborted).toBe(true);
+    expect(slow.reason).toBe(timedOut.error);
+    expect(hung).not.toBe(run.signal);
+    expect(hung.aborted).toBe(true);
+    expect(hung.reason).toBe(reason);
+    expect(reads[1]()).toBe(hung);
+  });
+
   it('does not start a tool when the signal is already aborted', async () => {
     const run = new AbortController();
     run.abort();
