@@ -2,7 +2,9 @@ import 'reflect-metadata';
 import {
   Catch,
   ForbiddenException,
+  Inject,
   Injectable,
+  Scope,
   SetMetadata,
   UseFilters,
   UseGuards,
@@ -17,7 +19,7 @@ import {
   type NestInterceptor,
   type PipeTransform,
 } from '@nestjs/common';
-import { APP_INTERCEPTOR, ExternalContextCreator, Reflector } from '@nestjs/core';
+import { APP_INTERCEPTOR, ExternalContextCreator, REQUEST, Reflector } from '@nestjs/core';
 import { IsString } from 'class-validator';
 import { map, tap, type Observable } from 'rxjs';
 import { Ctx } from '../../src/decorators/ctx.decorator';
@@ -385,5 +387,71 @@ describe('tools without enhancers', () => {
     expect(toolMessages(report)).toEqual({ n1: 'now', l1: '["u1","u2"]', l2: '["u1","u2"]' });
     expect(create).toHaveBeenCalledTimes(1);
     expect(create.mock.calls[0][2]).toBe('listUsers');
+  });
+});
+
+/** A request-scoped guard: it reads the request the run serves, so Nest must build it in the run's own context. */
+@Injectable({ scope: Scope.REQUEST })
+class TenantGuard implements CanActivate {
+  static created = 0;
+  private readonly tenant?: string;
+  constructor(@Inject(REQUEST) request: { headers: Record<string, string | undefined> }) {
+    TenantGuard.created++;
+    this.tenant = request.headers['x-tenant'];
+  }
+
+  canActivate(): boolean {
+    if (this.tenant === 'banned') throw new ForbiddenException(`Tenant ${this.tenant} is suspended`);
+    return true;
+  }
+}
+
+/** Prefixes the result with the tenant the interceptor's own request names. */
+@Injectable({ scope: Scope.REQUEST })
+class TenantStampInterceptor implements NestInterceptor {
+  constructor(@Inject(REQUEST) private readonly request: { headers: Record<string, string | undefined> }) {}
+  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    return next.handle().pipe(map((value) => `[${this.request.headers['x-tenant']}] ${String(value)}`));
+  }
+}
+
+/** A request-scoped tool provider with enhancers of its own. */
+@Injectable({ scope: Scope.REQUEST })
+@UseGuards(TenantGuard)
+@UseInterceptors(TenantStampInterceptor)
+class ReportTools {
+  constructor(@Inject(REQUEST) private readonly request: { headers: Record<string, string | undefined> }) {}
+
+  @Tool({ name: 'monthly_report', description: 'The tenant report' })
+  async report(@Param('wait') wait: number): Promise<string> {
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    return `report for ${this.request.headers['x-tenant']}`;
+  }
+}
+
+describe('enhancers of request-scoped tool providers', () => {
+  let nest: NestAgentApp;
+  beforeEach(async () => {
+    TenantGuard.created = 0;
+    nest = await startNestAgentApp({ providers: [ReportTools, TenantGuard, TenantStampInterceptor] });
+  });
+  afterEach(() => nest.close());
+
+  const runFor = (tenant: string, wait: number) =>
+    nest.run({
+      turns: [{ toolCalls: [{ id: 'r', name: 'monthly_report', arguments: { wait } }] }, { text: 'ok' }],
+      headers: { 'x-tenant': tenant },
+    });
+
+  it("are built in each run's own context: request-scoped guards and interceptors see that run's request", async () => {
+    const tenants = ['acme', 'banned', 'globex', 'initech'];
+    const reports = await Promise.all(tenants.map((tenant, i) => runFor(tenant, (4 - i) * 5)));
+    expect(reports.map((report) => report.calls[0])).toEqual([
+      expect.objectContaining({ response: '[acme] report for acme', outcome: 'ok' }),
+      expect.objectContaining({ response: 'Tool call not allowed: Tenant banned is suspended', outcome: 'rejected' }),
+      expect.objectContaining({ response: '[globex] report for globex', outcome: 'ok' }),
+      expect.objectContaining({ response: '[initech] report for initech', outcome: 'ok' }),
+    ]);
+    expect(TenantGuard.created).toBe(tenants.length);
   });
 });
