@@ -7,6 +7,13 @@ import { callIdsIn, describeDropped, isFunctionCall } from './function-calls';
 import { ToolCallAccumulator } from './tool-call-accumulator';
 import { estimateMessagesTokens, estimateTokens } from './tokens';
 import { readUsage } from './usage';
+import {
+  appendReasoningDetails,
+  reasoningDetailsOf,
+  reasoningOf,
+  usageOf,
+  type ReasoningField,
+} from './provider-fields';
 import type { CreateLLMResponseProps, LLMResponse } from './request';
 import type {
   ChatCompletionAssistantMessageParam,
@@ -33,6 +40,9 @@ export class ResponseState {
   private readonly toolCalls: ToolCallAccumulator;
   private readonly think = new ThinkTagSplitter();
   private dropped?: { id?: string; type: string }[];
+  /** Reasoning that came in a field, by field, to go back on the assistant message the way it came. */
+  private readonly reasoningFields = new Map<ReasoningField, string>();
+  private reasoningDetails?: Record<string, unknown>[];
 
   constructor(
     private readonly props: CreateLLMResponseProps,
@@ -52,12 +62,14 @@ export class ResponseState {
       return false;
     }
     if (!this.requestId && chunk.id) this.requestId = chunk.id;
-    if (chunk.usage) this.usage = readUsage(chunk.usage) ?? this.usage;
+    const usage = usageOf(chunk);
+    if (usage) this.usage = readUsage(usage) ?? this.usage;
     const choice = chunk.choices?.[0];
     if (!choice) return true;
-    const delta = choice.delta as ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null };
+    // Azure's late content-filter annotations come as a choice without a delta.
+    const delta = choice.delta as ChatCompletionChunk.Choice.Delta | undefined;
     if (delta) {
-      if (delta.reasoning_content) this.addReasoning(delta.reasoning_content);
+      this.readReasoningFields(delta);
       if (delta.content) {
         const { reasoning, answer } = this.think.push(delta.content);
         if (reasoning) this.addReasoning(reasoning);
@@ -78,12 +90,13 @@ export class ResponseState {
 
   consumeCompletion(completion: ChatCompletion): void {
     this.requestId = completion.id ?? '';
-    if (completion.usage) this.usage = readUsage(completion.usage);
+    const usage = usageOf(completion);
+    if (usage) this.usage = readUsage(usage);
     const choice = completion.choices?.[0];
     if (!choice) return;
-    const message = choice.message as ChatCompletion.Choice['message'] & { reasoning_content?: string | null };
+    const message = choice.message;
     const { reasoning, answer } = splitThinkTags(message.content ?? '');
-    if (message.reasoning_content) this.addReasoning(message.reasoning_content);
+    this.readReasoningFields(message);
     if (reasoning) this.addReasoning(reasoning);
     if (answer) this.addAnswer(answer);
     // Some OpenAI-compatible servers leave out `type`: a call with a `function` is a function call all the same.
@@ -95,6 +108,8 @@ export class ResponseState {
     calls.forEach((call, index) =>
       this.toolCalls.push([
         {
+          // A provider's own fields on the call (Gemini's extra_content) go along; `index` is the position here.
+          ...call,
           index,
           id: call.id,
           type: 'function',
@@ -121,7 +136,11 @@ export class ResponseState {
       ? {
           role: 'assistant',
           content: this.answerText || (keptCalls.length ? null : ''),
-          ...(this.reasoningText ? { reasoning_content: this.reasoningText } : {}),
+          // Reasoning goes back in the fields it came in (DeepSeek answers 400 without its reasoning_content while
+          // thinking; vLLM reads only `reasoning`); reasoning that came inline as <think> stays out, and no
+          // field a provider never sent is added (Mistral refuses unknown fields).
+          ...Object.fromEntries(this.reasoningFields),
+          ...(this.reasoningDetails?.length ? { reasoning_details: this.reasoningDetails } : {}),
           ...(keptCalls.length ? { tool_calls: keptCalls } : {}),
         }
       : undefined;
@@ -139,6 +158,17 @@ export class ResponseState {
       ms: performance.now() - this.startedAt,
       ...(this.firstChunkAt !== undefined ? { firstChunkMs: this.firstChunkAt - this.startedAt } : {}),
     };
+  }
+
+  /** Reasoning in a field of a delta or message, and OpenRouter's `reasoning_details`. */
+  private readReasoningFields(part: object): void {
+    const found = reasoningOf(part);
+    if (found) {
+      this.reasoningFields.set(found.field, (this.reasoningFields.get(found.field) ?? '') + found.text);
+      this.addReasoning(found.text);
+    }
+    const details = reasoningDetailsOf(part);
+    if (details?.length) appendReasoningDetails((this.reasoningDetails ??= []), details);
   }
 
   private addReasoning(text: string): void {

@@ -1,7 +1,15 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { callHook, type HookErrorHandler } from '../utils/call-hook';
 import { createId } from '../utils/id';
+import { toModelText } from '../toolCall/model-text';
+import { keepToolCallFields } from './provider-fields';
 import type { ChatCompletionMessageToolCall } from './type';
+
+/**
+ * Generated ids are 9 letters and digits: Mistral accepts nothing else (`^[a-zA-Z0-9]{9}$`), and every other
+ * provider in the wire corpus takes any short string.
+ */
+const GENERATED_ID_LENGTH = 9;
 
 type ToolCallDelta = ChatCompletionChunk.Choice.Delta.ToolCall;
 
@@ -36,7 +44,8 @@ export type ToolCallStreamEvents = {
  * argument fragments arrive. Names the model made up are kept, so each gets an answer later.
  *
  * Ids are settled when a call is first seen, before any hook: a call without an id, or with one already
- * taken (in `takenIds`, the history's, or by an earlier call of this response), gets a fresh `call_…` id.
+ * taken (in `takenIds`, the history's, or by an earlier call of this response), gets a fresh id of 9 letters and
+ * digits. Fields a provider adds to a call (Gemini's `extra_content`) are kept on it and go back with it.
  */
 export class ToolCallAccumulator {
   private readonly calls: ChatCompletionMessageToolCall[] = [];
@@ -44,6 +53,8 @@ export class ToolCallAccumulator {
   private readonly providerIds: (string | undefined)[] = [];
   /** Provider index → position in `calls`. */
   private readonly slots = new Map<number, number>();
+  /** Position of the call the previous delta went to. */
+  private last?: number;
   private takenIds?: Set<string>;
 
   /** `takenIds`: the ids already in use, or a function that lists them (called once, at the first call). */
@@ -55,12 +66,11 @@ export class ToolCallAccumulator {
   /** Feed the `tool_calls` of one chunk's delta. */
   push(deltas: ToolCallDelta[]): void {
     const { onToolCall, onToolParam, onHookError } = this.events;
-    for (let i = 0; i < deltas.length; i++) {
-      const delta = deltas[i];
-      const index = delta.index ?? i;
-      let slot = this.slots.get(index);
-      // Some providers put every call at index 0 and tell them apart only by a new id.
-      if (slot !== undefined && delta.id && this.providerIds[slot] !== delta.id) slot = undefined;
+    const seen = new Set<number>();
+    for (const delta of deltas) {
+      let slot = this.slotOf(delta);
+      // Entries of one delta without index are different calls, whatever they carry.
+      if (slot !== undefined && typeof delta.index !== 'number' && seen.has(slot)) slot = undefined;
       let call: ChatCompletionMessageToolCall;
       if (slot === undefined) {
         call = {
@@ -68,22 +78,51 @@ export class ToolCallAccumulator {
           type: 'function',
           function: { name: delta.function?.name ?? '', arguments: '' },
         };
-        this.slots.set(index, this.calls.length);
+        slot = this.calls.length;
+        if (typeof delta.index === 'number') this.slots.set(delta.index, slot);
         this.calls.push(call);
         this.providerIds.push(delta.id || undefined);
+        keepToolCallFields(call, delta);
         if (onToolCall) callHook(onToolCall, 'onToolCall', { call }, onHookError);
       } else {
         call = this.calls[slot];
         // Some providers open a call with its id alone and name it in a later delta; others repeat the name on
         // every delta, so a name already known is never extended.
         if (delta.function?.name && !call.function.name) call.function.name = delta.function.name;
+        keepToolCallFields(call, delta);
       }
-      const argsDelta = delta.function?.arguments;
+      this.last = slot;
+      seen.add(slot);
+      // Some servers send the arguments as an object rather than JSON text.
+      const raw: unknown = delta.function?.arguments;
+      const argsDelta = typeof raw === 'string' ? raw : toModelText(raw);
       if (argsDelta) {
         call.function.arguments += argsDelta;
         if (onToolParam) callHook(onToolParam, 'onToolParam', { call, argsDelta, tool: call }, onHookError);
       }
     }
+  }
+
+  /**
+   * The position of the call a delta continues, or `undefined` when it opens a new one.
+   *
+   * With an `index`, the call at that index, unless the delta brings a different id: some providers put every
+   * call at index 0 and tell them apart only by a new id. Without one (Gemini, older Ollama), the call with the
+   * delta's id; a delta with an unknown id, or with a name and no id after a call whose arguments have begun,
+   * opens a new call; anything else continues the last call.
+   */
+  private slotOf(delta: ToolCallDelta): number | undefined {
+    const index: unknown = delta.index;
+    if (typeof index === 'number') {
+      const slot = this.slots.get(index);
+      return slot !== undefined && delta.id && this.providerIds[slot] !== delta.id ? undefined : slot;
+    }
+    if (delta.id) {
+      const slot = this.providerIds.lastIndexOf(delta.id);
+      return slot === -1 ? undefined : slot;
+    }
+    if (this.last === undefined) return undefined;
+    return delta.function?.name && this.calls[this.last].function.arguments ? undefined : this.last;
   }
 
   /** The calls in arrival order. Empty arguments become `'{}'` (an empty string is not valid JSON for the API). */
@@ -95,8 +134,8 @@ export class ToolCallAccumulator {
   /** The provider's id when it is free, else a fresh one; either way it is taken from now on. */
   private claim(providerId: string | undefined): string {
     const takenIds = (this.takenIds ??= typeof this.taken === 'function' ? this.taken() : this.taken);
-    let id = providerId || `call_${createId(12)}`;
-    while (takenIds.has(id)) id = `call_${createId(12)}`;
+    let id = providerId || createId(GENERATED_ID_LENGTH);
+    while (takenIds.has(id)) id = createId(GENERATED_ID_LENGTH);
     takenIds.add(id);
     return id;
   }

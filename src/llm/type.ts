@@ -21,11 +21,16 @@ export type ChatCompletionMessageToolCall = ChatCompletionMessageFunctionToolCal
 export type ChatCompletionTool = ChatCompletionFunctionTool;
 
 /**
- * An assistant message as agentcall writes it into the history: the openai type plus the
- * `reasoning_content` field that DeepSeek, Qwen and vLLM reasoning models use.
+ * An assistant message as agentcall writes it into the history: the openai type plus the reasoning fields
+ * OpenAI-compatible endpoints send, kept in the field they came in so the endpoint reads them back.
  */
 export type ChatCompletionAssistantMessageParam = OpenAIAssistantMessageParam & {
+  /** DeepSeek, llama.cpp, vLLM before 0.11. */
   reasoning_content?: string;
+  /** vLLM, Ollama, Groq, OpenRouter. */
+  reasoning?: string;
+  /** OpenRouter's reasoning entries (signed or encrypted reasoning it wants back), as received. */
+  reasoning_details?: Record<string, unknown>[];
 };
 
 /** Why a model turn ended: the provider's value, `close` when the run was aborted, `error` when the request failed. */

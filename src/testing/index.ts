@@ -4,8 +4,10 @@
  */
 export { startScriptedServer } from './server';
 export { ScriptedReplyError } from './errors';
+export { recordedReply } from './recorded-reply';
 export type {
   RecordedRequest,
+  RecordedResponse,
   ScriptedClientOptions,
   ScriptedFinishReason,
   ScriptedReply,

@@ -9,6 +9,7 @@ import type { ServerState } from './server-state';
 import { sleep } from './sleep';
 import { buildStreamEvents } from './stream-events';
 import { writeSse } from './sse-writer';
+import { writeRecorded } from './write-recorded';
 import type { RecordedRequest, ScriptedReply, ScriptedTurn } from './types';
 import { validateReply } from './validate-reply';
 
@@ -93,6 +94,11 @@ async function answer(
   state: ServerState,
   signal: AbortSignal,
 ): Promise<void> {
+  if (reply.recorded !== undefined) {
+    if (!(await stall(reply.delayMs, signal))) return;
+    const options = { stream: body.stream === true, chunkDelayMs: reply.chunkDelayMs ?? 0 };
+    return writeRecorded(res, reply.recorded, options, signal);
+  }
   if (reply.status !== undefined) {
     if (!(await stall(reply.delayMs, signal))) return;
     return sendError(res, reply.status, reply.errorMessage ?? `scripted error ${reply.status}`, {

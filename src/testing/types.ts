@@ -58,6 +58,31 @@ export type ScriptedReply = {
   malformedChunkAt?: number;
   /** Send `data: {"error": {...}}` as event #n, the way providers report a failure mid-stream. */
   streamErrorAt?: number;
+  /**
+   * Serve this response exactly as recorded instead of building one: every other field but `delayMs` and
+   * `chunkDelayMs` is ignored. See {@link RecordedResponse} and {@link recordedReply}.
+   */
+  recorded?: RecordedResponse;
+};
+
+/**
+ * A provider's response replayed byte for byte: the server adds nothing (no `[DONE]`, no usage, no ids), so a
+ * stream that ends without `[DONE]`, SSE comments, odd line endings or an event split across reads reach the
+ * client as written.
+ */
+export type RecordedResponse = {
+  /** HTTP status; default 200. */
+  status?: number;
+  /**
+   * Response headers. Without a `content-type`, it is `text/event-stream` when the request asked to stream and
+   * `application/json` otherwise.
+   */
+  headers?: Record<string, string>;
+  /**
+   * The body. A list is written one piece per write (`chunkDelayMs` apart when the reply sets it), so a test
+   * can split an event, or a UTF-8 character, across network reads.
+   */
+  body: string | Uint8Array | readonly (string | Uint8Array)[];
 };
 
 /** A reply, or a function that builds one from the request it answers (for assertions or request-dependent answers). */

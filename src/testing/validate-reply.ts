@@ -1,5 +1,5 @@
 import { ScriptedReplyError } from './errors';
-import type { ScriptedReply } from './types';
+import type { RecordedResponse, ScriptedReply } from './types';
 
 const COUNT_FIELDS = ['cutAfter', 'malformedChunkAt', 'streamErrorAt', 'delayMs', 'chunkDelayMs'] as const;
 
@@ -26,6 +26,7 @@ export function validateReply(reply: unknown): asserts reply is ScriptedReply {
       throw new ScriptedReplyError(`scripted reply: ${field} must be a non-negative integer, got ${value}`);
     }
   }
+  if (r.recorded !== undefined) validateRecorded(r.recorded);
   for (const call of r.toolCalls ?? []) {
     if (typeof call?.name !== 'string' || call.name === '') {
       throw new ScriptedReplyError(`scripted reply: every tool call needs a name, got ${JSON.stringify(call)}`);
@@ -40,5 +41,19 @@ export function validateReply(reply: unknown): asserts reply is ScriptedReply {
         );
       }
     }
+  }
+}
+
+function validateRecorded(recorded: unknown): void {
+  const r = recorded as RecordedResponse | null;
+  if (typeof r !== 'object' || r === null) {
+    throw new ScriptedReplyError(`scripted reply: recorded must be an object, got ${JSON.stringify(recorded)}`);
+  }
+  if (r.status !== undefined && !(Number.isInteger(r.status) && r.status >= 200 && r.status <= 599)) {
+    throw new ScriptedReplyError(`scripted reply: recorded.status must be an HTTP status (200-599), got ${r.status}`);
+  }
+  const pieces: readonly unknown[] = Array.isArray(r.body) ? r.body : [r.body];
+  if (!pieces.every((piece) => typeof piece === 'string' || piece instanceof Uint8Array)) {
+    throw new ScriptedReplyError('scripted reply: recorded.body must be a string, bytes, or a list of them');
   }
 }

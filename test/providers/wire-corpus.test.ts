@@ -1,0 +1,160 @@
+import { join } from 'node:path';
+import { APIError } from 'openai';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { runAgentLoop } from '../../src';
+import type { RequestEndEvent } from '../../src/agentCall/type';
+import { recordedReply, startScriptedServer } from '../../src/testing';
+import { fakeTool, user } from '../helpers/tools';
+import { WIRE_DIR, readWireIndex, readWireProviders, type WireFixture, type WireProvider } from './wire-corpus';
+
+const providers = readWireProviders();
+const generatedId = new RegExp(readWireIndex().generatedIdRule.pattern);
+const TOOL_ANSWERS: Record<string, string> = { get_weather: 'Paris: 18°C, sunny', get_time: '21:04' };
+const REASONING_FIELDS = ['reasoning', 'reasoning_content', 'reasoning_details'];
+
+type AssistantSent = Extract<ChatCompletionMessageParam, { role: 'assistant' }> & Record<string, unknown>;
+
+/** Runs the fixture's loop against its files replayed byte for byte; returns what the tools, hooks and server saw. */
+async function replay(provider: WireProvider, fixture: WireFixture) {
+  const server = await startScriptedServer({
+    turns: fixture.turns.map((turn) =>
+      recordedReply(join(WIRE_DIR, provider.dir, turn.file), turn.status !== undefined ? { status: turn.status } : {}),
+    ),
+  });
+  try {
+    const tools = Object.entries(TOOL_ANSWERS).map(([name, response]) => fakeTool(name, () => ({ response })));
+    const reasoning: string[] = [];
+    const requestEnds: RequestEndEvent[] = [];
+    const result = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', stream: fixture.stream, messages: [user('Weather in Paris, and the time in Tokyo?')] },
+      tools,
+      onReasoning: ({ text }) => reasoning.push(text),
+      onRequestEnd: (e) => requestEnds.push(e),
+    });
+    // In the order the history lists them, which is the order the model made them.
+    const order = server.requests
+      .at(-1)!
+      .body.messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : []));
+    const calls = tools
+      .flatMap((tool) => tool.calls)
+      .sort((a, b) => order.findIndex((c) => c.id === a.call.id) - order.findIndex((c) => c.id === b.call.id))
+      .map((ctx) => ({ name: ctx.call.function.name, arguments: JSON.parse(ctx.call.function.arguments) as unknown }));
+    return {
+      result,
+      calls,
+      reasoning: reasoning.join(''),
+      requestEnds,
+      requests: server.requests,
+      pending: server.pending(),
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+/** The assistant messages of a request body, each with the tool messages that follow it. */
+function turnsIn(messages: ChatCompletionMessageParam[]) {
+  const turns: { assistant: AssistantSent; toolMessages: ChatCompletionMessageParam[] }[] = [];
+  for (const message of messages) {
+    if (message.role === 'assistant') turns.push({ assistant: message as AssistantSent, toolMessages: [] });
+    else if (message.role === 'tool') turns.at(-1)?.toolMessages.push(message);
+  }
+  return turns;
+}
+
+const extraKeys = (object: object, standard: string[]) =>
+  Object.fromEntries(Object.entries(object).filter(([key]) => !standard.includes(key)));
+
+describe.each(providers.map((p) => [p.provider, p] as const))('wire corpus: %s', (_name, provider) => {
+  const idRule = new RegExp(provider.toolCallId.pattern);
+
+  it('names its sources and its tool-call id rule', () => {
+    expect(provider.sources.length).toBeGreaterThan(0);
+    expect(provider.toolCallId.source).toMatch(/^https:\/\//);
+    for (const fixture of provider.fixtures) expect(fixture.source.length).toBeGreaterThan(0);
+  });
+
+  it.each(provider.fixtures.map((f) => [f.name, f] as const))('%s', async (_fixture, fixture) => {
+    const { result, calls, reasoning, requestEnds, requests, pending } = await replay(provider, fixture);
+    const { expect: want } = fixture;
+
+    expect(pending).toBe(0);
+    expect(requests).toHaveLength(fixture.turns.length);
+    for (const request of requests) expect(request.body.stream === true).toBe(fixture.stream);
+    expect(result.stopReason).toBe(want.stopReason);
+    if (want.stopReason === 'error') {
+      expect(result.error).toBeInstanceOf(APIError);
+      if (want.status !== undefined) expect((result.error as APIError).status).toBe(want.status);
+    }
+    expect(calls).toEqual(want.calls);
+    if (want.answer !== undefined) expect(result.text).toBe(want.answer);
+    expect(reasoning).toBe(want.reasoning ?? '');
+    if (want.usage) expect(requestEnds.map((e) => e.usage)).toEqual(want.usage);
+
+    // The history agentcall sent back, as the last request carries it whole.
+    const sent = turnsIn(requests.at(-1)!.body.messages);
+    const providerIds = new Set(want.ids?.filter((id): id is string => id !== null));
+    const ids: string[] = [];
+    for (const { assistant, toolMessages } of sent) {
+      for (const key of Object.keys(assistant)) expect(provider.assistantMessage.accepts).toContain(key);
+      const toolCalls = assistant.tool_calls ?? [];
+      // One tool message per call, in the calls' order, each carrying only what every provider reads.
+      expect(toolMessages.map((m) => (m as { tool_call_id: string }).tool_call_id)).toEqual(toolCalls.map((c) => c.id));
+      for (const message of toolMessages)
+        expect(Object.keys(message).sort()).toEqual(['content', 'role', 'tool_call_id']);
+      for (const call of toolCalls) {
+        for (const key of Object.keys(call)) expect(provider.toolCall.accepts).toContain(key);
+        expect(call.type).toBe('function');
+        expect(typeof (call as { function: { arguments: unknown } }).function.arguments).toBe('string');
+        expect(call.id).toMatch(idRule);
+        ids.push(call.id);
+      }
+    }
+    if (want.ids) {
+      expect(ids).toHaveLength(want.ids.length);
+      want.ids.forEach((id, i) => {
+        if (id !== null) expect(ids[i]).toBe(id);
+        else expect(ids[i]).toMatch(generatedId);
+      });
+      expect(new Set(ids).size).toBe(ids.length);
+      for (const id of ids.filter((_, i) => want.ids![i] === null)) expect(providerIds.has(id)).toBe(false);
+    }
+
+    const first = sent[0]?.assistant;
+    if (want.assistantFields) {
+      expect(extraKeys(first, ['role', 'content', 'tool_calls'])).toEqual(want.assistantFields);
+    } else {
+      for (const { assistant } of sent)
+        for (const field of REASONING_FIELDS) expect(assistant).not.toHaveProperty(field);
+    }
+    if (first?.tool_calls) {
+      const fields = first.tool_calls.map((call) => extraKeys(call, ['id', 'type', 'function']));
+      expect(fields).toEqual(want.toolCallFields ?? first.tool_calls.map(() => ({})));
+    }
+  });
+});
+
+describe('wire corpus: coverage', () => {
+  it('has every provider the contract names, each with a streamed, a non-streamed and an error fixture', () => {
+    expect(providers.map((p) => p.dir).sort()).toEqual(
+      [
+        'anthropic',
+        'azure-openai',
+        'deepseek',
+        'gemini',
+        'groq',
+        'llama-cpp',
+        'mistral',
+        'ollama',
+        'openai',
+        'openrouter',
+        'vllm',
+      ].sort(),
+    );
+    for (const provider of providers) {
+      const kinds = new Set(provider.fixtures.map((f) => (f.expect.stopReason === 'error' ? 'error' : f.stream)));
+      expect([provider.dir, [...kinds].sort()]).toEqual([provider.dir, [false, true, 'error'].sort()]);
+    }
+  });
+});
