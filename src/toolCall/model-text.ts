@@ -10,8 +10,11 @@ const MASK_MARGIN = 1_024;
 /** Line breaks as JavaScript and the model see them: a stack trace may hide after any of them. */
 const LINE_BREAK = /\r\n?|[\n\u2028\u2029\u0085\v\f]/;
 const LINE_BREAKS = /\r\n?|[\u2028\u2029\u0085\v\f]/g;
-/** A frame of a V8 stack trace (`    at fn (file.js:1:2)`). */
-const STACK_FRAME = /^\s+at\s/;
+/**
+ * A frame of a V8 stack trace: indented (`    at fn (file.js:1:2)`), or not indented when a line break other
+ * than `\n` took the indentation away but the position is there (`at fn (file.js:1:2)`).
+ */
+const STACK_FRAME = /^\s+at\s|^at\s.*:\d+:\d+\)?\s*$/;
 
 /**
  * The text the model reads for any value: strings as they are, `undefined`/`null` as `''`, anything else as

@@ -19,22 +19,36 @@ export type SecretRule = {
   readonly flags?: 'i';
   /** Replacement template (`$<group>` keeps a named group). */
   readonly replacement: string;
-  /** A check on the matched text; a match that fails it is left as it is. */
-  readonly verify?: 'base64-credentials';
+  /**
+   * A check on the match; a match that fails it is left as it is. `base64-credentials`: the token decodes to
+   * `user:password`. `not-a-field-mention`: the value is not a word of a validation message (`password: password
+   * must be a string` names the field; it holds no value).
+   */
+  readonly verify?: 'base64-credentials' | 'not-a-field-mention';
 };
 
+/** A `%` as it appears URL-encoded once (`%3D`) or twice (`%253D`, a URL inside a query string). */
+const PCT = String.raw`%(?:25)?`;
 /** Characters of a quote as it appears raw, JSON-escaped (`\"`, `\\\"`) or URL-encoded (`%22`, `%27`). */
-const QUOTE = String.raw`(?:\\{0,3}["'\x60]|%22|%27)`;
+const QUOTE = String.raw`(?:\\{0,3}["'\x60]|${PCT}2[27])`;
 /** `:` or `=`, raw or URL-encoded, with a little space around it. */
-const ASSIGN = String.raw`\s{0,4}(?:[:=]|%3[AaDd])\s{0,4}`;
+const ASSIGN = String.raw`\s{0,4}(?:[:=]|${PCT}3[AaDd])\s{0,4}`;
+/** The space after an auth scheme: spaces, `%20` or `+`. */
+const SCHEME_SPACE = String.raw`(?:\s{1,4}|${PCT}20|\+)`;
 /** Where a token may begin: not in the middle of a run of token characters. */
 const TOKEN_START = String.raw`(?<![A-Za-z0-9_-])`;
 
 /**
  * The shapes masked in model-facing text, ported from secretlint's recommended preset (aws, gcp, privatekey, npm,
  * basicauth, slack, sendgrid, shopify, github, openai, anthropic, linear, 1password, database-connection-string)
- * and the token prefixes of the gitleaks default rules (gitlab, stripe, hugging face, JWT), rewritten to the
- * linear form above. Applied in order; earlier rules see the raw text.
+ * and the token prefixes of the gitleaks default rules (gitlab, stripe, hugging face, JWT, generic-api-key),
+ * rewritten to the linear form above. Applied in order; earlier rules see the raw text. `source` names the
+ * original rule of each.
+ *
+ * Attribution: secretlint, https://github.com/secretlint/secretlint (MIT License, © azu), package
+ * `@secretlint/secretlint-rule-preset-recommend`; gitleaks, https://github.com/gitleaks/gitleaks (MIT License,
+ * © Zachary Rice), `config/gitleaks.toml`. The patterns here are rewritten, not copied: theirs are written for
+ * files a person committed, these for text a hostile model controls, so they must never backtrack.
  *
  * @internal
  */
@@ -50,7 +64,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     id: 'url',
     source: 'secretlint:database-connection-string',
     // Credentials and query strings ride in URLs; the scheme is kept. Raw, JSON-escaped or URL-encoded `://`.
-    pattern: String.raw`(?<![A-Za-z0-9+.-])(?<scheme>[A-Za-z][A-Za-z0-9+.-]{0,31})(?<sep>:\/\/|:\\\/\\\/|%3[Aa]%2[Ff]%2[Ff])[^\s'"<>)\x60]+`,
+    pattern: String.raw`(?<![A-Za-z0-9+.-])(?<scheme>[A-Za-z][A-Za-z0-9+.-]{0,31})(?<sep>:\/\/|:\\\/\\\/|${PCT}3[Aa]${PCT}2[Ff]${PCT}2[Ff])[^\s'"<>)\x60]+`,
     replacement: '$<scheme>$<sep>[redacted]',
   },
   {
@@ -61,21 +75,22 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // starts, so any prefix (`client`, `db`, `refresh`) is covered. The auth scheme after it is kept.
     pattern:
       String.raw`(?<name>(?:secret|pass(?:w(?:or)?d|phrase)?|pwd|token|api[_-]?key|access[_-]?key|account[_-]?key|private[_-]?key|auth(?:orization)?|credentials?|cookie|session[_-]?id|signature|conn(?:ection)?[_-]?str(?:ing)?)(?:[_-]?(?:access[_-]?key|key|id|value|hash|data))?)` +
-      String.raw`(?<sep>${QUOTE}?${ASSIGN}${QUOTE}?)(?!(?:(?:Basic|Bearer|Digest|Token)(?:\s{1,4}|%20|\+))?${QUOTE}?\[redacted)(?<scheme>(?:Basic|Bearer|Digest|Token)(?:\s{1,4}|%20|\+))?[^\s"'\x60\\,;&<>)}\]]+`,
+      String.raw`(?<sep>${QUOTE}?${ASSIGN}${QUOTE}?)(?!(?:(?:Basic|Bearer|Digest|Token)${SCHEME_SPACE})?${QUOTE}?\[redacted)(?<scheme>(?:Basic|Bearer|Digest|Token)${SCHEME_SPACE})?(?<value>[^\s"'\x60\\,;&<>)}\]]+)`,
     flags: 'i',
     replacement: '$<name>$<sep>$<scheme>[redacted]',
+    verify: 'not-a-field-mention',
   },
   {
     id: 'bearer',
     source: 'secretlint:basicauth',
-    pattern: String.raw`(?<![A-Za-z0-9])(?<scheme>Bearer)(?:\s{1,4}|%20|\+)(?!\[redacted)[A-Za-z0-9._~+/=-]{8,}`,
+    pattern: String.raw`(?<![A-Za-z0-9])(?<scheme>Bearer)${SCHEME_SPACE}(?!\[redacted)[A-Za-z0-9._~+/=-]{8,}`,
     flags: 'i',
     replacement: '$<scheme> [redacted]',
   },
   {
     id: 'basic-auth',
     source: 'secretlint:basicauth',
-    pattern: String.raw`(?<![A-Za-z0-9])(?<scheme>Basic)(?:\s{1,4}|%20|\+)[A-Za-z0-9+/]{4,}={0,2}`,
+    pattern: String.raw`(?<![A-Za-z0-9])(?<scheme>Basic)${SCHEME_SPACE}[A-Za-z0-9+/]{4,}={0,2}`,
     flags: 'i',
     replacement: '$<scheme> [redacted]',
     verify: 'base64-credentials',
@@ -84,7 +99,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     id: 'credentials-before-host',
     source: 'secretlint:database-connection-string',
     // `user:password@host` without a scheme, raw or URL-encoded.
-    pattern: String.raw`(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}(?::|%3[Aa])[^\s@/'"\x60]{1,64}(?:@|%40)(?=[A-Za-z0-9\[])`,
+    pattern: String.raw`(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}(?::|${PCT}3[Aa])[^\s@/'"\x60]{1,64}(?:@|${PCT}40)(?=[A-Za-z0-9\[])`,
     replacement: '[redacted]@',
   },
   {

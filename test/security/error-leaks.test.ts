@@ -1,4 +1,9 @@
+import 'reflect-metadata';
+import { MinLength } from 'class-validator';
 import fc from 'fast-check';
+import { Param } from '../../src/decorators/param.decorator';
+import { Tool } from '../../src/decorators/tool.decorator';
+import { toolsFrom } from '../../src/definitions/tools-from';
 import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
 import type { ChatCompletionMessageToolCall } from '../../src/llm/type';
 import { startScriptedServer } from '../../src/testing';
@@ -185,5 +190,50 @@ describe('error text the model reads carries no stack trace, credentials or keys
       ),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('validation text names secret-holding fields without being masked', () => {
+  class Accounts {
+    @Tool({ description: 'Sign in' })
+    login(
+      @Param('username') username: string,
+      @Param('password', {}, MinLength(8)) password: string,
+      @Param('refreshToken', { optional: true }) refreshToken?: string,
+    ) {
+      return `${username}:${password.length}:${refreshToken ?? ''}`;
+    }
+  }
+
+  it('tells the model which field to fix, in the tool message of the next request', async () => {
+    const server = await startScriptedServer({
+      turns: [
+        {
+          toolCalls: [
+            { id: 'a', name: 'login', arguments: { username: 'ann', password: 3, refreshToken: 7 } },
+            { id: 'b', name: 'login', arguments: { username: 'ann', password: 'short', apiKey: 'x' } },
+          ],
+        },
+        { text: 'done' },
+      ],
+    });
+    try {
+      await runAgentLoop({
+        client: server.client(),
+        body: { model: 'm', messages: [user('go')] },
+        tools: toolsFrom(new Accounts()),
+      });
+      const sent = server.requests[1].body.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+      expect(sent).toEqual([
+        'Invalid arguments for tool "login":\n' +
+          'password: password must be longer than or equal to 8 characters\n' +
+          'refreshToken: refreshToken must be a string',
+        'Invalid arguments for tool "login":\n' +
+          'apiKey: property apiKey should not exist\n' +
+          'password: password must be longer than or equal to 8 characters',
+      ]);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -27,6 +27,12 @@ const ADVERSARIAL: [string, (n: number) => string][] = [
   ['PEM header without end', (n) => `-----BEGIN PRIVATE KEY-----${'A'.repeat(n)}`],
   ['repeated Basic', (n) => 'Basic '.repeat(n / 6)],
   ['one long word', (n) => 'x'.repeat(n)],
+  ['secret names followed by message words', (n) => 'password: a '.repeat(n / 12)],
+  ['field names repeated as their messages', (n) => 'password: password must '.repeat(n / 24)],
+  ['a secret name then a run of dots', (n) => `password: ${'.'.repeat(n)}x`],
+  ['twice URL-encoded separators', (n) => `token${'%253D'.repeat(n / 5)}`],
+  ['twice URL-encoded scheme separators', (n) => 'a%253A%252F'.repeat(n / 11)],
+  ['unindented frames after U+2028', (n) => 'at f (x:1:1)\u2028'.repeat(n / 14)],
 ];
 
 describe('linear time on every path the model controls', () => {

@@ -1,4 +1,6 @@
+import { getErrText } from '../../src/toolCall/error-text';
 import { maskSecrets } from '../../src/toolCall/mask-secrets';
+import { modelSafeText } from '../../src/toolCall/model-text';
 import { SECRET_RULES } from '../../src/toolCall/secret-rules';
 
 /** Random-looking values, so finding one in the output can only mean it leaked. */
@@ -55,6 +57,17 @@ const CORPUS: [string, string, string][] = [
   ['redis URL', `redis://default:${S}@cache:6379`, S],
   ['jdbc URL', `jdbc:mysql://db:3306/app?user=root&password=${S}`, S],
   ['URL-encoded connection string', `postgres%3A%2F%2Fapp%3A${S}%40db%2Fapp`, S],
+  ['twice URL-encoded connection string', `next=postgres%253A%252F%252Fapp%253A${S}%2540db`, S],
+  ['twice URL-encoded password=', `redirect=%2Flogin%3Fpassword%253D${S}`, S],
+  ['twice URL-encoded JSON', `%2522apiKey%2522%253A%2522${S}%2522`, S],
+  ['twice URL-encoded user:pass@host', `u%253A${S}%2540db.internal`, S],
+  ['JSON-escaped ADO.NET string', `{\\"conn\\":\\"Server=db;User Id=sa;Password=${S};\\"}`, S],
+  ['quoted ADO.NET password', `Server=tcp:x.database.windows.net;User ID=u;Password="${S}";`, S],
+  ['Npgsql string in JSON', `"connectionString": "Host=db;Username=u;Password=${S}"`, S],
+  ['ODBC Pwd', `Driver={ODBC};Data Source=x;Uid=u;Pwd=${S};`, S],
+  ['Go MySQL DSN', `dial user:${S}@tcp(db:3306)/app failed`, S],
+  ['DATABASE_URL', `DATABASE_URL=postgres://u:${S}@h/db`, S],
+  ['amqp URL', `amqp://guest:${S}@rabbit:5672/`, S],
   ['scheme-less user:pass@host', `could not connect to app:${S}@db.internal:5432`, S],
   ['ADO.NET connection string', `Server=db;Database=app;User Id=sa;Password=${S};`, S],
   ['Azure AccountKey', `DefaultEndpointsProtocol=https;AccountName=x;AccountKey=${S}==;EndpointSuffix=core`, S],
@@ -89,6 +102,52 @@ const CORPUS: [string, string, string][] = [
   ['PEM with escaped newlines', `"-----BEGIN PRIVATE KEY-----\\n${PEM_BODY}\\n-----END PRIVATE KEY-----\\n"`, S],
   ['multi-line PEM', `-----BEGIN OPENSSH PRIVATE KEY-----\n${PEM_BODY}\n${S}\n-----END OPENSSH PRIVATE KEY-----`, S],
   ['EC PEM', `-----BEGIN EC PRIVATE KEY-----\n${PEM_BODY}`, S],
+  // A name and a validation message around a real value: the value is still masked.
+  ['value before a message', `secret: ${S} must be rotated`, S],
+  ['value that starts with the field name', `password: password${S} must be changed`, S],
+  ['quoted value before a message', `"password": "${S}" is invalid`, S],
+  ['the name as the whole value', `password=password${S}`, S],
+];
+
+/** Text that names a secret-holding field without holding a value: the model needs it to fix its call. */
+const NOT_SECRETS: string[] = [
+  'password: password must be a string',
+  'password: password must be longer than or equal to 8 characters',
+  'clientSecret: clientSecret must be a string',
+  'credentials.password: password should not be empty',
+  'token: token must be a string',
+  'apiKey: property apiKey should not exist',
+  'secret: must be a string',
+  'refreshToken: refreshToken is required',
+  'auth: required',
+  'sessionId: invalid',
+  'Token: expired',
+  'password: must match /^[a-z]+$/ regular expression',
+  'Invalid arguments for tool "login":\npassword: password must be a string\ntoken: token is required\n… and 3 more',
+  'the token is invalid',
+  'passwordPolicy: must be a string',
+  'Call tool not found: reset_password',
+  'City not found: Atlantis',
+  'Basic authentication failed',
+  'max_tokens: 4096 is too large',
+  'Unexpected token } in JSON at position 5',
+  'the task-scheduler ran 3 jobs',
+  'user@example.com is not allowed',
+  'Asia/Tokyo is not a valid time zone',
+];
+
+/** A stack trace after each kind of line break JavaScript knows; nothing from the frame may reach the model. */
+const FRAME = `    at load (/srv/app/${S}/db.js:10:5)`;
+const STACKS: [string, string][] = [
+  ['\\n', `boom\n${FRAME}`],
+  ['\\r', `boom\r${FRAME}`],
+  ['\\r\\n', `boom\r\n${FRAME}`],
+  ['U+2028', `boom\u2028${FRAME}`],
+  ['U+2029', `boom\u2029${FRAME}`],
+  ['U+0085', `boom\u0085${FRAME}`],
+  ['\\v', `boom\v${FRAME}`],
+  ['\\f', `boom\f${FRAME}`],
+  ['U+2028, frame not indented', `boom\u2028${FRAME.trim()}`],
 ];
 
 describe('maskSecrets', () => {
@@ -103,16 +162,15 @@ describe('maskSecrets', () => {
     expect(masked).toContain('[redacted');
   });
 
-  it.each([
-    'City not found: Atlantis',
-    'Basic authentication failed',
-    'max_tokens: 4096 is too large',
-    'Unexpected token } in JSON at position 5',
-    'the task-scheduler ran 3 jobs',
-    'user@example.com is not allowed',
-    'Asia/Tokyo is not a valid time zone',
-  ])('leaves ordinary text alone: %s', (text) => {
+  it.each(NOT_SECRETS)('leaves text without a secret alone: %s', (text) => {
     expect(maskSecrets(text)).toBe(text);
+    expect(modelSafeText(text)).toBe(text);
+  });
+
+  it.each(STACKS)('drops a stack frame after %s, in error text and in model text', (_label, text) => {
+    expect(getErrText(new Error(text))).toBe('boom');
+    expect(getErrText(text)).toBe('boom');
+    expect(modelSafeText(text)).toBe('boom');
   });
 
   it('keeps what tells the model what failed', () => {
