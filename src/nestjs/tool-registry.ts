@@ -5,6 +5,7 @@ import { AGENT_TOOLS_OPTIONS, type AgentToolsModuleOptions } from './agent-tools
 import { discoverToolProviders, type ToolProvider } from './discover-tool-providers';
 import { enhanceTool, type ToolEnhancerSupport } from './enhance-tool';
 import { hasGlobalEnhancers } from './global-enhancers';
+import { logSchemaReport } from './log-schema-report';
 import { UnsupportedToolScopeError } from './unsupported-tool-scope.error';
 
 type Entry = {
@@ -123,8 +124,8 @@ export class ToolRegistry implements OnModuleInit {
     );
   }
 
-  private defaults(): Omit<AgentToolsModuleOptions, 'global'> {
-    const { global: _global, ...defaults } = this.options;
+  private defaults(): Omit<AgentToolsModuleOptions, 'global' | 'schemaReport'> {
+    const { global: _global, schemaReport: _schemaReport, ...defaults } = this.options;
     return defaults;
   }
 
@@ -136,6 +137,10 @@ export class ToolRegistry implements OnModuleInit {
     toolsFrom(
       providers.map((provider) => provider.instance ?? (Object.create(provider.type.prototype as object) as object)),
       this.defaults(),
+    );
+    logSchemaReport(
+      providers.map((provider) => provider.type),
+      this.options,
     );
     const entries = providers.map((provider): Entry => ({
       provider,
