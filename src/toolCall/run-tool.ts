@@ -98,18 +98,11 @@ export async function runTool({
       }, timeoutMs);
     }
   });
-  const ctx = {
-    call,
-    messages,
-    params: parsed.data,
-    get signal() {
-      return own.signal;
-    },
-    caller,
-    ...key,
-  };
   try {
-    return await Promise.race([execute(tool, ctx), interrupted]);
+    return await Promise.race([
+      execute(tool, lazySignalContext(call, messages, parsed.data, own, caller, key)),
+      interrupted,
+    ]);
   } finally {
     clearTimeout(timer);
     if (onAbort) signal?.removeEventListener('abort', onAbort);
@@ -117,6 +110,34 @@ export async function runTool({
 }
 
 const NEVER_ABORTED = new AbortController().signal;
+
+const owners = new WeakMap<object, LazyAbort>();
+// One getter for every context: a getter written in an object literal is a new function per call, and gives
+// each context a hidden class of its own, which costs more than the signal it saves.
+const SIGNAL: PropertyDescriptor = {
+  get(this: object) {
+    return owners.get(this)?.signal;
+  },
+  enumerable: true,
+  configurable: true,
+};
+
+/** The context a tool runs with, its `signal` an own property made when first read. */
+function lazySignalContext(
+  call: ChatCompletionMessageToolCall,
+  messages: ChatCompletionMessageParam[],
+  params: unknown,
+  own: LazyAbort,
+  caller: unknown,
+  key: { idempotencyKey: string } | undefined,
+): Parameters<ToolDefinition['execute']>[0] {
+  const ctx = { call, messages, params } as Parameters<ToolDefinition['execute']>[0];
+  Object.defineProperty(ctx, 'signal', SIGNAL);
+  ctx.caller = caller;
+  if (key) ctx.idempotencyKey = key.idempotencyKey;
+  owners.set(ctx, own);
+  return ctx;
+}
 
 function aborted(name: string, signal: AbortSignal): RunToolResult {
   return {
@@ -128,7 +149,11 @@ function aborted(name: string, signal: AbortSignal): RunToolResult {
 
 async function execute(tool: ToolDefinition, ctx: Parameters<ToolDefinition['execute']>[0]): Promise<RunToolResult> {
   try {
-    return { ...normalizeToolResult(await tool.execute(ctx)), outcome: 'ok' };
+    // Added to the fresh copy, not spread into another: a spread of it costs more than the rest of this function.
+    const result: RunToolResult = Object.assign(normalizeToolResult(await tool.execute(ctx)), {
+      outcome: 'ok' as const,
+    });
+    return result;
   } catch (error) {
     // A refusal (a guard said no) is not a failure of the tool: the model reads the reason as it is.
     if (ToolCallRejectedError.isInstance(error)) {
