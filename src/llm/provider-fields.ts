@@ -64,9 +64,11 @@ const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  * of its own joins the call it belongs to.
  */
 export function keepToolCallFields(call: object, delta: object): void {
-  for (const [key, value] of Object.entries(delta)) {
-    if (TOOL_CALL_KEYS.has(key) || UNSAFE_KEYS.has(key) || value === undefined || value === null) continue;
-    mergeField(call as Record<string, unknown>, key, value);
+  // for…in rather than Object.entries: this runs on every streamed argument fragment.
+  for (const key in delta) {
+    if (TOOL_CALL_KEYS.has(key) || UNSAFE_KEYS.has(key) || !Object.prototype.hasOwnProperty.call(delta, key)) continue;
+    const value: unknown = (delta as Record<string, unknown>)[key];
+    if (value !== undefined && value !== null) mergeField(call as Record<string, unknown>, key, value);
   }
 }
 

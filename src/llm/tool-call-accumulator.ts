@@ -66,11 +66,11 @@ export class ToolCallAccumulator {
   /** Feed the `tool_calls` of one chunk's delta. */
   push(deltas: ToolCallDelta[]): void {
     const { onToolCall, onToolParam, onHookError } = this.events;
-    const seen = new Set<number>();
+    const seen = deltas.length > 1 ? new Set<number>() : undefined;
     for (const delta of deltas) {
       let slot = this.slotOf(delta);
       // Entries of one delta without index are different calls, whatever they carry.
-      if (slot !== undefined && typeof delta.index !== 'number' && seen.has(slot)) slot = undefined;
+      if (slot !== undefined && typeof delta.index !== 'number' && seen?.has(slot)) slot = undefined;
       let call: ChatCompletionMessageToolCall;
       if (slot === undefined) {
         call = {
@@ -92,7 +92,7 @@ export class ToolCallAccumulator {
         keepToolCallFields(call, delta);
       }
       this.last = slot;
-      seen.add(slot);
+      seen?.add(slot);
       // Some servers send the arguments as an object rather than JSON text.
       const raw: unknown = delta.function?.arguments;
       const argsDelta = typeof raw === 'string' ? raw : toModelText(raw);

@@ -90,4 +90,77 @@ describe('ToolCallAccumulator', () => {
     expect(acc.finish()).toEqual([{ id: 'a', type: 'function', function: { name: 'x', arguments: '{}' } }]);
     expect(reported).toEqual(['onToolCall: ui gone', 'onToolParam: late ui']);
   });
+
+  describe('deltas without index (Gemini, Ollama before 0.4.7)', () => {
+    // The SDK's type says index is a number; these servers send none, or null.
+    type Delta = Parameters<ToolCallAccumulator['push']>[0][number];
+    const noIndex = (delta: Omit<Delta, 'index'> & { index?: null }) => delta as unknown as Delta;
+
+    it('continues the call with the same id, opens a new one for a new id', () => {
+      const acc = new ToolCallAccumulator({});
+      acc.push([noIndex({ id: 'a', function: { name: 'x', arguments: '{"n":' } })]);
+      acc.push([noIndex({ id: 'a', function: { arguments: '1}' } })]);
+      acc.push([noIndex({ id: 'b', index: null, function: { name: 'x', arguments: '{"n":2}' } })]);
+      expect(acc.finish().map((c) => [c.id, c.function.arguments])).toEqual([
+        ['a', '{"n":1}'],
+        ['b', '{"n":2}'],
+      ]);
+    });
+
+    it('without ids: a name after begun arguments opens a call, a bare fragment continues the last one', () => {
+      const acc = new ToolCallAccumulator({});
+      acc.push([noIndex({ id: '', function: { name: 'x' } })]);
+      acc.push([noIndex({ function: { name: 'x', arguments: '{"n":' } })]);
+      acc.push([noIndex({ function: { arguments: '1}' } })]);
+      acc.push([noIndex({ id: '', function: { name: 'y', arguments: '{}' } })]);
+      const calls = acc.finish();
+      expect(calls.map((c) => [c.function.name, c.function.arguments])).toEqual([
+        ['x', '{"n":1}'],
+        ['y', '{}'],
+      ]);
+      expect(new Set(calls.map((c) => c.id)).size).toBe(2);
+    });
+
+    it('entries of one delta are different calls, even with no arguments and no ids', () => {
+      const acc = new ToolCallAccumulator({});
+      acc.push([noIndex({ function: { name: 'x' } }), noIndex({ function: { name: 'y' } })]);
+      expect(acc.finish().map((c) => [c.function.name, c.function.arguments])).toEqual([
+        ['x', '{}'],
+        ['y', '{}'],
+      ]);
+    });
+  });
+
+  it('serialises arguments sent as an object instead of JSON text', () => {
+    const params: string[] = [];
+    const acc = new ToolCallAccumulator({ onToolParam: ({ argsDelta }) => params.push(argsDelta) });
+    const objectArgs = { city: 'Paris' } as unknown as string;
+    acc.push([{ index: 0, id: 'a', function: { name: 'get_weather', arguments: objectArgs } }]);
+    expect(acc.finish()[0].function.arguments).toBe('{"city":"Paris"}');
+    expect(params).toEqual(['{"city":"Paris"}']);
+  });
+
+  it("keeps a provider's fields on the call, merging a later delta's, and never touches a prototype", () => {
+    const acc = new ToolCallAccumulator({});
+    const withFields = (delta: object) => delta as Parameters<ToolCallAccumulator['push']>[0][number];
+    acc.push([
+      withFields({ index: 0, id: 'a', function: { name: 'x', arguments: '{}' }, extra_content: { google: {} } }),
+    ]);
+    acc.push([
+      withFields({
+        index: 0,
+        extra_content: { google: { thought_signature: 'sig' } },
+        ...JSON.parse('{"__proto__": {"polluted": true}}'),
+      }),
+    ]);
+    const [call] = acc.finish();
+    expect(call).toEqual({
+      id: 'a',
+      type: 'function',
+      function: { name: 'x', arguments: '{}' },
+      extra_content: { google: { thought_signature: 'sig' } },
+    });
+    expect(Object.getPrototypeOf(call)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
 });
