@@ -75,6 +75,14 @@ const GEMINI_UNKNOWN_FIELD =
   '\\"additionalProperties\\" at \'tools[0].function_declarations[0].parameters\': Cannot find field." ' +
   '(https://github.com/chataize/generative-cs/issues/1, https://github.com/nanbingxyz/5ire/issues/42); ' +
   'the same for `examples` and `$defs` (https://github.com/datastax/astra-assistants-api/issues/73)';
+const GEMINI_FORMAT =
+  'https://ai.google.dev/api/caching#Schema: "Supported formats: for NUMBER type: float, double; for INTEGER type: ' +
+  'int32, int64; for STRING type: enum, date-time"; other string formats are answered with 400 "format: only ' +
+  "'enum' and 'date-time' are supported for STRING type\" (https://github.com/google-gemini/gemini-cli/issues/3178)";
+const GEMINI_ENUM =
+  'https://ai.google.dev/api/caching#Schema: enum is "Possible values of the element of Type.STRING with enum ' +
+  'format"; enums of numbers are answered with 400 "function declaration enum only allowed for STRING type" ' +
+  '(https://github.com/decolua/9router/pull/380)';
 const GEMINI_FORMATS: ReadonlySet<unknown> = new Set(['date-time']);
 
 const ANTHROPIC =
@@ -135,8 +143,8 @@ export const PROFILE_RULES: Readonly<Record<SchemaProfile, ProfileRules>> = {
       exclusiveMinimum: always(GEMINI_SCHEMA),
       exclusiveMaximum: always(GEMINI_SCHEMA),
       uniqueItems: always(GEMINI_SCHEMA),
-      enum: { when: numericEnum, source: GEMINI_SCHEMA },
-      format: { when: (value) => !GEMINI_FORMATS.has(value), source: GEMINI_SCHEMA },
+      enum: { when: numericEnum, source: GEMINI_ENUM },
+      format: { when: (value) => !GEMINI_FORMATS.has(value), source: GEMINI_FORMAT },
     },
   },
   anthropic: {
