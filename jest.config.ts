@@ -1,15 +1,35 @@
 import type { Config } from 'jest';
 
-const config: Config = {
+type Project = NonNullable<Config['projects']>[number] & object;
+
+const base = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   // The loop tests start real HTTP servers; a generous timeout keeps a loaded 2-core CI box from flaking.
   testTimeout: 30_000,
+} satisfies Project;
+
+const all: Project = { ...base, roots: ['<rootDir>/test'], testMatch: ['**/*.test.ts'] };
+
+/**
+ * The model-facing suites again, with the openai SDK's own stream parser instead of the default lean one: both
+ * paths must pass every test. `AGENTCALL_TEST_BOTH_PARSERS=1 npx jest` runs it beside the whole suite (CI does).
+ */
+const sdkStream: Project = {
+  ...base,
+  displayName: 'sdk-stream',
+  roots: ['<rootDir>/test/llm', '<rootDir>/test/agentCall', '<rootDir>/test/reliability'],
+  testMatch: ['**/*.test.ts'],
+  // The differential test compares both parsers itself.
+  testPathIgnorePatterns: ['/node_modules/', 'lean-stream\\.property\\.test\\.ts$'],
+  setupFiles: ['<rootDir>/test/helpers/sdk-stream-parser.ts'],
 };
+
+const config: Config = process.env.AGENTCALL_TEST_BOTH_PARSERS
+  ? { testTimeout: base.testTimeout, projects: [{ ...all, displayName: 'lean-stream' }, sdkStream] }
+  : all;
 
 export default config;

@@ -1,10 +1,11 @@
 /**
  * Question: what does agentcall add on top of the SDK's own stream parsing? One long streamed reply
  * (text in 4-character chunks plus a tool call in 4-character argument fragments), read by the bare SDK
- * and by `createLLMResponse`, with and without hooks.
- * Budget (DESIGN §8): ≤ 1.15× the SDK's own.
+ * and by `createLLMResponse`, with and without hooks, through the SDK's stream parser (`streamParser: 'sdk'`) and
+ * through the lean one (the default).
+ * Budget (DESIGN §8): the lean path ≤ 0.5× the SDK's own CPU per chunk.
  */
-import { createLLMResponse } from '../src/llm/request';
+import { createLLMResponse, type StreamParser } from '../src/llm/request';
 import { compare, cpuMicros, report, startBenchServer } from './lib/harness';
 import { lookupSchema } from './lib/lookup-tool';
 
@@ -37,12 +38,13 @@ export async function streamProcessing(): Promise<void> {
           if (text.length !== CHARS || !args) throw new Error('bad stream');
         }
       });
-    const agentcall = (hooks: boolean) => () =>
+    const agentcall = (hooks: boolean, streamParser: StreamParser) => () =>
       cpuMicros(async () => {
         let seen = 0;
         for (let i = 0; i < REQUESTS; i++) {
           const res = await createLLMResponse({
             client: server.client,
+            streamParser,
             body: { model, messages, tools: [lookupSchema] },
             ...(hooks
               ? {
@@ -55,15 +57,24 @@ export async function streamProcessing(): Promise<void> {
         }
         return seen;
       });
-    await compare({ sdk, bare: agentcall(false), hooks: agentcall(true) }, 2);
-    const r = await compare({ sdk, bare: agentcall(false), hooks: agentcall(true) }, ROUNDS);
+    const runs = {
+      sdk,
+      bare: agentcall(false, 'sdk'),
+      hooks: agentcall(true, 'sdk'),
+      lean: agentcall(false, 'lean'),
+      leanHooks: agentcall(true, 'lean'),
+    };
+    await compare(runs, 2);
+    const r = await compare(runs, ROUNDS);
     const chunks = REQUESTS * (CHARS / 4) * 2;
     console.log(
       `stream processing: ${REQUESTS} replies of ~${(CHARS / 2) | 0} chunks each, median of ${ROUNDS}, CPU per chunk`,
     );
     report('openai SDK stream, accumulated', (r.sdk / chunks) * 1000, 'ns');
-    report('createLLMResponse, no hooks', (r.bare / chunks) * 1000, 'ns', (r.sdk / chunks) * 1000);
-    report('createLLMResponse, with hooks', (r.hooks / chunks) * 1000, 'ns', (r.sdk / chunks) * 1000);
+    report('createLLMResponse sdk parser, no hooks', (r.bare / chunks) * 1000, 'ns', (r.sdk / chunks) * 1000);
+    report('createLLMResponse sdk parser, with hooks', (r.hooks / chunks) * 1000, 'ns', (r.sdk / chunks) * 1000);
+    report('createLLMResponse lean parser, no hooks', (r.lean / chunks) * 1000, 'ns', (r.sdk / chunks) * 1000);
+    report('createLLMResponse lean parser, with hooks', (r.leanHooks / chunks) * 1000, 'ns', (r.sdk / chunks) * 1000);
   } finally {
     server.stop();
   }

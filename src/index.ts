@@ -77,7 +77,7 @@ export type {
 } from './toolCall/type';
 
 export { createLLMResponse } from './llm/request';
-export type { CreateLLMResponseProps, LLMRequestBody, LLMResponse, ResponseEvents } from './llm/request';
+export type { CreateLLMResponseProps, LLMRequestBody, LLMResponse, ResponseEvents, StreamParser } from './llm/request';
 export type { LLMClient, LLMCompletionPromise, LLMRequestOptions, UserKey } from './llm/client';
 export { estimateTokens, estimateMessageTokens, estimateMessagesTokens } from './llm/tokens';
 export type {

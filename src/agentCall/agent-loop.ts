@@ -116,6 +116,7 @@ export class AgentLoop {
         requestOptions: this.props.requestOptions,
         maxResponseBytes: this.props.maxResponseBytes,
         maxSseLineBytes: this.props.maxSseLineBytes,
+        streamParser: this.props.streamParser,
         onStreaming: this.props.onStreaming,
         onReasoning: this.props.onReasoning,
         onToolCall: this.props.onToolCall,

@@ -1,5 +1,5 @@
 import type { LLMClient, UserKey } from '../llm/client';
-import type { LLMRequestBody, ResponseEvents } from '../llm/request';
+import type { LLMRequestBody, ResponseEvents, StreamParser } from '../llm/request';
 import type {
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
@@ -204,6 +204,12 @@ export type RunAgentCallProps = ResponseEvents & {
   maxResponseBytes?: number;
   /** Longest SSE line one streamed model response may send (default 2 MiB). */
   maxSseLineBytes?: number;
+  /**
+   * How streamed model responses are parsed: `'lean'` (default) reads the body with a small SSE parser and
+   * `JSON.parse` after the SDK has sent the request (its retries, errors, auth and headers still apply); `'sdk'`
+   * uses the openai SDK's own stream iterator. Both give the same responses and hooks.
+   */
+  streamParser?: StreamParser;
   /** Timeout for tools that set no `timeoutMs` of their own. */
   toolTimeoutMs?: number;
   /** Stop the whole run after this many milliseconds (`stopReason: 'timeout'`). */

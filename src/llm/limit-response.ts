@@ -57,8 +57,7 @@ function limitFetch(inner: Fetch, limits: ResponseLimits): Fetch {
 
 function limitBody(body: ReadableStream<Uint8Array>, limits: ResponseLimits): ReadableStream<Uint8Array> {
   const reader = body.getReader();
-  let total = 0;
-  let line = 0;
+  const counter = new ResponseByteCounter(limits);
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const { done, value } = await reader.read();
@@ -66,14 +65,7 @@ function limitBody(body: ReadableStream<Uint8Array>, limits: ResponseLimits): Re
         controller.close();
         return;
       }
-      total += value.byteLength;
-      line = nextLineLength(value, line, limits.maxLineBytes);
-      const error =
-        total > limits.maxResponseBytes
-          ? new ResponseTooLargeError(limits.maxResponseBytes, 'response')
-          : line > limits.maxLineBytes
-            ? new ResponseTooLargeError(limits.maxLineBytes, 'SSE line')
-            : undefined;
+      const error = counter.add(value);
       if (error) {
         controller.error(error);
         void reader.cancel(error).catch(() => undefined);
@@ -85,6 +77,28 @@ function limitBody(body: ReadableStream<Uint8Array>, limits: ResponseLimits): Re
       return reader.cancel(reason);
     },
   });
+}
+
+/**
+ * Counts the bytes of one response as they are read, against {@link ResponseLimits}.
+ *
+ * @internal
+ */
+export class ResponseByteCounter {
+  private total = 0;
+  private line = 0;
+
+  constructor(private readonly limits: ResponseLimits) {}
+
+  /** Counts `chunk`: the error to end the response with once it passes a limit, else undefined. */
+  add(chunk: Uint8Array): ResponseTooLargeError | undefined {
+    const { maxResponseBytes, maxLineBytes } = this.limits;
+    this.total += chunk.byteLength;
+    this.line = nextLineLength(chunk, this.line, maxLineBytes);
+    if (this.total > maxResponseBytes) return new ResponseTooLargeError(maxResponseBytes, 'response');
+    if (this.line > maxLineBytes) return new ResponseTooLargeError(maxLineBytes, 'SSE line');
+    return undefined;
+  }
 }
 
 /**

@@ -1,0 +1,101 @@
+import { APIError, OpenAIError } from 'openai';
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { ResponseByteCounter, type ResponseLimits } from './limit-response';
+
+/** Where the chunks go: {@link ResponseState} in practice. */
+export type ChunkReceiver = {
+  /** Handles one chunk; false when the request must end here. */
+  receive(chunk: ChatCompletionChunk): boolean;
+  /** The stream ended normally. */
+  endStream(): void;
+};
+
+/** How an in-band `{"error": …}` event becomes an error: the SDK's own `APIError` class. */
+type APIErrorClass = new (status: undefined, error: unknown, message: undefined, headers: Headers) => Error;
+
+/** What {@link readLeanStream} needs besides the response. */
+export type LeanStreamOptions = {
+  /** Aborted to end the request; its abort ends the read quietly (the caller judges the reason). */
+  controller: AbortController;
+  limits: ResponseLimits;
+  /** Refreshed whenever a read delivered at least one chunk. */
+  idle?: NodeJS.Timeout;
+  /** The client's `APIError` class (`OpenAI.APIError` of the module the client came from). */
+  apiError?: APIErrorClass;
+};
+
+/**
+ * Reads a chat-completions SSE body with a small kept parser and `JSON.parse`, handing each chunk to `receiver`:
+ * what the openai SDK's stream iterator does, at a fraction of its CPU per chunk. It keeps the SDK's rules: an
+ * event whose data starts with `[DONE]` ends the chunks (the rest of the body is read and ignored, so the
+ * connection can be reused), an event whose JSON has a truthy `error` throws the SDK's `APIError`, data that is
+ * not JSON throws the `SyntaxError`, an event named `thread.*` is handed over as `{ event, data }`, a last event
+ * without its blank line is dropped. Byte caps are counted on the raw reads. An abort of `controller` ends the
+ * read without a throw; any other end before the body's own closes the connection.
+ *
+ * @internal
+ */
+export async function readLeanStream(
+  response: Response,
+  receiver: ChunkReceiver,
+  options: LeanStreamOptions,
+): Promise<void> {
+  const { controller, idle } = options;
+  const body = response.body;
+  if (!body) throw new OpenAIError('Attempted to iterate over a response with no body');
+  const reader = (body as ReadableStream<Uint8Array>).getReader();
+  const counter = new ResponseByteCounter(options.limits);
+  const decoder = new TextDecoder();
+  const ErrorClass = options.apiError ?? (APIError as unknown as APIErrorClass);
+  let done = false;
+  let stopped = false;
+  let received = false;
+  const onEvent = (event: EventSourceMessage): void => {
+    if (done || stopped) return;
+    if (controller.signal.aborted) {
+      stopped = true;
+      return;
+    }
+    const { data } = event;
+    if (data.startsWith('[DONE]')) {
+      done = true;
+      return;
+    }
+    const parsed: unknown = JSON.parse(data);
+    received = true;
+    if (event.event?.startsWith('thread.')) {
+      stopped = !receiver.receive({ event: event.event, data: parsed } as unknown as ChatCompletionChunk);
+    } else {
+      const error: unknown = (parsed as { error?: unknown } | null)?.error;
+      if (parsed && error) throw new ErrorClass(undefined, error, undefined, response.headers);
+      stopped = !receiver.receive(parsed as ChatCompletionChunk);
+    }
+    if (stopped) controller.abort();
+  };
+  const parser = createParser({ onEvent });
+  let finished = false;
+  try {
+    for (;;) {
+      const { done: end, value } = await reader.read();
+      if (end) break;
+      const tooLarge = counter.add(value);
+      if (tooLarge) throw tooLarge;
+      // After `[DONE]` the body is still read to its end, as the SDK does, but nothing in it counts.
+      if (done) continue;
+      parser.feed(decoder.decode(value, { stream: true }));
+      if (stopped) return;
+      if (received) {
+        received = false;
+        idle?.refresh();
+      }
+    }
+    finished = true;
+    receiver.endStream();
+  } catch (error) {
+    if (controller.signal.aborted) return;
+    throw error;
+  } finally {
+    if (!finished) void reader.cancel().catch(() => undefined);
+  }
+}
