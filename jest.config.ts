@@ -21,7 +21,7 @@ const all: Project = { ...base, roots: ['<rootDir>/test'], testMatch: ['**/*.tes
 const sdkStream: Project = {
   ...base,
   displayName: 'sdk-stream',
-  roots: ['<rootDir>/test/llm', '<rootDir>/test/agentCall', '<rootDir>/test/reliability'],
+  roots: ['<rootDir>/test/llm', '<rootDir>/test/agentCall', '<rootDir>/test/reliability', '<rootDir>/test/providers'],
   testMatch: ['**/*.test.ts'],
   // The differential test compares both parsers itself.
   testPathIgnorePatterns: ['/node_modules/', 'lean-stream\\.property\\.test\\.ts$'],

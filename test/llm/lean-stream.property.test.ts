@@ -45,6 +45,11 @@ const usage = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 };
 const eventArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: textArb.map((content) => chunk({ content })) },
   { weight: 3, arbitrary: textArb.map((reasoning_content) => chunk({ reasoning_content })) },
+  { weight: 1, arbitrary: textArb.map((reasoning) => chunk({ reasoning })) },
+  {
+    weight: 1,
+    arbitrary: textArb.map((text) => chunk({ reasoning_details: [{ type: 'reasoning.text', index: 0, text }] })),
+  },
   {
     weight: 5,
     arbitrary: fc
@@ -53,14 +58,16 @@ const eventArb: fc.Arbitrary<string> = fc.oneof(
         id: fc.option(fc.constantFrom('call_a', 'call_b', 'call_c', ''), { nil: undefined }),
         name: fc.option(fc.constantFrom('get_weather', 'search', ''), { nil: undefined }),
         args: fc.option(textArb, { nil: undefined }),
+        extra: fc.boolean(),
       })
-      .map(({ index, id, name, args }) =>
+      .map(({ index, id, name, args, extra }) =>
         chunk({
           tool_calls: [
             {
               index,
               ...(id !== undefined ? { id, type: 'function' } : {}),
               function: { ...(name !== undefined ? { name } : {}), ...(args !== undefined ? { arguments: args } : {}) },
+              ...(extra ? { extra_content: { google: { thought_signature: 'sig' } } } : {}),
             },
           ],
         }),
@@ -190,12 +197,25 @@ const describeError = (error: unknown) =>
       }
     : { value: error };
 
+const providerIds = new Set(['call_a', 'call_b', 'call_c']);
+/** A call id the stream sent, or `<generated>` for one agentcall made up (random in each request). */
+const knownId = (id: string) => (providerIds.has(id) ? id : '<generated>');
+const withKnownId = <T extends { id: string }>(call: T): T => ({ ...call, id: knownId(call.id) });
+
 /** The response without what differs between any two requests (timings, generated ids). */
 function comparable(res: LLMResponse): Record<string, unknown> {
   const { ms, firstChunkMs, requestId, error, ...rest } = res;
-  const generated = (text: string) => text.replace(/\bcall_[A-Za-z0-9]{12}\b/g, '<generated>');
   return {
-    ...(JSON.parse(generated(JSON.stringify(rest))) as object),
+    ...rest,
+    toolCalls: rest.toolCalls.map(withKnownId),
+    ...(rest.assistantMessage
+      ? {
+          assistantMessage: {
+            ...rest.assistantMessage,
+            tool_calls: rest.assistantMessage.tool_calls?.map(withKnownId),
+          },
+        }
+      : {}),
     requestId: requestId === 'chatcmpl-diff' ? requestId : '<generated>',
     hasMs: typeof ms === 'number',
     hasFirstChunk: firstChunkMs !== undefined,
@@ -229,12 +249,12 @@ async function observe(c: Case, streamParser: StreamParser): Promise<Observed> {
     isAborted: () => c.abort.kind === 'isAborted' && chunks++ >= c.abort.atChunk,
     onStreaming: ({ text }) => record(`text:${text}`),
     onReasoning: ({ text }) => record(`reasoning:${text}`),
-    onToolCall: ({ call }) => record(`call:${JSON.stringify(call)}`),
-    onToolParam: ({ call, argsDelta }) => record(`param:${call.id}:${argsDelta}`),
+    onToolCall: ({ call }) => record(`call:${JSON.stringify(withKnownId(call))}`),
+    onToolParam: ({ call, argsDelta }) => record(`param:${knownId(call.id)}:${argsDelta}`),
   });
   return {
     response: comparable(res),
-    hooks: hooks.map((h) => h.replace(/\bcall_[A-Za-z0-9]{12}\b/g, '<generated>')),
+    hooks,
   };
 }
 
