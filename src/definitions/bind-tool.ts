@@ -34,17 +34,18 @@ export type ToolDefaults = {
 export function bindTool(blueprint: ToolBlueprint, instance: object, defaults: ToolDefaults): ToolDefinition<object> {
   const profile = resolveProfile(defaults.profile, blueprint.strict, defaults.strict);
   const timeoutMs = blueprint.timeoutMs ?? defaults.timeoutMs;
+  const { methodName, slots } = blueprint;
   return {
     schema: blueprint.schemaFor(profile).schema,
     parseParams: blueprint.parseParams,
     execute: async (ctx: ToolExecuteContext<object>) => {
-      const method = Reflect.get(instance, blueprint.methodName) as (...args: unknown[]) => unknown;
-      const args = blueprint.slots.map((slot) => {
-        if (slot.kind === 'context') return ctx;
-        return slot.kind === 'args' ? ctx.params : (Reflect.get(ctx.params, slot.name) as unknown);
-      });
-      const returned: unknown = await method.apply(instance, args);
-      return mapToolReturn(returned);
+      const method = Reflect.get(instance, methodName) as (...args: unknown[]) => unknown;
+      const args = new Array<unknown>(slots.length);
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i];
+        args[i] = slot.kind === 'param' ? Reflect.get(ctx.params, slot.name) : slot.kind === 'args' ? ctx.params : ctx;
+      }
+      return mapToolReturn(await method.apply(instance, args));
     },
     ...(timeoutMs !== undefined && { timeoutMs }),
     // The validated arguments are always a plain-keyed object (the DTO or the synthesized arguments class).

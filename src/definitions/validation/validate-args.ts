@@ -1,9 +1,8 @@
-import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { ValidationError, validateSync, type ValidatorOptions } from 'class-validator';
 import type { ClassType } from '../../metadata/options';
 import { getClassModel } from '../model/get-class-model';
 import { normalizeArgs } from './normalize-args';
-import { validationClassOf } from './validation-class';
+import { toValidationInstance } from './to-validation-instance';
 
 // Unknown properties are reported, not silently dropped: the model learns its mistake.
 const VALIDATOR_OPTIONS: ValidatorOptions = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true };
@@ -19,14 +18,13 @@ export type ArgsCheck<T> =
 /**
  * Validate a parsed arguments object against its class, the one path `parseParams` and `standardSchemaOf`
  * share: optional nulls dropped and defaults filled (in place: pass a copy you own), `plainToInstance` into
- * the class's validation class, `validateSync` with unknown properties refused.
+ * the class's validation class (see {@link toValidationInstance}), `validateSync` with unknown properties refused.
  *
  * @internal
  */
 export function validateArgs<T extends object>(argsClass: ClassType<T>, args: Record<string, unknown>): ArgsCheck<T> {
   normalizeArgs(args, argsClass);
-  // class-transformer types classes with `any[]` constructor arguments; it calls them with none.
-  const value = plainToInstance(validationClassOf(argsClass) as ClassConstructor<T>, args);
+  const value = toValidationInstance(argsClass, args);
   const errors =
     getClassModel(argsClass).fields.length === 0
       ? unknownKeys(value, args) // class-validator refuses a class with no checks at all as an unknown value
