@@ -31,7 +31,8 @@ type Execute = (ctx: ToolExecuteContext<object>) => Promise<ToolExecuteResult>;
  * with an execution context of type `'agent-tool'` whose arguments are `(params, ctx)`.
  *
  * Whether any apply is decided on the tool's first call (after the application has registered its global
- * enhancers); a tool with none keeps its own `execute`, so it costs nothing more than outside Nest.
+ * enhancers), which then replaces `execute`: a tool with none gets its own `execute` back, so it costs nothing
+ * more than outside Nest.
  */
 export function enhanceTool(
   definition: ToolDefinition<object>,
@@ -44,7 +45,17 @@ export function enhanceTool(
     const enhanced = hasLocalEnhancers(host.instance.constructor, method) || support.hasGlobalEnhancers();
     return enhanced ? throughNest(host, support.contextCreator) : definition.execute;
   };
-  return { ...definition, execute: (ctx) => (run ??= choose())(ctx) };
+  const tool: ToolDefinition<object> = {
+    ...definition,
+    execute: (ctx) => {
+      run ??= choose();
+      // From now on the loop calls the chosen function itself: a tool without enhancers runs its own `execute`.
+      // (Reflect.set: a definition someone froze keeps this wrapper, which still works.)
+      Reflect.set(tool, 'execute', run);
+      return run(ctx);
+    },
+  };
+  return tool;
 }
 
 function throughNest(host: ToolHost, contextCreator: ExternalContextCreator): Execute {
