@@ -10,6 +10,7 @@ const base = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   // The loop tests start real HTTP servers; a generous timeout keeps a loaded 2-core CI box from flaking.
   testTimeout: 30_000,
+  setupFiles: ['<rootDir>/test/helpers/fast-check-seed.ts'],
 } satisfies Project;
 
 const all: Project = { ...base, roots: ['<rootDir>/test'], testMatch: ['**/*.test.ts'] };
@@ -25,7 +26,7 @@ const sdkStream: Project = {
   testMatch: ['**/*.test.ts'],
   // The differential test compares both parsers itself.
   testPathIgnorePatterns: ['/node_modules/', 'lean-stream\\.property\\.test\\.ts$'],
-  setupFiles: ['<rootDir>/test/helpers/sdk-stream-parser.ts'],
+  setupFiles: [...base.setupFiles, '<rootDir>/test/helpers/sdk-stream-parser.ts'],
 };
 
 const config: Config = process.env.AGENTCALL_TEST_BOTH_PARSERS

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { ChatCompletionMessageToolCall } from '../../src/llm/type';
+import { maskSecrets } from '../../src/toolCall/mask-secrets';
 import { runTool } from '../../src/toolCall/run-tool';
 import { parseJsonArgs, readJsonArgs } from '../../src/toolCall/parse-json-args';
 import type { ToolDefinition, ToolParseResult } from '../../src/toolCall/type';
@@ -198,6 +199,26 @@ describe('runTool under arbitrary input and arbitrary tool behaviour (property-b
         fc.string().filter((name) => name !== 't'),
         argumentsArb,
         async (name, args) => {
+          const result = await runTool({ call: call(name, args), messages: [], tools: [tool] });
+          expect(result.outcome).toBe('not_found');
+          // A made-up name is model-controlled text: it is masked like any other (`a:b@host` reads as credentials).
+          expect(result.response.startsWith('Call tool not found: ')).toBe(true);
+        },
+      ),
+      { numRuns: 200 },
+    );
+    expect(tool.executed()).toBe(0);
+  });
+
+  it('names the missing tool as the model spelled it, when the name has the shape of a tool name', async () => {
+    const tool = buildTool({ kind: 'return', value: 'ran' }, { kind: 'default' });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/).filter((name) => name !== 't'),
+        argumentsArb,
+        async (name, args) => {
+          // A name shaped like a key (`sk-…`, `AKIA…`) is masked even here; every other name reads as sent.
+          fc.pre(maskSecrets(name) === name);
           const result = await runTool({ call: call(name, args), messages: [], tools: [tool] });
           expect(result.response).toBe(`Call tool not found: ${name}`);
         },
