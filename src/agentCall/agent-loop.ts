@@ -30,6 +30,7 @@ import { planDecisions, type DecidedCall } from './decisions';
 import { locatePending } from './pending-messages';
 import { assertRunState, RUN_STATE_VERSION, type PendingCall, type RunState } from './run-state';
 import { overCapText, runToolCalls } from './run-tool-calls';
+import { TOOL_SETTLED, type TracedProps } from './run-tracing';
 import type { AgentStopReason, RunAgentCallProps, RunAgentResponse, ToolCallChildrenInteractive } from './type';
 
 /** One run of the loop: its history, counters and hooks. `runAgentLoop` owns the timers and the signal. */
@@ -72,7 +73,7 @@ export class AgentLoop {
   private journalError?: { error: unknown };
 
   constructor(
-    private readonly props: RunAgentCallProps,
+    private readonly props: TracedProps,
     private readonly signal: AbortSignal,
     private readonly abortReason: () => AgentStopReason,
   ) {
@@ -241,7 +242,9 @@ export class AgentLoop {
     }
     if (result.usages?.length) this.pushUsages(result.usages);
     // Several providers refuse an empty tool message: nothing to say is sent as 'none'.
-    const message = toolMessage(call.id, (await this.fitToolResponse(call, result.response, callCount)) || 'none');
+    const fitted = await this.fitToolResponse(call, result.response, callCount);
+    this.props[TOOL_SETTLED]?.(call.id, fitted);
+    const message = toolMessage(call.id, fitted || 'none');
     this.assistantMessages.push(message, ...keepNonEmpty(result.assistantMessages));
     return message;
   }

@@ -1,4 +1,6 @@
 import type * as OpenTelemetry from '@opentelemetry/api';
+import { DEFAULT_MAX_MODEL_TEXT_CHARS } from '../constants';
+import { modelSafeText, toModelText } from '../toolCall/model-text';
 import type { RunState } from './run-state';
 import type {
   AfterToolCallEvent,
@@ -17,73 +19,117 @@ const SPAN_KIND_CLIENT = 2;
 const STATUS_ERROR = 2;
 /** Outcomes that are failures of the call itself; a rejection or a skip is the run's decision, not an error. */
 const FAILED_OUTCOMES: ReadonlySet<string> = new Set(['error', 'timeout', 'aborted', 'not_found', 'invalid_arguments']);
+/** Longest argument or result text recorded with `traceContent`: the cap of any text agentcall writes for a model. */
+const CONTENT_MAX_CHARS = DEFAULT_MAX_MODEL_TEXT_CHARS;
+
+/**
+ * The prop through which the loop reports the text the model reads for a call once it is final (after any
+ * compression). A symbol, so that no caller's prop can be mistaken for it.
+ *
+ * @internal
+ */
+export const TOOL_SETTLED = Symbol('agentcall.toolSettled');
+
+/**
+ * The props the loop runs with when traced: the caller's, plus the loop's report of each call's final text.
+ *
+ * @internal
+ */
+export type TracedProps = RunAgentCallProps & {
+  [TOOL_SETTLED]?: (callId: string, modelText: string) => void;
+};
+
+/** A tool span waiting for the text the model reads: it ends then, at the time the tool itself finished. */
+type OpenToolSpan = { span: AgentSpan; end: number; response: string };
 
 /**
  * The spans of one run, after the OpenTelemetry GenAI semantic conventions: `invoke_agent` for the run, a
  * `chat <model>` child per model request and an `execute_tool <name>` child per tool call. Request and tool
  * spans are recorded when their timing is known (`onRequestEnd`, `onAfterToolCall`), with their real start
- * times. A resumed run (`resumeFrom.traceparent`) continues the trace it started in.
+ * times; a tool span ends once the loop has fitted the call's response into the model's budget, so it can say
+ * how much of it the model reads. A resumed run (`resumeFrom.traceparent`) continues the trace it started in.
+ * A tracer that throws loses its spans, never the run.
  *
  * @internal
  */
 export class RunTracing {
-  private readonly api: OtelApi;
-  private readonly span: AgentSpan;
+  private readonly span: AgentSpan | undefined;
   private readonly context: unknown;
+  private readonly openTools = new Map<string, OpenToolSpan>();
+  private traceContent = false;
 
   constructor(
     private readonly tracer: AgentTracer,
     model: string,
     traceparent: string | undefined,
   ) {
-    this.api = loadOtelApi();
-    let parent = this.api.context.active();
-    const remote = traceparent === undefined ? undefined : parseTraceparent(traceparent);
-    if (remote) parent = this.api.trace.setSpanContext(parent, remote);
-    this.span = tracer.startSpan(
-      'invoke_agent',
-      {
-        kind: SPAN_KIND_INTERNAL,
-        attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.request.model': model },
-      },
-      parent,
-    );
-    this.context = this.api.trace.setSpan(parent, this.span as never);
+    const api = loadOtelApi();
+    try {
+      let parent = api.context.active();
+      const remote = traceparent === undefined ? undefined : parseTraceparent(traceparent);
+      if (remote) parent = api.trace.setSpanContext(parent, remote);
+      this.span = tracer.startSpan(
+        'invoke_agent',
+        {
+          kind: SPAN_KIND_INTERNAL,
+          attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.request.model': model },
+        },
+        parent,
+      );
+      this.context = api.trace.setSpan(parent, this.span as never);
+    } catch {
+      // A tracer that cannot start the run's span records nothing for this run; the run itself goes on.
+      this.span = undefined;
+    }
   }
 
   /** The props the loop runs with: the caller's hooks, each also recording its span. */
-  wrap(props: RunAgentCallProps): RunAgentCallProps {
+  wrap(props: RunAgentCallProps): TracedProps {
+    if (!this.span) return props;
+    this.traceContent = props.traceContent === true;
     const { onRequestEnd, onAfterToolCall, onCheckpoint } = props;
     return {
       ...props,
       onRequestEnd: (e) => {
-        this.requestEnd(e);
+        quietly(() => this.requestEnd(e));
         onRequestEnd?.(e);
       },
       onAfterToolCall: (e) => {
-        this.toolEnd(e);
+        quietly(() => this.toolEnd(e));
         onAfterToolCall?.(e);
       },
+      [TOOL_SETTLED]: (callId, modelText) => quietly(() => this.toolSettled(callId, modelText)),
       ...(onCheckpoint && { onCheckpoint: (state: RunState) => onCheckpoint(this.stamp(state)) }),
     };
   }
 
   /** End the run's span and hand back the result with the trace context in its state. */
   end(result: RunAgentResponse): RunAgentResponse {
-    this.span.setAttribute('agentcall.stop_reason', result.stopReason);
-    this.span.setAttribute('gen_ai.usage.input_tokens', result.inputTokens);
-    this.span.setAttribute('gen_ai.usage.output_tokens', result.outputTokens);
-    if (result.error) {
-      this.span.recordException(result.error);
-      this.span.setStatus({ code: STATUS_ERROR, message: result.error.message });
-    }
-    this.span.end();
+    const span = this.span;
+    if (!span) return result;
+    // Calls answered outside a turn (a resumed interactive tool) have no fitted text: they end as they are.
+    for (const open of this.openTools.values()) quietly(() => open.span.end(open.end));
+    this.openTools.clear();
+    quietly(() => {
+      span.setAttribute('agentcall.stop_reason', result.stopReason);
+      span.setAttribute('gen_ai.usage.input_tokens', result.inputTokens);
+      span.setAttribute('gen_ai.usage.output_tokens', result.outputTokens);
+      if (result.error) {
+        span.recordException(result.error);
+        span.setStatus({ code: STATUS_ERROR, message: result.error.message });
+      }
+      span.end();
+    });
     return { ...result, state: this.stamp(result.state) };
   }
 
   private stamp(state: RunState): RunState {
-    const { traceId, spanId, traceFlags } = this.span.spanContext();
-    return { ...state, traceparent: `00-${traceId}-${spanId}-${traceFlags.toString(16).padStart(2, '0')}` };
+    try {
+      const { traceId, spanId, traceFlags } = this.span!.spanContext();
+      return { ...state, traceparent: `00-${traceId}-${spanId}-${traceFlags.toString(16).padStart(2, '0')}` };
+    } catch {
+      return state;
+    }
   }
 
   private requestEnd(e: RequestEndEvent): void {
@@ -123,19 +169,52 @@ export class RunTracing {
           'gen_ai.tool.call.id': e.call.id,
           'agentcall.tool.outcome': e.outcome,
           'agentcall.tool.response_chars': e.response.length,
+          // Opt-in only: arguments and results may hold personal data; secrets are masked even then.
+          ...(this.traceContent && {
+            'gen_ai.tool.call.arguments': modelSafeText(e.call.function.arguments, CONTENT_MAX_CHARS),
+            'gen_ai.tool.call.result': modelSafeText(e.response, CONTENT_MAX_CHARS),
+          }),
         },
       },
       this.context,
     );
     if (FAILED_OUTCOMES.has(e.outcome)) fail(span, e.error ?? e.outcome);
-    span.end(end);
+    // An id seen twice must not leave the first span open forever.
+    this.openTools.get(e.call.id)?.span.end(end);
+    this.openTools.set(e.call.id, { span, end, response: e.response });
+  }
+
+  private toolSettled(callId: string, modelText: string): void {
+    const open = this.openTools.get(callId);
+    if (!open) return;
+    this.openTools.delete(callId);
+    // The loop hands back the tool's own string when it fits, so any other text is a compressed one.
+    if (modelText !== open.response) open.span.setAttribute('agentcall.tool.compressed_chars', modelText.length);
+    open.span.end(open.end);
+  }
+}
+
+function quietly(record: () => void): void {
+  try {
+    record();
+  } catch {
+    // Tracing observes the run: a tracer or exporter that throws loses a span, never the run.
   }
 }
 
 function fail(span: AgentSpan, error: unknown): void {
   // Only the error's kind and message: a tool's error may carry its arguments, which stay out of traces.
-  const message = error instanceof Error ? `${error.name}: ${error.message}` : JSON.stringify(error);
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : jsonText(error);
   span.setStatus({ code: STATUS_ERROR, message: message.slice(0, 200) });
+}
+
+/** JSON for an error status; a value without one (circular, a bigint) falls back to agentcall's own text of it. */
+function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? toModelText(value);
+  } catch {
+    return toModelText(value);
+  }
 }
 
 /** `00-<trace id>-<span id>-<flags>` (W3C Trace Context) as a remote span context; anything else is ignored. */

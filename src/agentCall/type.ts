@@ -189,9 +189,15 @@ export type RunAgentCallProps = ResponseEvents & {
   /**
    * An OpenTelemetry tracer (`trace.getTracer('my-app')`): spans `invoke_agent`, `chat <model>` and
    * `execute_tool <name>` after the GenAI semantic conventions. Needs the optional peer `@opentelemetry/api`,
-   * which is loaded only when a tracer is given. No prompt or argument content is recorded.
+   * which is loaded only when a tracer is given. No prompt or argument content is recorded unless `traceContent` is set.
    */
   tracer?: AgentTracer;
+  /**
+   * Also record each tool call's arguments and result on its `execute_tool` span (`gen_ai.tool.call.arguments`,
+   * `gen_ai.tool.call.result`), secrets masked and each cut to 2,000 characters (default false). Only with a
+   * `tracer`; turn it on only where the trace backend may hold what users and tools send.
+   */
+  traceContent?: boolean;
 
   /** How many of one turn's tool calls run at once (default 1: in order); messages stay in call order. */
   toolConcurrency?: number;

@@ -116,6 +116,153 @@ describe('runAgentLoop tracing', () => {
     expect(runs[1].parentSpanContext?.spanId).toBe(runs[0].spanContext().spanId);
   });
 
+  it("records a compressed tool response's size before and after, and compresses exactly as without a tracer", async () => {
+    const long = `${'row '.repeat(400)}end`;
+    const tool = () => [
+      fakeTool<{ q: string }>('search', ({ params }) => ({ response: params.q === 'big' ? long : 'small result' })),
+    ];
+    const turns = () => [
+      {
+        toolCalls: [
+          { id: 'call_big', name: 'search', arguments: { q: 'big' } },
+          { id: 'call_small', name: 'search', arguments: { q: 'small' } },
+        ],
+      },
+      { text: 'Done.' },
+    ];
+    const run = async (traced: boolean) => {
+      const session = server.session(turns());
+      const compressed: string[] = [];
+      const result = await runAgentLoop({
+        client: session.client(),
+        body: { model: 'm-1', messages: [user('Search.')] },
+        tools: tool(),
+        maxToolResponseTokens: 20,
+        onToolCompress: (e) => compressed.push(e.call.id),
+        ...(traced && { tracer }),
+      });
+      const toolMessages = session.requests[1].body.messages.filter((m) => m.role === 'tool');
+      return { result, compressed, toolMessages };
+    };
+
+    const plain = await run(false);
+    const traced = await run(true);
+    expect(traced.result.stopReason).toBe('completed');
+    expect(traced.toolMessages).toEqual(plain.toolMessages);
+    expect(traced.compressed).toEqual(['call_big']);
+    expect(plain.compressed).toEqual(['call_big']);
+
+    const [bigMessage] = traced.toolMessages;
+    expect(bigMessage.content.length).toBeLessThan(long.length);
+    const spans = exporter.getFinishedSpans();
+    const span = (id: string) => spans.find((s) => s.attributes['gen_ai.tool.call.id'] === id)!;
+    expect(span('call_big').attributes).toEqual({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'search',
+      'gen_ai.tool.call.id': 'call_big',
+      'agentcall.tool.outcome': 'ok',
+      'agentcall.tool.response_chars': long.length,
+      'agentcall.tool.compressed_chars': bigMessage.content.length,
+    });
+    expect(span('call_small').attributes).toEqual({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'search',
+      'gen_ai.tool.call.id': 'call_small',
+      'agentcall.tool.outcome': 'ok',
+      'agentcall.tool.response_chars': 'small result'.length,
+    });
+  });
+
+  it('records tool arguments and results only with traceContent, secrets masked and cut', async () => {
+    const key = 'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789';
+    const lookup = () => [
+      fakeTool<{ city: string }>('lookup', ({ params }) => ({
+        response:
+          params.city === 'Oslo'
+            ? `${params.city}: 4°C (fetched with Authorization: Bearer abcdefghijklmnopqrstuvwxyz012345)`
+            : 'x'.repeat(5000),
+      })),
+    ];
+    const run = async (traceContent?: boolean) => {
+      exporter.reset();
+      const session = server.session([
+        {
+          toolCalls: [
+            { id: 'call_oslo', name: 'lookup', arguments: { city: 'Oslo', apiKey: key } },
+            { id: 'call_long', name: 'lookup', arguments: { city: 'Rome' } },
+          ],
+        },
+        { text: 'Cold.' },
+      ]);
+      const result = await runAgentLoop({
+        client: session.client(),
+        body: { model: 'm-1', messages: [user('Oslo?')] },
+        tools: lookup(),
+        tracer,
+        ...(traceContent !== undefined && { traceContent }),
+      });
+      expect(result.stopReason).toBe('completed');
+      const spans = exporter.getFinishedSpans();
+      return (id: string) => spans.find((s) => s.attributes['gen_ai.tool.call.id'] === id)!.attributes;
+    };
+
+    for (const off of [undefined, false]) {
+      const attributes = await run(off);
+      expect(Object.keys(attributes('call_oslo'))).not.toContain('gen_ai.tool.call.arguments');
+      expect(Object.keys(attributes('call_oslo'))).not.toContain('gen_ai.tool.call.result');
+      expect(JSON.stringify(attributes('call_oslo'))).not.toMatch(/Oslo|Bearer/);
+    }
+
+    const attributes = await run(true);
+    expect(attributes('call_oslo')).toMatchObject({
+      'gen_ai.tool.call.arguments': '{"city":"Oslo","apiKey":"[redacted]"}',
+      'gen_ai.tool.call.result': 'Oslo: 4°C (fetched with Authorization: Bearer [redacted])',
+    });
+    expect(JSON.stringify(attributes('call_oslo'))).not.toContain(key);
+    const cut = attributes('call_long')['gen_ai.tool.call.result'] as string;
+    expect(cut).toHaveLength(2000);
+    expect(cut).toMatch(/^x+ … \[cut: 5000 characters\]$/);
+    expect(attributes('call_long')['agentcall.tool.response_chars']).toBe(5000);
+  });
+
+  it('a tracer that throws loses its spans, never the run or the hooks', async () => {
+    const throwing = {
+      startSpan: (name: string) => {
+        if (name === 'invoke_agent') return provider.getTracer('ok').startSpan(name);
+        throw new Error('tracer bug');
+      },
+    };
+    const session = server.session([
+      { toolCalls: [{ name: 'get_weather', arguments: { city: 'Rome' } }] },
+      { text: 'Warm.' },
+    ]);
+    const seen: string[] = [];
+    const result = await runAgentLoop({
+      client: session.client(),
+      body: { model: 'm-1', messages: [user('Rome?')] },
+      tools: tools(),
+      tracer: throwing,
+      onRequestEnd: () => seen.push('request'),
+      onAfterToolCall: (e) => seen.push(e.call.function.name),
+    });
+    expect(result.stopReason).toBe('completed');
+    expect(seen).toEqual(['request', 'get_weather', 'request']);
+
+    const broken = {
+      startSpan: (): never => {
+        throw new Error('no spans today');
+      },
+    };
+    const again = await runAgentLoop({
+      client: server.session([{ text: 'Hi.' }]).client(),
+      body: { model: 'm-1', messages: [user('Hi')] },
+      tools: [],
+      tracer: broken,
+    });
+    expect(again.stopReason).toBe('completed');
+    expect(again.state.traceparent).toBeUndefined();
+  });
+
   it('reports each request to onRequestEnd without a tracer, and a throwing one never breaks the run', async () => {
     const session = server.session([
       { toolCalls: [{ name: 'get_weather', arguments: { city: 'Rome' } }] },
