@@ -19,6 +19,9 @@ const SPAN_KIND_CLIENT = 2;
 const STATUS_ERROR = 2;
 /** Outcomes that are failures of the call itself; a rejection or a skip is the run's decision, not an error. */
 const FAILED_OUTCOMES: ReadonlySet<string> = new Set(['error', 'timeout', 'aborted', 'not_found', 'invalid_arguments']);
+/** Longest error text on a span's status or exception event. */
+const ERROR_MAX_CHARS = 200;
+const INVALID_TRACE_ID = '0'.repeat(32);
 /** Longest argument or result text recorded with `traceContent`: the cap of any text agentcall writes for a model. */
 const CONTENT_MAX_CHARS = DEFAULT_MAX_MODEL_TEXT_CHARS;
 
@@ -86,8 +89,12 @@ export class RunTracing {
   /** The props the loop runs with: the caller's hooks, each also recording its span. */
   wrap(props: RunAgentCallProps): TracedProps {
     if (!this.span) return props;
-    this.traceContent = props.traceContent === true;
     const { onRequestEnd, onAfterToolCall, onCheckpoint } = props;
+    const stamped = onCheckpoint && { onCheckpoint: (state: RunState) => onCheckpoint(this.stamp(state)) };
+    // A run span nobody records (OpenTelemetry's no-op tracer, a trace sampled out) would only have children
+    // nobody records either: the loop runs as it does untraced, and the state still carries the context.
+    if (!isRecording(this.span)) return stamped ? { ...props, ...stamped } : props;
+    this.traceContent = props.traceContent === true;
     return {
       ...props,
       onRequestEnd: (e) => {
@@ -99,7 +106,7 @@ export class RunTracing {
         onAfterToolCall?.(e);
       },
       [TOOL_SETTLED]: (callId, modelText) => quietly(() => this.toolSettled(callId, modelText)),
-      ...(onCheckpoint && { onCheckpoint: (state: RunState) => onCheckpoint(this.stamp(state)) }),
+      ...stamped,
     };
   }
 
@@ -115,8 +122,12 @@ export class RunTracing {
       span.setAttribute('gen_ai.usage.input_tokens', result.inputTokens);
       span.setAttribute('gen_ai.usage.output_tokens', result.outputTokens);
       if (result.error) {
-        span.recordException(result.error);
-        span.setStatus({ code: STATUS_ERROR, message: result.error.message });
+        // Without the stack: its first line repeats the message unmasked.
+        span.recordException({
+          name: result.error.name,
+          message: modelSafeText(result.error.message, ERROR_MAX_CHARS),
+        });
+        fail(span, result.error);
       }
       span.end();
     });
@@ -126,6 +137,8 @@ export class RunTracing {
   private stamp(state: RunState): RunState {
     try {
       const { traceId, spanId, traceFlags } = this.span!.spanContext();
+      // OpenTelemetry's no-op tracer gives all-zero ids: a context nobody can continue is not worth saving.
+      if (traceId === INVALID_TRACE_ID) return state;
       return { ...state, traceparent: `00-${traceId}-${spanId}-${traceFlags.toString(16).padStart(2, '0')}` };
     } catch {
       return state;
@@ -194,6 +207,16 @@ export class RunTracing {
   }
 }
 
+/** `Span.isRecording()`, which every OpenTelemetry span has; a tracer of another make is taken as recording. */
+function isRecording(span: AgentSpan): boolean {
+  try {
+    const { isRecording } = span as { isRecording?: () => boolean };
+    return typeof isRecording !== 'function' || isRecording.call(span) !== false;
+  } catch {
+    return true;
+  }
+}
+
 function quietly(record: () => void): void {
   try {
     record();
@@ -203,18 +226,16 @@ function quietly(record: () => void): void {
 }
 
 function fail(span: AgentSpan, error: unknown): void {
-  // Only the error's kind and message: a tool's error may carry its arguments, which stay out of traces.
-  const message = error instanceof Error ? `${error.name}: ${error.message}` : jsonText(error);
-  span.setStatus({ code: STATUS_ERROR, message: message.slice(0, 200) });
+  span.setStatus({ code: STATUS_ERROR, message: errorText(error) });
 }
 
-/** JSON for an error status; a value without one (circular, a bigint) falls back to agentcall's own text of it. */
-function jsonText(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? toModelText(value);
-  } catch {
-    return toModelText(value);
-  }
+/**
+ * Only an error's kind and message, masked and cut: a tool's error may carry its arguments or a credential, which
+ * stay out of traces like they stay out of the model's view.
+ */
+function errorText(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : toModelText(error);
+  return modelSafeText(text, ERROR_MAX_CHARS);
 }
 
 /** `00-<trace id>-<span id>-<flags>` (W3C Trace Context) as a remote span context; anything else is ignored. */

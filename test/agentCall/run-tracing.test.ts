@@ -1,5 +1,6 @@
-import { SpanStatusCode } from '@opentelemetry/api';
+import { SpanStatusCode, trace } from '@opentelemetry/api';
 import {
+  AlwaysOffSampler,
   BasicTracerProvider,
   InMemorySpanExporter,
   SimpleSpanProcessor,
@@ -261,6 +262,54 @@ describe('runAgentLoop tracing', () => {
     });
     expect(again.stopReason).toBe('completed');
     expect(again.state.traceparent).toBeUndefined();
+  });
+
+  it("masks and cuts a failed tool's error on its span's status", async () => {
+    const leaky = fakeTool('leaky', () => {
+      throw new Error(`GET https://admin:hunter2@db.internal/q?token=abc failed ${'x'.repeat(300)}`);
+    });
+    const session = server.session([{ toolCalls: [{ id: 'call_l', name: 'leaky', arguments: {} }] }, { text: 'No.' }]);
+    await runAgentLoop({
+      client: session.client(),
+      body: { model: 'm-1', messages: [user('Go.')] },
+      tools: [leaky],
+      tracer,
+    });
+    const [span] = exporter.getFinishedSpans().filter((s) => s.name === 'execute_tool leaky');
+    expect(span.status.code).toBe(SpanStatusCode.ERROR);
+    expect(span.status.message).toMatch(/^Error: GET https:\/\/\[redacted\] failed x+ … \[cut: \d+ characters\]$/);
+    expect(span.status.message).toHaveLength(200);
+  });
+
+  it("with OpenTelemetry's no-op tracer, or a run sampled out, records nothing and runs as untraced", async () => {
+    const noop = trace.getTracer('no-provider');
+    const sampledOut = new BasicTracerProvider({
+      sampler: new AlwaysOffSampler(),
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+    });
+    for (const [quiet, traceparent] of [
+      [noop, undefined],
+      [sampledOut.getTracer('off'), expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/)],
+    ] as const) {
+      const session = server.session([
+        { toolCalls: [{ name: 'get_weather', arguments: { city: 'Rome' } }] },
+        { text: 'Warm.' },
+      ]);
+      const saved: (string | undefined)[] = [];
+      const result = await runAgentLoop({
+        client: session.client(),
+        body: { model: 'm-1', messages: [user('Rome?')] },
+        tools: tools(),
+        tracer: quiet,
+        onCheckpoint: (state) => void saved.push(state.traceparent),
+      });
+      expect(result.stopReason).toBe('completed');
+      // A sampled-out context is still handed on, so a resumed run stays sampled out; a no-op one is not.
+      expect(result.state.traceparent).toEqual(traceparent);
+      expect(saved.at(-1)).toEqual(traceparent);
+    }
+    expect(exporter.getFinishedSpans()).toHaveLength(0);
+    await sampledOut.shutdown();
   });
 
   it('reports each request to onRequestEnd without a tracer, and a throwing one never breaks the run', async () => {
