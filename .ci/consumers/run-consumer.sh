@@ -11,6 +11,8 @@ work="$3"
 
 mkdir -p "$work"
 cp -r "$src"/. "$work"/
+# Sources the consumers share (../*.ts) sit beside each one's main.ts; a consumer compiles only what main.ts imports.
+cp "$(dirname "$0")"/*.ts "$work"/
 cd "$work"
 read -r -a deps <deps
 phase=$SECONDS
