@@ -1,7 +1,9 @@
 /** Runs every benchmark in turn: `npm run bench`. Each file also runs alone: `node .bench/bench/<name>.js`. */
+import { concurrentStreams } from './concurrent-streams';
 import { historyGrowth } from './history-growth';
 import { masking } from './masking';
 import { nestjsTools } from './nestjs-tools';
+import { pausedRunsMemory } from './paused-runs-memory';
 import { queuedRuns } from './queued-runs';
 import { runStateSize } from './run-state-size';
 import { stepOverhead } from './step-overhead';
@@ -14,11 +16,13 @@ async function main(): Promise<void> {
     stepOverhead,
     historyGrowth,
     streamProcessing,
+    concurrentStreams,
     toolConcurrency,
     masking,
     queuedRuns,
     nestjsTools,
     runStateSize,
+    pausedRunsMemory,
   ]) {
     await bench();
     console.log();

@@ -52,3 +52,8 @@ export function report(label: string, value: number, unit: string, baseline?: nu
   const ratio = baseline ? `  ${(value / baseline).toFixed(2)}× baseline` : '';
   console.log(`  ${label.padEnd(44)} ${value.toFixed(value < 10 ? 3 : 1).padStart(10)} ${unit}${ratio}`);
 }
+
+/** Start `n` copies of `fn` at once and wait for all of them: `n` concurrent runs in this process. */
+export function concurrently<T>(n: number, fn: (i: number) => Promise<T>): Promise<T[]> {
+  return Promise.all(Array.from({ length: n }, (_, i) => fn(i)));
+}
