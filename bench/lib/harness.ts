@@ -28,15 +28,20 @@ export async function cpuMicros(fn: () => Promise<unknown>): Promise<number> {
 
 /**
  * Run each variant `rounds` times, interleaved so drift on the machine hits them alike, and return the
- * median measurement of each.
+ * median measurement of each. Each round starts one variant later than the last, so no variant always runs right
+ * after the same other one and pays for the garbage it left.
  */
 export async function compare<K extends string>(
   variants: Record<K, () => Promise<number>>,
   rounds: number,
 ): Promise<Record<K, number>> {
   const samples = Object.fromEntries(Object.keys(variants).map((k) => [k, [] as number[]])) as Record<K, number[]>;
+  const keys = Object.keys(variants) as K[];
   for (let round = 0; round < rounds; round++) {
-    for (const key of Object.keys(variants) as K[]) samples[key].push(await variants[key]());
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[(round + i) % keys.length];
+      samples[key].push(await variants[key]());
+    }
   }
   return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v as number[])])) as Record<K, number>;
 }
