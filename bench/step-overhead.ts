@@ -8,6 +8,8 @@ import { trace } from '@opentelemetry/api';
 import { runAgentLoop } from '../src/agentCall/run-agent-loop';
 import { RunTracing } from '../src/agentCall/run-tracing';
 import type { RunAgentResponse } from '../src/agentCall/type';
+import { runTool } from '../src/toolCall/run-tool';
+import type { ToolDefinition } from '../src/toolCall/type';
 import type { AgentTracer } from '../src/agentCall/type';
 import { compare, cpuMicros, report, startBenchServer } from './lib/harness';
 import { floorLoop } from './lib/floor-loop';
@@ -72,13 +74,32 @@ export async function stepOverhead(): Promise<void> {
       'ms',
       result.decorated / steps / 1000,
     );
-    // The two runs above differ by less than the noise between rounds; the tracer's own work, timed alone, is exact.
+    // Whole runs in one process differ by a few percent from round to round; the work each variant adds, timed
+    // alone, says what it really costs.
     const perRun = noopTracerMicrosPerRun(noopTracer, model);
     report('no-op tracer alone, per run', perRun * 1000, 'ns');
     console.log(`    ${((perRun / (result.decorated / RUNS)) * 100).toFixed(3)}% of one decorated run`);
+    const added = (await runToolMicros(decorated)) - (await runToolMicros(handWritten));
+    report('decorated over hand-written runTool, per call', added * 1000, 'ns');
+    console.log(`    ${((added / (result.decorated / steps)) * 100).toFixed(2)}% of one decorated step`);
   } finally {
     server.stop();
   }
+}
+
+/** CPU microseconds one `runTool` of the lookup call costs with these tools: parsing, validation, execute, result. */
+async function runToolMicros(tools: ToolDefinition[]): Promise<number> {
+  const call = {
+    id: 'call_1',
+    type: 'function' as const,
+    function: { name: 'lookup', arguments: '{"key":"k1","slot":0}' },
+  };
+  const n = 50_000;
+  for (let i = 0; i < n / 10; i++) await runTool({ call, messages: [], tools });
+  const start = process.cpuUsage();
+  for (let i = 0; i < n; i++) await runTool({ call, messages: [], tools });
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / n;
 }
 
 /** CPU microseconds a no-op tracer adds to one run: starting the run's span, wrapping the props, ending the span. */
