@@ -11,7 +11,7 @@ import type { RunAgentResponse } from '../src/agentCall/type';
 import { runTool } from '../src/toolCall/run-tool';
 import type { ToolDefinition } from '../src/toolCall/type';
 import type { AgentTracer } from '../src/agentCall/type';
-import { compare, cpuMicros, report, startBenchServer } from './lib/harness';
+import { compare, cpuMicros, measureRounds, median, pairedRatio, report, startBenchServer } from './lib/harness';
 import { floorLoop } from './lib/floor-loop';
 import { lookupDefinition, lookupSchema, lookupText } from './lib/lookup-tool';
 import { decoratedLookupTools } from './lib/decorated-lookup';
@@ -62,7 +62,11 @@ export async function stepOverhead(): Promise<void> {
     };
     // Warm every path (JIT, sockets) before measuring.
     await compare(variants, 2);
-    const result = await compare(variants, ROUNDS);
+    const samples = await measureRounds(variants, ROUNDS);
+    const result = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)])) as Record<
+      keyof typeof variants,
+      number
+    >;
     console.log(`step overhead: ${RUNS} runs × ${TURNS + 1} model turns, median of ${ROUNDS}, CPU per step`);
     report('floor (bare openai SDK loop)', result.floor / steps / 1000, 'ms');
     report('agentcall, hand-written tool', result.hand / steps / 1000, 'ms', result.floor / steps / 1000);
@@ -73,6 +77,12 @@ export async function stepOverhead(): Promise<void> {
       result.traced / steps / 1000,
       'ms',
       result.decorated / steps / 1000,
+    );
+    console.log("  the same, as the median of each round's own ratio:");
+    console.log(
+      `    hand-written ${pairedRatio(samples.hand, samples.floor).toFixed(2)}× the floor, decorated ` +
+        `${pairedRatio(samples.decorated, samples.floor).toFixed(2)}×, no-op tracer ` +
+        `${pairedRatio(samples.traced, samples.decorated).toFixed(2)}× the decorated tool`,
     );
     // Whole runs in one process differ by a few percent from round to round; the work each variant adds, timed
     // alone, says what it really costs.

@@ -27,23 +27,40 @@ export async function cpuMicros(fn: () => Promise<unknown>): Promise<number> {
 }
 
 /**
- * Run each variant `rounds` times, interleaved so drift on the machine hits them alike, and return the
- * median measurement of each. Each round starts one variant later than the last, so no variant always runs right
- * after the same other one and pays for the garbage it left.
+ * Run each variant `rounds` times, interleaved so drift on the machine hits them alike, and return every
+ * measurement of each, in round order. Each round starts one variant later than the last, so no variant always
+ * runs right after the same other one and pays for the garbage it left.
  */
-export async function compare<K extends string>(
+export async function measureRounds<K extends string>(
   variants: Record<K, () => Promise<number>>,
   rounds: number,
-): Promise<Record<K, number>> {
-  const samples = Object.fromEntries(Object.keys(variants).map((k) => [k, [] as number[]])) as Record<K, number[]>;
+): Promise<Record<K, number[]>> {
   const keys = Object.keys(variants) as K[];
+  const samples = Object.fromEntries(keys.map((k) => [k, [] as number[]])) as Record<K, number[]>;
   for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < keys.length; i++) {
       const key = keys[(round + i) % keys.length];
       samples[key].push(await variants[key]());
     }
   }
+  return samples;
+}
+
+/** {@link measureRounds}, reduced to the median measurement of each variant. */
+export async function compare<K extends string>(
+  variants: Record<K, () => Promise<number>>,
+  rounds: number,
+): Promise<Record<K, number>> {
+  const samples = await measureRounds(variants, rounds);
   return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v as number[])])) as Record<K, number>;
+}
+
+/**
+ * The median over rounds of `variant / baseline` measured in the same round: drift that moves a whole round moves
+ * both sides of each ratio alike.
+ */
+export function pairedRatio(variant: readonly number[], baseline: readonly number[]): number {
+  return median(variant.map((value, round) => value / baseline[round]));
 }
 
 export function median(values: number[]): number {
