@@ -1,0 +1,57 @@
+import type { LLMClient } from '../llm/client';
+import { createLLMResponse, type LLMResponse } from '../llm/request';
+import type { ChatCompletionMessageParam, ChatCompletionTool } from '../llm/type';
+import type { RunAgentCallProps } from './type';
+
+/**
+ * The main model requests of one run: the body and tools it was started with, sent through its client and
+ * signal with the caller's streaming hooks and response limits. Fixed for the run, so built once: each turn
+ * only adds the history it owns.
+ *
+ * @internal
+ */
+export class ModelRequests {
+  private readonly schemas: ChatCompletionTool[] | undefined;
+  private readonly body: RunAgentCallProps['body'];
+
+  constructor(
+    private readonly props: RunAgentCallProps,
+    private readonly client: LLMClient,
+    private readonly signal: AbortSignal,
+  ) {
+    this.schemas = props.tools.length ? props.tools.map((t) => t.schema) : undefined;
+    // `tools` is not part of the body's type, but a plain-JS caller may still pass it: the model must only see `tools`.
+    const { tools: _ignored, ...body } = props.body as RunAgentCallProps['body'] & { tools?: unknown };
+    this.body = body;
+  }
+
+  /**
+   * One turn's request over `messages`; `forceAnswer` forbids tools for it (the anti-loop guard). Not async: the
+   * loop awaits the request itself, with no extra hop.
+   */
+  send(messages: ChatCompletionMessageParam[], callIds: Set<string>, forceAnswer: boolean): Promise<LLMResponse> {
+    const props = this.props;
+    return createLLMResponse({
+      client: this.client,
+      abortSignal: this.signal,
+      isAborted: props.isAborted,
+      requestOptions: props.requestOptions,
+      maxResponseBytes: props.maxResponseBytes,
+      maxSseLineBytes: props.maxSseLineBytes,
+      streamParser: props.streamParser,
+      onStreaming: props.onStreaming,
+      onReasoning: props.onReasoning,
+      onToolCall: props.onToolCall,
+      onToolParam: props.onToolParam,
+      onHookError: props.onHookError,
+      callIds,
+      body: {
+        ...this.body,
+        messages,
+        ...(this.schemas
+          ? { tools: this.schemas, tool_choice: forceAnswer ? 'none' : (this.body.tool_choice ?? 'auto') }
+          : {}),
+      },
+    });
+  }
+}

@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import type { ChatCompletionMessageParam } from '../llm/type';
+import type { LoopGuard } from './loop-guard';
+import { RUN_STATE_VERSION, type PendingCall, type RunState } from './run-state';
+import type { RunAgentCallProps } from './type';
+
+/**
+ * What of a live run a {@link RunState} carries besides its history: the loop owns and updates it, a snapshot
+ * copies it out, and a restore builds it from a saved state.
+ *
+ * @internal
+ */
+export type DurableState = {
+  runId: string;
+  /** Model requests across resumes. */
+  turn: number;
+  /** Main request tokens of the runs before this resume; this run's own are added when a snapshot is taken. */
+  priorUsage: RunState['usage'];
+  loopGuard: LoopGuard;
+  pending: PendingCall[];
+  /** Whether a `caller` was given at all: one given as `undefined` still wins over a saved one on resume. */
+  hasCaller: boolean;
+  caller: unknown;
+};
+
+/**
+ * The durable state of a run that starts fresh (a `resumeFrom` then replaces it): the caller's `runId` or a new
+ * one, and its `caller` when one was given.
+ *
+ * @internal
+ */
+export function newDurableState(props: RunAgentCallProps): DurableState {
+  return {
+    runId: props.runId ?? randomUUID(),
+    turn: 0,
+    priorUsage: { inputTokens: 0, outputTokens: 0 },
+    loopGuard: { signature: '', repeats: 0 },
+    pending: [],
+    hasCaller: 'caller' in props,
+    caller: props.caller,
+  };
+}
+
+/**
+ * The run state now. `copy` detaches it from the live history, for a checkpoint the run goes on after; the state
+ * a finished run hands back can share it.
+ *
+ * @internal
+ */
+export function snapshotRunState(
+  durable: DurableState,
+  messages: ChatCompletionMessageParam[],
+  inputTokens: number,
+  outputTokens: number,
+  copy: boolean,
+): RunState {
+  return {
+    v: RUN_STATE_VERSION,
+    runId: durable.runId,
+    messages: copy ? messages.slice() : messages,
+    turn: durable.turn,
+    usage: {
+      inputTokens: durable.priorUsage.inputTokens + inputTokens,
+      outputTokens: durable.priorUsage.outputTokens + outputTokens,
+    },
+    loopGuard: { ...durable.loopGuard },
+    pending: durable.pending.slice(),
+    ...(durable.hasCaller ? { caller: durable.caller } : {}),
+  };
+}
+
+/**
+ * Hand a state to `onCheckpoint`. What it throws or rejects with is returned, not thrown: the run ends with it as
+ * its error and still hands back its messages and state. A rejection with no reason still needs an error.
+ *
+ * @internal
+ */
+export async function saveCheckpoint(
+  save: NonNullable<RunAgentCallProps['onCheckpoint']>,
+  state: RunState,
+): Promise<{ error: unknown } | undefined> {
+  try {
+    await save(state);
+    return undefined;
+  } catch (error) {
+    return { error: error ?? new Error('onCheckpoint rejected') };
+  }
+}

@@ -1,0 +1,48 @@
+import { DEFAULT_TOOL_CONCURRENCY } from '../constants';
+import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
+import type { RunToolResult } from '../toolCall/type';
+import type { DurableState } from './run-state-snapshot';
+import { runToolCalls } from './run-tool-calls';
+import type { RunAgentCallProps } from './type';
+
+/**
+ * The tool calls of one run: each batch goes through `runToolCalls` with the run's tools, signal, limits, hooks
+ * and journal. Those are fixed for the run, so they are bound once; the run's identity is not (a restore replaces
+ * it), so each batch is handed it.
+ *
+ * @internal
+ */
+export class ToolCallRunner {
+  /**
+   * @param onJournalError where a journal that cannot be read or written is reported: the loop ends the run with
+   *   it once the turn is answered.
+   */
+  constructor(
+    private readonly props: RunAgentCallProps,
+    private readonly signal: AbortSignal,
+    private readonly onJournalError: (error: unknown) => void,
+  ) {}
+
+  /** Run `calls` as the run `identity` names, with `snapshot` as the history they see; results in call order. */
+  run(
+    calls: ChatCompletionMessageToolCall[],
+    snapshot: ChatCompletionMessageParam[],
+    identity: Pick<DurableState, 'runId' | 'caller'>,
+  ): Promise<RunToolResult[]> {
+    const props = this.props;
+    return runToolCalls({
+      calls,
+      messages: snapshot,
+      tools: props.tools,
+      signal: this.signal,
+      concurrency: props.toolConcurrency ?? DEFAULT_TOOL_CONCURRENCY,
+      defaultTimeoutMs: props.toolTimeoutMs,
+      onAfterToolCall: props.onAfterToolCall,
+      onHookError: props.onHookError,
+      runId: identity.runId,
+      caller: identity.caller,
+      journal: props.journal,
+      onJournalError: this.onJournalError,
+    });
+  }
+}
