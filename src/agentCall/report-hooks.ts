@@ -11,24 +11,21 @@ import type { RunAgentCallProps } from './type';
  * @internal
  */
 export function reportRequestEnd(
-  props: Pick<RunAgentCallProps, 'onRequestEnd'>,
+  props: Pick<RunAgentCallProps, 'onRequestEnd' | 'onHookError'>,
   model: string,
   res: LLMResponse,
 ): void {
   const { requestId, usage, ms, firstChunkMs, finish_reason: finishReason, error } = res;
-  try {
-    props.onRequestEnd?.({
-      requestId,
-      model,
-      usage,
-      ms,
-      ...(firstChunkMs !== undefined && { firstChunkMs }),
-      finishReason,
-      ...(error !== undefined && { error }),
-    });
-  } catch {
-    // Hooks observe; a throwing one never ends the run.
-  }
+  const event = {
+    requestId,
+    model,
+    usage,
+    ms,
+    ...(firstChunkMs !== undefined && { firstChunkMs }),
+    finishReason,
+    ...(error !== undefined && { error }),
+  };
+  callHook(props.onRequestEnd, 'onRequestEnd', event, props.onHookError);
 }
 
 /**

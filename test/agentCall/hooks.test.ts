@@ -14,6 +14,7 @@ const HOOKS = [
   'usagePush',
   'onToolCompress',
   'onAfterCompressContext',
+  'onRequestEnd',
 ] as const;
 type HookName = (typeof HOOKS)[number];
 
