@@ -99,11 +99,12 @@ export class RunTracing {
       ...props,
       onRequestEnd: (e) => {
         quietly(() => this.requestEnd(e));
-        onRequestEnd?.(e);
+        // The caller's hook's own result goes back, so a rejection still reaches onHookError.
+        return onRequestEnd?.(e);
       },
       onAfterToolCall: (e) => {
         quietly(() => this.toolEnd(e));
-        onAfterToolCall?.(e);
+        return onAfterToolCall?.(e);
       },
       [TOOL_SETTLED]: (callId, modelText) => quietly(() => this.toolSettled(callId, modelText)),
       ...stamped,

@@ -312,6 +312,27 @@ describe('runAgentLoop tracing', () => {
     await sampledOut.shutdown();
   });
 
+  it("reports a traced run's rejecting onRequestEnd and onAfterToolCall to onHookError", async () => {
+    const session = server.session([
+      { toolCalls: [{ name: 'get_weather', arguments: { city: 'Rome' } }] },
+      { text: 'Warm.' },
+    ]);
+    const reported: string[] = [];
+    const result = await runAgentLoop({
+      client: session.client(),
+      body: { model: 'm-3', messages: [user('Rome?')] },
+      tools: tools(),
+      tracer,
+      onRequestEnd: () => Promise.reject(new Error('request observer bug')),
+      onAfterToolCall: () => Promise.reject(new Error('tool observer bug')),
+      onHookError: ({ hook }) => void reported.push(hook),
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(result.stopReason).toBe('completed');
+    expect(reported.sort()).toEqual(['onAfterToolCall', 'onRequestEnd', 'onRequestEnd']);
+    expect(exporter.getFinishedSpans().map((span) => span.name)).toContain('execute_tool get_weather');
+  });
+
   it('reports each request to onRequestEnd without a tracer, and a throwing one never breaks the run', async () => {
     const session = server.session([
       { toolCalls: [{ name: 'get_weather', arguments: { city: 'Rome' } }] },
