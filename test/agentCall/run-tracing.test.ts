@@ -24,6 +24,27 @@ describe('runAgentLoop tracing', () => {
   afterEach(() => server.close());
   afterAll(() => provider.shutdown());
 
+  it("reports a traced run's rejecting onRequestEnd and onAfterToolCall to onHookError", async () => {
+    const session = server.session([
+      { toolCalls: [{ name: 'get_weather', arguments: { city: 'Rome' } }] },
+      { text: 'Warm.' },
+    ]);
+    const reported: string[] = [];
+    const result = await runAgentLoop({
+      client: session.client(),
+      body: { model: 'm-3', messages: [user('Rome?')] },
+      tools: tools(),
+      tracer,
+      onRequestEnd: rejecting('request observer bug'),
+      onAfterToolCall: rejecting('tool observer bug'),
+      onHookError: ({ hook }) => void reported.push(hook),
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(result.stopReason).toBe('completed');
+    expect(reported.sort()).toEqual(['onAfterToolCall', 'onRequestEnd', 'onRequestEnd']);
+    expect(exporter.getFinishedSpans().map((span) => span.name)).toContain('execute_tool get_weather');
+  });
+
   const tools = () => [
     fakeTool<{ city: string }>('get_weather', ({ params }) => ({ response: `${params.city}: 21°C` })),
     fakeTool('broken', () => {
@@ -312,27 +333,6 @@ describe('runAgentLoop tracing', () => {
     await sampledOut.shutdown();
   });
 
-  it("reports a traced run's rejecting onRequestEnd and onAfterToolCall to onHookError", async () => {
-    const session = server.session([
-      { toolCalls: [{ name: 'get_weather', arguments: { city: 'Rome' } }] },
-      { text: 'Warm.' },
-    ]);
-    const reported: string[] = [];
-    const result = await runAgentLoop({
-      client: session.client(),
-      body: { model: 'm-3', messages: [user('Rome?')] },
-      tools: tools(),
-      tracer,
-      onRequestEnd: () => Promise.reject(new Error('request observer bug')),
-      onAfterToolCall: () => Promise.reject(new Error('tool observer bug')),
-      onHookError: ({ hook }) => void reported.push(hook),
-    });
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(result.stopReason).toBe('completed');
-    expect(reported.sort()).toEqual(['onAfterToolCall', 'onRequestEnd', 'onRequestEnd']);
-    expect(exporter.getFinishedSpans().map((span) => span.name)).toContain('execute_tool get_weather');
-  });
-
   it('reports each request to onRequestEnd without a tracer, and a throwing one never breaks the run', async () => {
     const session = server.session([
       { toolCalls: [{ name: 'get_weather', arguments: { city: 'Rome' } }] },
@@ -360,6 +360,11 @@ describe('runAgentLoop tracing', () => {
     expect(exporter.getFinishedSpans()).toHaveLength(0);
   });
 });
+
+/** A hook that returns a rejected promise (hooks may be async; their rejections are reported, not thrown). */
+function rejecting(message: string): () => unknown {
+  return () => Promise.reject(new Error(message));
+}
 
 function hrMs([seconds, nanos]: [number, number]): number {
   return seconds * 1000 + nanos / 1e6;
