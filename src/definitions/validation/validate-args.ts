@@ -2,6 +2,7 @@ import { ValidationError, validateSync, type ValidatorOptions } from 'class-vali
 import type { ClassType } from '../../metadata/options';
 import { getClassModel } from '../model/get-class-model';
 import { normalizeArgs } from './normalize-args';
+import { plainChecksOf } from './plain-checks';
 import { toValidationInstance } from './to-validation-instance';
 
 // Unknown properties are reported, not silently dropped: the model learns its mistake.
@@ -18,17 +19,22 @@ export type ArgsCheck<T> =
 /**
  * Validate a parsed arguments object against its class, the one path `parseParams` and `standardSchemaOf`
  * share: optional nulls dropped and defaults filled (in place: pass a copy you own), `plainToInstance` into
- * the class's validation class (see {@link toValidationInstance}), `validateSync` with unknown properties refused.
+ * the class's validation class (see {@link toValidationInstance}), `validateSync` with unknown properties refused
+ * (passing values are checked by {@link plainChecksOf} where it covers the class, with the same verdict).
  *
  * @internal
  */
 export function validateArgs<T extends object>(argsClass: ClassType<T>, args: Record<string, unknown>): ArgsCheck<T> {
   normalizeArgs(args, argsClass);
   const value = toValidationInstance(argsClass, args);
-  const errors =
-    getClassModel(argsClass).fields.length === 0
-      ? unknownKeys(value, args) // class-validator refuses a class with no checks at all as an unknown value
-      : validateSync(value, VALIDATOR_OPTIONS);
+  // class-validator refuses a class with no checks at all as an unknown value.
+  if (getClassModel(argsClass).fields.length === 0) return outcome(value, unknownKeys(value, args));
+  // Most calls pass: checked without validateSync's allocations, which are only needed for the messages.
+  if (plainChecksOf(value.constructor as ClassType)?.(value)) return { ok: true, value };
+  return outcome(value, validateSync(value, VALIDATOR_OPTIONS));
+}
+
+function outcome<T>(value: T, errors: ValidationError[]): ArgsCheck<T> {
   return errors.length > 0 ? { ok: false, errors } : { ok: true, value };
 }
 
