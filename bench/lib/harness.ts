@@ -55,14 +55,6 @@ export async function compare<K extends string>(
   return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v as number[])])) as Record<K, number>;
 }
 
-/**
- * The median over rounds of `variant / baseline` measured in the same round: drift that moves a whole round moves
- * both sides of each ratio alike.
- */
-export function pairedRatio(variant: readonly number[], baseline: readonly number[]): number {
-  return median(variant.map((value, round) => value / baseline[round]));
-}
-
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;

@@ -66,7 +66,8 @@ export class AgentLoop {
 
   constructor(
     private readonly props: TracedProps,
-    private readonly signal: AbortSignal,
+    /** The run's signal; absent when nothing can abort the run. */
+    private readonly signal: AbortSignal | undefined,
     private readonly abortReason: () => AgentStopReason,
   ) {
     const client = resolveClient(props.client, props.userKey);
@@ -308,7 +309,7 @@ export class AgentLoop {
   }
 
   private aborted(): boolean {
-    return this.signal.aborted || Boolean(this.props.isAborted?.());
+    return this.signal?.aborted === true || Boolean(this.props.isAborted?.());
   }
 
   private async finish(stopReason: AgentStopReason, error?: unknown): Promise<RunAgentResponse> {

@@ -23,7 +23,7 @@ export class ContextFitting {
     private readonly props: RunAgentCallProps,
     private readonly client: LLMClient,
     private readonly model: string,
-    private readonly signal: AbortSignal,
+    private readonly signal: AbortSignal | undefined,
     private readonly pushUsages: (usages: UsageItem[]) => void,
   ) {}
 

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { ChatCompletionMessageToolCall } from '../llm/type';
 import type { RunState } from './run-state';
 
@@ -34,9 +33,26 @@ export function forcesAnswer(guard: LoopGuard, maxToolTurns: number): boolean {
   return maxToolTurns > 0 && guard.repeats >= maxToolTurns;
 }
 
-/** Names in order and their arguments, hashed: what makes two tool-only turns the same plan. */
+/**
+ * Names in order and their arguments, hashed: what makes two tool-only turns the same plan. Two 32-bit FNV-1a
+ * style lanes over the text, not a cryptographic digest: the guard only compares a turn with the one before it,
+ * and a native hash object per turn cost more than the rest of the guard. A collision could only force one text
+ * answer early.
+ */
 function toolCallSignature(calls: readonly ChatCompletionMessageToolCall[]): string {
-  const hash = createHash('sha256');
-  for (const call of calls) hash.update(call.function.name).update('\0').update(call.function.arguments).update('\0');
-  return hash.digest('hex').slice(0, 32);
+  let a = 0x811c9dc5;
+  let b = 0x2545f491;
+  for (const call of calls) {
+    for (const text of [call.function.name, call.function.arguments]) {
+      for (let i = 0; i < text.length; i++) {
+        const code = text.charCodeAt(i);
+        a = Math.imul(a ^ code, 0x01000193);
+        b = Math.imul(b ^ code, 0x5bd1e995);
+      }
+      // A separator after each text, so `ab` + `c` and `a` + `bc` differ.
+      a = Math.imul(a ^ 0xff, 0x01000193);
+      b = Math.imul(b ^ (b >>> 15), 0x5bd1e995);
+    }
+  }
+  return `${(a >>> 0).toString(16).padStart(8, '0')}${(b >>> 0).toString(16).padStart(8, '0')}`;
 }

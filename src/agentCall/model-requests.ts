@@ -17,7 +17,7 @@ export class ModelRequests {
   constructor(
     private readonly props: RunAgentCallProps,
     private readonly client: LLMClient,
-    private readonly signal: AbortSignal,
+    private readonly signal: AbortSignal | undefined,
   ) {
     this.schemas = props.tools.length ? props.tools.map((t) => t.schema) : undefined;
     // `tools` is not part of the body's type, but a plain-JS caller may still pass it: the model must only see `tools`.

@@ -13,7 +13,8 @@ export type RunToolCallsProps = {
   calls: ChatCompletionMessageToolCall[];
   messages: ChatCompletionMessageParam[];
   tools: ToolDefinition[];
-  signal: AbortSignal;
+  /** The run's signal; absent when nothing can abort the run. */
+  signal?: AbortSignal;
   concurrency: number;
   defaultTimeoutMs?: number;
   onAfterToolCall?: (e: AfterToolCallEvent) => void;
@@ -59,7 +60,7 @@ export async function runToolCalls({
         outcome: 'skipped',
       };
     }
-    if (signal.aborted) {
+    if (signal?.aborted) {
       return {
         response: toolErrorText(`${call.function.name} was not run because the run was aborted`),
         outcome: 'skipped',

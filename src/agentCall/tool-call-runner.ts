@@ -19,7 +19,7 @@ export class ToolCallRunner {
    */
   constructor(
     private readonly props: RunAgentCallProps,
-    private readonly signal: AbortSignal,
+    private readonly signal: AbortSignal | undefined,
     private readonly onJournalError: (error: unknown) => void,
   ) {}
 

@@ -1,6 +1,7 @@
 import { APIError, OpenAIError } from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { StreamIdleTimeoutError } from '../errors/stream-idle-timeout.error';
 import { ResponseByteCounter, type ResponseLimits } from './limit-response';
 
 /** Where the chunks go: {@link ResponseState} in practice. */
@@ -16,11 +17,17 @@ type APIErrorClass = new (status: undefined, error: unknown, message: undefined,
 
 /** What {@link readLeanStream} needs besides the response. */
 export type LeanStreamOptions = {
-  /** Aborted to end the request; its abort ends the read quietly (the caller judges the reason). */
+  /**
+   * Aborted to end the request; its abort ends the read quietly (the caller judges the reason). The request need
+   * not follow it: the reader stops and cancels the body itself.
+   */
   controller: AbortController;
   limits: ResponseLimits;
-  /** Refreshed whenever a read delivered at least one chunk. */
-  idle?: NodeJS.Timeout;
+  /**
+   * Longest silence between two reads that delivered a chunk: past it `controller` aborts with
+   * {@link StreamIdleTimeoutError} and the body is cancelled. Absent or 0: no limit.
+   */
+  idleMs?: number;
   /** The client's `APIError` class (`OpenAI.APIError` of the module the client came from). */
   apiError?: APIErrorClass;
 };
@@ -32,7 +39,8 @@ export type LeanStreamOptions = {
  * connection can be reused), an event whose JSON has a truthy `error` throws the SDK's `APIError`, data that is
  * not JSON throws the `SyntaxError`, an event named `thread.*` is handed over as `{ event, data }`, a last event
  * without its blank line is dropped. Byte caps are counted on the raw reads. An abort of `controller` ends the
- * read without a throw; any other end before the body's own closes the connection.
+ * read without a throw, whether or not the request follows `controller`; any other end before the body's own closes
+ * the connection.
  *
  * @internal
  */
@@ -41,10 +49,18 @@ export async function readLeanStream(
   receiver: ChunkReceiver,
   options: LeanStreamOptions,
 ): Promise<void> {
-  const { controller, idle } = options;
+  const { controller, idleMs } = options;
   const body = response.body;
   if (!body) throw new OpenAIError('Attempted to iterate over a response with no body');
   const reader = (body as ReadableStream<Uint8Array>).getReader();
+  // Cancelling wakes a pending read even when the request does not follow `controller`.
+  const idle =
+    idleMs && idleMs > 0
+      ? setTimeout(() => {
+          controller.abort(new StreamIdleTimeoutError(idleMs));
+          void reader.cancel().catch(() => undefined);
+        }, idleMs)
+      : undefined;
   const counter = new ResponseByteCounter(options.limits);
   const decoder = new TextDecoder();
   const ErrorClass = options.apiError ?? (APIError as unknown as APIErrorClass);
@@ -78,6 +94,7 @@ export async function readLeanStream(
   try {
     for (;;) {
       const { done: end, value } = await reader.read();
+      if (controller.signal.aborted) return;
       if (end) break;
       const tooLarge = counter.add(value);
       if (tooLarge) throw tooLarge;
@@ -96,6 +113,7 @@ export async function readLeanStream(
     if (controller.signal.aborted) return;
     throw error;
   } finally {
+    clearTimeout(idle);
     if (!finished) void reader.cancel().catch(() => undefined);
   }
 }

@@ -121,7 +121,11 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
     // The lean reader counts the bytes itself; the SDK's parser needs them capped before it sees them.
     const base = resolveClient(props.client, props.userKey);
     const client = lean ? base : withResponseLimits(base, limits);
-    const options = { ...requestOptions, signal: controller.signal };
+    // The SDK adds a listener to the signal it is given, and on Node 20 that costs microseconds on a fresh signal:
+    // a request nothing outside can abort gets none (the lean reader stops by cancelling the body, a non-streamed
+    // request has no stop before its end). The SDK's own parser stops only through the signal.
+    const followed = abortSignal !== undefined || (stream && !lean);
+    const options = followed ? { ...requestOptions, signal: controller.signal } : requestOptions;
     if (!stream) {
       const completion = await client.chat.completions.create({ ...body, stream: false }, options);
       state.consumeCompletion(completion as ChatCompletion);
@@ -134,7 +138,12 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
       // A stand-in client without `asResponse` has only the iterator to offer.
       if (lean && typeof pending.asResponse === 'function') {
         const response = await pending.asResponse();
-        await readLeanStreamWithIdle(response, state, controller, limits, requestOptions?.timeout, apiErrorOf(base));
+        await readLeanStream(response, state, {
+          controller,
+          limits,
+          idleMs: requestOptions?.timeout,
+          apiError: apiErrorOf(base),
+        });
       } else {
         const chunks = (await pending) as AsyncIterable<ChatCompletionChunk>;
         await readSdkStream(chunks, state, controller, requestOptions?.timeout);
@@ -182,23 +191,6 @@ async function readSdkStream(
       }
     }
     state.endStream();
-  } finally {
-    clearTimeout(idle);
-  }
-}
-
-/** {@link readLeanStream} under the idle timeout between chunks. */
-async function readLeanStreamWithIdle(
-  response: Response,
-  state: ResponseState,
-  controller: AbortController,
-  limits: ResponseLimits,
-  idleTimeoutMs: number | undefined,
-  apiError: LeanStreamOptions['apiError'],
-): Promise<void> {
-  const idle = startIdleTimer(controller, idleTimeoutMs);
-  try {
-    await readLeanStream(response, state, { controller, limits, idle, apiError });
   } finally {
     clearTimeout(idle);
   }

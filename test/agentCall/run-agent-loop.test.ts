@@ -8,6 +8,7 @@ import {
   ToolTimeoutError,
   UnsupportedToolCallError,
 } from '../../src/errors';
+import type { LLMClient, LLMRequestOptions } from '../../src/llm/client';
 import type { ChatCompletionMessageParam } from '../../src/llm/type';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { fakeTool, user } from '../helpers/tools';
@@ -569,5 +570,66 @@ describe('runAgentLoop', () => {
     });
     expect(server.requests[1].body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'e1', content: 'none' });
     expect(responses).toEqual(['']);
+  });
+
+  describe('what the SDK is given to abort a request with', () => {
+    /** The real client, recording the options of every `chat.completions.create`. */
+    const recording = (real: LLMClient) => {
+      const signals: (AbortSignal | undefined)[] = [];
+      const client: LLMClient = {
+        chat: {
+          completions: {
+            create: ((body: never, options?: LLMRequestOptions) => {
+              signals.push(options?.signal);
+              return real.chat.completions.create(body, options);
+            }) as LLMClient['chat']['completions']['create'],
+          },
+        },
+      };
+      return { client, signals };
+    };
+    const lookup = () => fakeTool('lookup', ({ signal }) => ({ response: signal.aborted ? 'aborted' : 'found' }));
+
+    it('no signal in a run that nothing can abort, and the tool still gets a live one', async () => {
+      server.enqueue({ toolCalls: [{ id: 'c1', name: 'lookup' }] }, { text: 'done' });
+      const { client, signals } = recording(server.client());
+      const tool = lookup();
+      const body = { model: 'm', messages: [user('go')] };
+      const result = await runAgentLoop({ client, body, tools: [tool], streamParser: 'lean' });
+      expect(result.stopReason).toBe('completed');
+      expect(signals).toEqual([undefined, undefined]);
+      expect(tool.calls[0].signal).toBeInstanceOf(AbortSignal);
+      expect(server.requests[1].body.messages.at(-1)).toMatchObject({ role: 'tool', content: 'found' });
+    });
+
+    it("a fresh signal per request on the SDK's own parser, which stops a stream only through it", async () => {
+      server.enqueue({ text: 'done' });
+      const { client, signals } = recording(server.client());
+      const body = { model: 'm', messages: [user('go')] };
+      expect((await runAgentLoop({ client, body, tools: [], streamParser: 'sdk' })).stopReason).toBe('completed');
+      expect(signals).toHaveLength(1);
+      expect(signals[0]).toBeInstanceOf(AbortSignal);
+    });
+
+    it.each([
+      ['abortSignal', { abortSignal: new AbortController().signal }],
+      ['timeoutMs', { timeoutMs: 60_000 }],
+      ['isAborted', { isAborted: () => false }],
+    ])('a signal of its own for each request when the run has %s', async (_name, source) => {
+      server.enqueue({ toolCalls: [{ id: 'c1', name: 'lookup' }] }, { text: 'done' });
+      const { client, signals } = recording(server.client());
+      const result = await runAgentLoop({
+        client,
+        body: { model: 'm', messages: [user('go')] },
+        tools: [lookup()],
+        ...source,
+      });
+      expect(result.stopReason).toBe('completed');
+      expect(signals).toHaveLength(2);
+      expect(signals[0]).toBeInstanceOf(AbortSignal);
+      expect(signals[1]).toBeInstanceOf(AbortSignal);
+      expect(signals[0]).not.toBe(signals[1]);
+      expect(signals).not.toContain((source as { abortSignal?: AbortSignal }).abortSignal);
+    });
   });
 });
