@@ -60,6 +60,12 @@ export function medianRatioInterval(
   };
 }
 
+/** The value below which a fraction `q` of `values` lies (nearest rank). */
+export function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(q * (sorted.length - 1))];
+}
+
 /** The arithmetic mean: with the rare slow run (a major GC) counted in full, where the median leaves it out. */
 export function mean(values: readonly number[]): number {
   let sum = 0;
