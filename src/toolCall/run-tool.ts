@@ -74,12 +74,12 @@ export async function runTool({
 
   const key = idempotencyKey === undefined ? undefined : { idempotencyKey };
   const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
-  if (!timeoutMs && !signal)
-    return execute(tool, { call, messages, params: parsed.data, signal: NEVER_ABORTED, caller, ...key });
+  // The tool's own signal, so listeners it (or a client it hands the signal to) adds never pile up on a signal
+  // that outlives the call; made only if the tool reads it.
+  const own = new LazyAbort();
+  if (!timeoutMs && !signal) return execute(tool, lazySignalContext(call, messages, parsed.data, own, caller, key));
   if (signal?.aborted) return aborted(name, signal);
 
-  // The tool's own signal, so its listeners never pile up on the run's; made only if the tool reads it.
-  const own = new LazyAbort();
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const interrupted = new Promise<RunToolResult>((resolve) => {
@@ -108,8 +108,6 @@ export async function runTool({
     if (onAbort) signal?.removeEventListener('abort', onAbort);
   }
 }
-
-const NEVER_ABORTED = new AbortController().signal;
 
 const owners = new WeakMap<object, LazyAbort>();
 // One getter for every context: a getter written in an object literal is a new function per call, and gives

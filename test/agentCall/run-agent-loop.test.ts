@@ -590,15 +590,26 @@ describe('runAgentLoop', () => {
     };
     const lookup = () => fakeTool('lookup', ({ signal }) => ({ response: signal.aborted ? 'aborted' : 'found' }));
 
-    it('no signal in a run that nothing can abort, and the tool still gets a live one', async () => {
-      server.enqueue({ toolCalls: [{ id: 'c1', name: 'lookup' }] }, { text: 'done' });
+    it('no signal in a run that nothing can abort, and each tool call still gets a live one of its own', async () => {
+      server.enqueue(
+        {
+          toolCalls: [
+            { id: 'c1', name: 'lookup' },
+            { id: 'c2', name: 'lookup' },
+          ],
+        },
+        { text: 'done' },
+      );
       const { client, signals } = recording(server.client());
       const tool = lookup();
       const body = { model: 'm', messages: [user('go')] };
       const result = await runAgentLoop({ client, body, tools: [tool], streamParser: 'lean' });
       expect(result.stopReason).toBe('completed');
       expect(signals).toEqual([undefined, undefined]);
+      // One signal per call: a listener the tool leaves on it (the openai SDK leaves one) dies with the call.
       expect(tool.calls[0].signal).toBeInstanceOf(AbortSignal);
+      expect(tool.calls[1].signal).toBeInstanceOf(AbortSignal);
+      expect(tool.calls[0].signal).not.toBe(tool.calls[1].signal);
       expect(server.requests[1].body.messages.at(-1)).toMatchObject({ role: 'tool', content: 'found' });
     });
 

@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import type OpenAI from 'openai';
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
@@ -171,40 +172,63 @@ describe('startScriptedServer: broken streams, stalls and shutdown', () => {
   it('close() leaves no timer or listening socket behind, even with stalls pending', async () => {
     await nextLoopTurn(); // let the previous test's closed server release its handle first
     const before = activeResources();
-    const local = await startScriptedServer({
-      turns: [{ delayMs: 60_000 }, { text: 'abcdef', chunkSize: 1, chunkDelayMs: 60_000 }],
-    });
-    const client = local.client();
-    const stalled = client.chat.completions.create({ model: 'm', messages: USER }).catch((e: unknown) => e);
-    const got = emptyCollected();
-    const paused = client.chat.completions
-      .create({ model: 'm', messages: USER, stream: true })
-      .then((s) => collectStream(s, got))
-      .catch((e: unknown) => e);
+    // Only the timers made from here on count: undici or jest may start or end timers of their own meanwhile.
+    const timers = trackTimers();
     try {
-      await waitFor(() => local.requests.length === 2 && got.chunks.length === 1);
-      expect(activeResources().Timeout).toBeGreaterThanOrEqual(before.Timeout + 2);
-    } finally {
-      // In finally so a failed wait cannot leave this server's 60 s stalls keeping jest alive.
-      await local.close();
-    }
-    await Promise.all([stalled, paused]);
-    await nextLoopTurn();
+      const local = await startScriptedServer({
+        turns: [{ delayMs: 60_000 }, { text: 'abcdef', chunkSize: 1, chunkDelayMs: 60_000 }],
+      });
+      const client = local.client();
+      const stalled = client.chat.completions.create({ model: 'm', messages: USER }).catch((e: unknown) => e);
+      const got = emptyCollected();
+      const paused = client.chat.completions
+        .create({ model: 'm', messages: USER, stream: true })
+        .then((s) => collectStream(s, got))
+        .catch((e: unknown) => e);
+      try {
+        await waitFor(() => local.requests.length === 2 && got.chunks.length === 1);
+        // The two stalls: a timer each that would keep the process alive for a minute.
+        expect(timers.pending().filter((t) => t.delay === 60_000)).toHaveLength(2);
+      } finally {
+        // In finally so a failed wait cannot leave this server's 60 s stalls keeping jest alive.
+        await local.close();
+      }
+      await Promise.all([stalled, paused]);
+      await nextLoopTurn();
 
-    const after = activeResources();
-    // At most: unrelated timers (undici, jest) may end meanwhile, but none of ours may survive.
-    expect(after.Timeout).toBeLessThanOrEqual(before.Timeout);
-    expect(after.TCPServerWrap).toBe(before.TCPServerWrap);
+      expect(timers.pending()).toEqual([]);
+      expect(activeResources().TCPServerWrap).toBe(before.TCPServerWrap);
+    } finally {
+      timers.stop();
+    }
   });
 });
 
-/** Live Node handles by type, to prove close() released the server's timers and listening socket. */
-function activeResources(): { Timeout: number; TCPServerWrap: number } {
-  const counts = { Timeout: 0, TCPServerWrap: 0 };
-  for (const type of process.getActiveResourcesInfo()) {
-    if (type === 'Timeout' || type === 'TCPServerWrap') counts[type]++;
-  }
+/** Live Node handles by type, to prove close() released the server's listening socket. */
+function activeResources(): { TCPServerWrap: number } {
+  const counts = { TCPServerWrap: 0 };
+  for (const type of process.getActiveResourcesInfo()) if (type === 'TCPServerWrap') counts[type]++;
   return counts;
+}
+
+/** A Node timer as async_hooks hands it over: `_destroyed` turns true once it fired or was cleared. */
+type NodeTimer = NodeJS.Timeout & { _destroyed: boolean; _idleTimeout: number };
+
+/**
+ * Records every timer made until `stop`; `pending` lists those still waiting that keep the process alive (an
+ * unref'd housekeeping timer, such as undici's, does not).
+ */
+function trackTimers(): { pending: () => { delay: number }[]; stop: () => void } {
+  const made: NodeTimer[] = [];
+  const hook = createHook({
+    init(_id, type, _trigger, resource) {
+      if (type === 'Timeout') made.push(resource as NodeTimer);
+    },
+  }).enable();
+  return {
+    pending: () => made.filter((t) => !t._destroyed && t.hasRef()).map((t) => ({ delay: t._idleTimeout })),
+    stop: () => hook.disable(),
+  };
 }
 
 /** libuv drops a closed handle from the active list one loop turn after its close callback. */
