@@ -54,7 +54,7 @@ export function medianRatioInterval(
     ratios.push(median(resample(variant, random)) / median(resample(baseline, random)));
   ratios.sort((a, b) => a - b);
   return {
-    ratio: median([...variant]) / median([...baseline]),
+    ratio: median(variant) / median(baseline),
     low: ratios[Math.floor(resamples * 0.025)],
     high: ratios[Math.ceil(resamples * 0.975) - 1],
   };

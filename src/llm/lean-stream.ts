@@ -1,7 +1,7 @@
 import { APIError, OpenAIError } from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { StreamIdleTimeoutError } from '../errors/stream-idle-timeout.error';
+import { startIdleTimer } from './idle-timer';
 import { ResponseByteCounter, type ResponseLimits } from './limit-response';
 
 /** Where the chunks go: {@link ResponseState} in practice. */
@@ -25,7 +25,7 @@ export type LeanStreamOptions = {
   limits: ResponseLimits;
   /**
    * Longest silence between two reads that delivered a chunk: past it `controller` aborts with
-   * {@link StreamIdleTimeoutError} and the body is cancelled. Absent or 0: no limit.
+   * `StreamIdleTimeoutError` and the body is cancelled. Absent or 0: no limit.
    */
   idleMs?: number;
   /** The client's `APIError` class (`OpenAI.APIError` of the module the client came from). */
@@ -54,13 +54,7 @@ export async function readLeanStream(
   if (!body) throw new OpenAIError('Attempted to iterate over a response with no body');
   const reader = (body as ReadableStream<Uint8Array>).getReader();
   // Cancelling wakes a pending read even when the request does not follow `controller`.
-  const idle =
-    idleMs && idleMs > 0
-      ? setTimeout(() => {
-          controller.abort(new StreamIdleTimeoutError(idleMs));
-          void reader.cancel().catch(() => undefined);
-        }, idleMs)
-      : undefined;
+  const idle = startIdleTimer(controller, idleMs, () => void reader.cancel().catch(() => undefined));
   const counter = new ResponseByteCounter(options.limits);
   const decoder = new TextDecoder();
   const ErrorClass = options.apiError ?? (APIError as unknown as APIErrorClass);

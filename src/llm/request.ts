@@ -1,6 +1,7 @@
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { StreamIdleTimeoutError } from '../errors/stream-idle-timeout.error';
 import { linkAbort } from '../utils/abort';
+import { startIdleTimer } from './idle-timer';
 import { resolveClient, type LLMClient, type LLMCompletionPromise, type UserKey } from './client';
 import type { ToolCallStreamEvents } from './tool-call-accumulator';
 import { withResponseLimits, type ResponseLimits } from './limit-response';
@@ -162,14 +163,6 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
     state.finishReason = 'close';
   }
   return state.result();
-}
-
-/**
- * Arms the idle timeout between chunks: every silence longer than `ms` aborts `controller` with
- * {@link StreamIdleTimeoutError}. `refresh` it on every chunk, `clearTimeout` it at the end.
- */
-function startIdleTimer(controller: AbortController, ms: number | undefined): NodeJS.Timeout | undefined {
-  return ms && ms > 0 ? setTimeout(() => controller.abort(new StreamIdleTimeoutError(ms)), ms) : undefined;
 }
 
 /** Reads a stream through the SDK's own iterator, handing each chunk to `state`. */
