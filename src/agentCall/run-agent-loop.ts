@@ -3,6 +3,7 @@ import { RunAbortedError } from '../errors/run-aborted.error';
 import { RunTimeoutError } from '../errors/run-timeout.error';
 import { linkAbort } from '../utils/abort';
 import { AgentLoop } from './agent-loop';
+import { signedCheckpoints, signRunState } from './run-state-signature';
 import { RunTracing } from './run-tracing';
 import type { RunAgentCallProps, RunAgentResponse } from './type';
 
@@ -43,10 +44,15 @@ export async function runAgentLoop(props: RunAgentCallProps): Promise<RunAgentRe
   const tracing = props.tracer
     ? new RunTracing(props.tracer, String(props.body.model), props.resumeFrom?.traceparent)
     : undefined;
+  const secret = props.stateSecret;
+  // Signed last, after tracing has stamped its context: the signature covers every field the state is saved with.
+  const inner = secret === undefined ? props : signedCheckpoints(props, secret);
   try {
-    const loop = new AgentLoop(tracing ? tracing.wrap(props) : props, signal, () => (timedOut ? 'timeout' : 'aborted'));
-    const result = await loop.run();
-    return tracing ? tracing.end(result) : result;
+    const loop = new AgentLoop(tracing ? tracing.wrap(inner) : inner, signal, () => (timedOut ? 'timeout' : 'aborted'));
+    const ended = await loop.run();
+    const result = tracing ? tracing.end(ended) : ended;
+    // A refused state goes back as it came: signing it would vouch for it.
+    return secret === undefined || loop.refusedInput ? result : { ...result, state: signRunState(result.state, secret) };
   } finally {
     clearTimeout(deadline);
     clearInterval(poll);
