@@ -52,7 +52,9 @@ export async function runAgentLoop(props: RunAgentCallProps): Promise<RunAgentRe
     const ended = await loop.run();
     const result = tracing ? tracing.end(ended) : ended;
     // A refused state goes back as it came: signing it would vouch for it.
-    return secret === undefined || loop.refusedInput ? result : { ...result, state: signRunState(result.state, secret) };
+    return secret === undefined || loop.refusedInput
+      ? result
+      : { ...result, state: signRunState(result.state, secret) };
   } finally {
     clearTimeout(deadline);
     clearInterval(poll);

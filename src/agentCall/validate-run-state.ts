@@ -156,22 +156,25 @@ function expectPending(value: unknown, messages: readonly ChatCompletionMessageP
   if (!value.length) return;
   const last = lastAssistantIndex(messages);
   const made = new Map<string, ChatCompletionMessageToolCall>();
-  for (const call of last >= 0 ? (messages[last] as { tool_calls?: unknown[] }).tool_calls ?? [] : []) {
+  for (const call of last >= 0 ? ((messages[last] as { tool_calls?: unknown[] }).tool_calls ?? []) : []) {
     const fn = call as ChatCompletionMessageToolCall;
     if (fn.type === 'function' && !made.has(fn.id)) made.set(fn.id, fn);
   }
   const answers = new Map<string, unknown>();
   for (let i = last + 1; i < messages.length; i++) {
     const message = messages[i];
-    if (message.role === 'tool' && !answers.has(message.tool_call_id)) answers.set(message.tool_call_id, message.content);
+    if (message.role === 'tool' && !answers.has(message.tool_call_id))
+      answers.set(message.tool_call_id, message.content);
   }
   const seen = new Set<string>();
   value.forEach((item, i) => {
     const path = `pending[${i}]`;
     const entry = expectFields(item, path);
-    if (entry.kind !== 'approval' && entry.kind !== 'interactive') fail(`${path}.kind`, "must be 'approval' or 'interactive'");
+    if (entry.kind !== 'approval' && entry.kind !== 'interactive')
+      fail(`${path}.kind`, "must be 'approval' or 'interactive'");
     expectToolCall(entry.call, `${path}.call`, false);
-    if (entry.kind === 'interactive') expectString(expectFields(entry.interactive, `${path}.interactive`).type, `${path}.interactive.type`);
+    if (entry.kind === 'interactive')
+      expectString(expectFields(entry.interactive, `${path}.interactive`).type, `${path}.interactive.type`);
     const call = entry.call as ChatCompletionMessageToolCall;
     const original = made.get(call.id);
     if (!original) fail(`${path}.call`, "is not a call of the history's last assistant message");
