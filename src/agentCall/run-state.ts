@@ -1,4 +1,3 @@
-import type { RunStateVersionError } from '../errors/run-state-version.error';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
 import type { ToolExecuteResult, ToolInteractive } from '../toolCall/type';
 import { validateRunState } from './validate-run-state';
@@ -28,7 +27,7 @@ export type Decision = { approve: true } | { approve: false; reason?: string } |
  * `JSON.parse(JSON.stringify(state))` resumes identically. Its size is the history plus a fixed overhead.
  */
 export type RunState = {
-  /** The format version; other values are refused with {@link RunStateVersionError}. */
+  /** The format version; other values are refused with a `RunStateVersionError`. */
   v: 1;
   /** The run's id; tool-journal keys and `idempotencyKey`s are `${runId}:${call.id}`. */
   runId: string;
@@ -58,7 +57,7 @@ export type RunState = {
 
 /**
  * Check that `value` is a run state this release can resume from, in depth (see `validateRunState`): a wrong `v`
- * is a {@link RunStateVersionError}, a malformed state of the right version an `InvalidRunStateError`.
+ * is a `RunStateVersionError`, a malformed state of the right version an `InvalidRunStateError`.
  */
 export function assertRunState(value: unknown): asserts value is RunState {
   validateRunState(value);

@@ -164,7 +164,7 @@ describe('RunState from outside', () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...fields), fc.jsonValue({ maxDepth: 3 }), async (field, value) => {
         const charge = fakeTool('charge', () => ({ response: 'charged' }), { needsApproval: true });
-        const forged = edited(state, (s) => (s[field] = value));
+        const forged = edited(state, (s) => ((s as Record<string, unknown>)[field] = value));
         const session = server.session([{ text: 'done' }]);
         const { result, requests } = await resume(forged, [charge], { client: session.client() });
         const refused = InvalidRunStateError.isInstance(result.error) || RunStateVersionError.isInstance(result.error);
