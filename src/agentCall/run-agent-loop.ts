@@ -2,6 +2,7 @@ import { ABORT_POLL_MS } from '../constants';
 import { RunAbortedError } from '../errors/run-aborted.error';
 import { RunTimeoutError } from '../errors/run-timeout.error';
 import { linkAbort } from '../utils/abort';
+import { toError } from '../utils/to-error';
 import { AgentLoop } from './agent-loop';
 import { signedCheckpoints, signRunState } from './run-state-signature';
 import { RunTracing } from './run-tracing';
@@ -52,9 +53,13 @@ export async function runAgentLoop(props: RunAgentCallProps): Promise<RunAgentRe
     const ended = await loop.run();
     const result = tracing ? tracing.end(ended) : ended;
     // A refused state goes back as it came: signing it would vouch for it.
-    return secret === undefined || loop.refusedInput
-      ? result
-      : { ...result, state: signRunState(result.state, secret) };
+    if (secret === undefined || loop.refusedInput) return result;
+    try {
+      return { ...result, state: signRunState(result.state, secret) };
+    } catch (error) {
+      // A state JSON cannot hold (a circular `caller`) cannot be signed, nor resumed: an error, not a rejection.
+      return { ...result, stopReason: 'error', error: result.error ?? toError(error) };
+    }
   } finally {
     clearTimeout(deadline);
     clearInterval(poll);

@@ -258,6 +258,21 @@ describe('RunState from outside', () => {
       },
     );
 
+    it('ends a run whose state cannot be signed (a circular caller) with an error, not a rejection', async () => {
+      const caller: Record<string, unknown> = { user: 'ada' };
+      caller.self = caller;
+      server.enqueue({ text: 'hi' });
+      const result = await runAgentLoop({
+        client: server.client(),
+        body: { model: 'm', messages: [user('x')] },
+        tools: [],
+        caller,
+        stateSecret,
+      });
+      expect(result.stopReason).toBe('error');
+      expect(result.error).toBeInstanceOf(Error);
+    });
+
     it('refuses an unsigned state a client made up, even a well-formed one', async () => {
       const { state, charge, lookup } = await paused();
       const { result } = await resume(state, [lookup, charge], { stateSecret });
