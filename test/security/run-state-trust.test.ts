@@ -1,3 +1,4 @@
+import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import fc from 'fast-check';
 import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
 import type { RunState } from '../../src/agentCall/run-state';
@@ -257,6 +258,30 @@ describe('RunState from outside', () => {
         expect(result.state).toBe(forged);
       },
     );
+
+    it("covers a traced run's traceparent: a checkpointed state resumes, one with another trace is refused", async () => {
+      const tracer = new BasicTracerProvider().getTracer('state-test');
+      const checkpoints: RunState[] = [];
+      const charge = fakeTool('charge', () => ({ response: 'charged' }), { needsApproval: true });
+      server.enqueue({ toolCalls: [{ id: 'c2', name: 'charge' }] }, { text: 'paid' });
+      const first = await runAgentLoop({
+        client: server.client(),
+        body: { model: 'm', messages: [user('pay')] },
+        tools: [charge],
+        tracer,
+        stateSecret,
+        onCheckpoint: (state) => void checkpoints.push(roundTrip(state)),
+      });
+      expect(first.state.traceparent).toEqual(expect.any(String));
+      expect(checkpoints.at(-1)?.traceparent).toBe(first.state.traceparent);
+      const moved = edited(checkpoints.at(-1)!, (s) => (s.traceparent = `00-${'1'.repeat(32)}-${'2'.repeat(16)}-01`));
+      expect((await resume(moved, [charge], { stateSecret, tracer })).result.error).toBeInstanceOf(
+        RunStateSignatureError,
+      );
+      const { result } = await resume(checkpoints.at(-1)!, [charge], { stateSecret, tracer });
+      expect(result.error).toBeUndefined();
+      expect(result.stopReason).toBe('completed');
+    });
 
     it('ends a run whose state cannot be signed (a circular caller) with an error, not a rejection', async () => {
       const caller: Record<string, unknown> = { user: 'ada' };
