@@ -31,7 +31,9 @@ export type { ToolMethod, ToolMethodParameter } from './definitions/tool-methods
 export {
   AgentcallError,
   EmptyModelResponseError,
+  InvalidRunStateError,
   RunAbortedError,
+  RunStateSignatureError,
   RunStateVersionError,
   RunTimeoutError,
   ResponseTooLargeError,
@@ -41,7 +43,7 @@ export {
   ToolTimeoutError,
   UnsupportedToolCallError,
 } from './errors';
-export type { ToolDefinitionProblem } from './errors';
+export type { RunStateSignatureProblem, ToolDefinitionProblem } from './errors';
 
 export { runAgentLoop } from './agentCall/run-agent-loop';
 export { RUN_STATE_VERSION } from './agentCall/run-state';

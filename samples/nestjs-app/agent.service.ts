@@ -41,7 +41,8 @@ export class AgentService {
         caller,
         abortSignal: abort.signal,
         maxRunAgentTimes: 12,
-        // Every checkpoint lands in the store, so a run that waits for a person can be resumed from there.
+        // Every checkpoint lands in the store, signed, so a run that waits for a person can be resumed from there.
+        stateSecret: this.runs.stateSecret,
         onCheckpoint: (state) => this.runs.save(state),
         onStreaming: ({ text }) => subscriber.next({ type: 'text', text }),
         onReasoning: ({ text }) => subscriber.next({ type: 'reasoning', text }),
@@ -89,9 +90,11 @@ export class AgentService {
     const result = await runAgentLoop({
       client: this.client,
       body: { model: this.model, messages: [] },
-      // The deciding request's tools; the caller the run acts for comes back from the stored state.
+      // The deciding request's tools; the caller the run acts for comes back from the stored state, which the secret
+      // verifies (an unverified state's caller would not be used).
       tools: await requestTools(this.registry, this.moduleRef, request),
       maxRunAgentTimes: 12,
+      stateSecret: this.runs.stateSecret,
       onCheckpoint: (saved) => this.runs.save(saved),
       resumeFrom: state,
       decisions,

@@ -1,5 +1,6 @@
 import {
   Body,
+  ConflictException,
   Controller,
   ForbiddenException,
   Get,
@@ -9,16 +10,20 @@ import {
   Param,
   Post,
   Query,
+  Req,
   Sse,
   type MessageEvent,
 } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
 import { Observable } from 'rxjs';
 import { AgentRuns, ResumeTokenError, RunNotFoundError, type Decision, type RunRecord } from '../../src/bullmq';
 import { MODEL_NAME } from './agent.tokens';
+import { callerOf } from './caller';
 
 /**
  * The queued mode: `POST /runs` queues a run, `GET /runs/:id/events` streams its events (from any process, resuming
- * after `Last-Event-ID`), `POST /runs/:id/decisions` answers a run waiting for approval.
+ * after `Last-Event-ID`), `GET /runs/:id/resume-token` hands an admin the token of a waiting run, and
+ * `POST /runs/:id/decisions` answers it with that token. Reads (`GET /runs/:id`, events) never carry a token.
  */
 @Controller('runs')
 export class RunsController {
@@ -40,6 +45,24 @@ export class RunsController {
       if (RunNotFoundError.isInstance(error)) throw new NotFoundException(error.message);
       throw error;
     }
+  }
+
+  /**
+   * The token `decide` needs, for the person allowed to approve: here an admin (the sample's callers come from
+   * headers; a real app checks its own authentication). `404` when the run is unknown, `409` when it is not waiting.
+   */
+  @Get(':id/resume-token')
+  async resumeToken(@Param('id') id: string, @Req() request: IncomingMessage): Promise<{ token: string }> {
+    if (callerOf(request).role !== 'admin') throw new ForbiddenException('Only an admin decides on runs');
+    let token: string | undefined;
+    try {
+      token = await this.runs.resumeToken(id);
+    } catch (error) {
+      if (RunNotFoundError.isInstance(error)) throw new NotFoundException(error.message);
+      throw error;
+    }
+    if (token === undefined) throw new ConflictException(`Run ${id} is not waiting for a decision`);
+    return { token };
   }
 
   @Sse(':id/events')

@@ -20,6 +20,7 @@ import { ModelRequests } from './model-requests';
 import { reportAnsweredCall, reportRequestEnd } from './report-hooks';
 import {
   answerPausedTool,
+  checkSavedState,
   decidedTurn,
   handlePausedCall,
   restoreDurableState,
@@ -27,10 +28,11 @@ import {
   type PausedToolAnswer,
 } from './restore-run';
 import { keepNonEmpty, pausedAt } from './resume-interactive';
-import { assertRunState, type RunState } from './run-state';
+import type { RunState } from './run-state';
 import { newDurableState, saveCheckpoint, snapshotRunState, type DurableState } from './run-state-snapshot';
 import { overCapText } from './run-tool-calls';
 import { TOOL_SETTLED, type TracedProps } from './run-tracing';
+import { validateInteractiveParams } from './validate-run-state';
 import { ToolCallRunner } from './tool-call-runner';
 import type { AgentStopReason, RunAgentResponse, ToolCallChildrenInteractive } from './type';
 
@@ -62,6 +64,8 @@ export class AgentLoop {
   private savedChanges = 0;
   /** A `resumeFrom` this release cannot read: handed back untouched, never overwritten by a checkpoint. */
   private unreadableState?: unknown;
+  /** Set when the resume input was refused: nothing ran, nothing is checkpointed, and the state is not signed. */
+  refusedInput = false;
   private journalError?: { error: unknown };
 
   constructor(
@@ -85,6 +89,12 @@ export class AgentLoop {
       const resumed = await this.restore(this.props.resumeFrom);
       if (resumed) return resumed;
     } else if (this.props.childrenInteractiveParams) {
+      try {
+        validateInteractiveParams(this.props.childrenInteractiveParams);
+      } catch (error) {
+        this.refusedInput = true;
+        return this.finish('error', error);
+      }
       const resumed = this.resume(await answerPausedTool(this.props));
       if (resumed) return resumed;
     }
@@ -214,13 +224,15 @@ export class AgentLoop {
    * the run must not continue into the loop (an unreadable state, a call still undecided, a new pause, a stop).
    */
   private async restore(saved: RunState): Promise<RunAgentResponse | undefined> {
+    let verified: boolean;
     try {
-      assertRunState(saved);
+      verified = checkSavedState(saved, this.props.stateSecret);
     } catch (error) {
       this.unreadableState = saved;
+      this.refusedInput = true;
       return this.finish('error', error);
     }
-    this.durable = restoreDurableState(saved, this.durable);
+    this.durable = restoreDurableState(saved, this.durable, verified);
     this.messages = saved.messages.slice();
     this.historyTokens = estimateMessagesTokens(this.messages);
     // The saved state is already stored: until something changes, there is nothing to checkpoint.
@@ -315,7 +327,7 @@ export class AgentLoop {
   private async finish(stopReason: AgentStopReason, error?: unknown): Promise<RunAgentResponse> {
     if (this.interactiveResponse)
       this.interactiveResponse.params.toolParams.memoryRequestMessages = this.messages.slice();
-    if (this.unreadableState === undefined) {
+    if (!this.refusedInput) {
       const failed = await this.checkpoint();
       if (failed) {
         stopReason = 'error';

@@ -4,19 +4,21 @@ import type { DecidedCall } from './decisions';
 import { locatePending } from './pending-messages';
 import { reportAnsweredCall } from './report-hooks';
 import { pausedAt, restoreInteractiveHistory, runInteractiveHandler } from './resume-interactive';
-import type { PendingCall, RunState } from './run-state';
+import { assertRunState, type PendingCall, type RunState } from './run-state';
+import { verifyRunState } from './run-state-signature';
 import type { DurableState } from './run-state-snapshot';
 import type { RunAgentCallProps, ToolCallChildrenInteractive } from './type';
 
 /**
  * The durable state a run resumes with from `saved`, already checked by `assertRunState` (which does not
  * require `usage` or `loopGuard`: missing, they start from zero). A `caller` given to this call wins over the
- * saved one, which only stands in when none was given.
+ * saved one, which only stands in when none was given and the state was `verified` with `stateSecret`: a state
+ * from outside could carry any caller.
  *
  * @internal
  */
-export function restoreDurableState(saved: RunState, current: DurableState): DurableState {
-  const takeSavedCaller = !current.hasCaller && 'caller' in saved;
+export function restoreDurableState(saved: RunState, current: DurableState, verified: boolean): DurableState {
+  const takeSavedCaller = verified && !current.hasCaller && 'caller' in saved;
   return {
     runId: saved.runId,
     turn: saved.turn,
@@ -26,6 +28,19 @@ export function restoreDurableState(saved: RunState, current: DurableState): Dur
     hasCaller: takeSavedCaller || current.hasCaller,
     caller: takeSavedCaller ? saved.caller : current.caller,
   };
+}
+
+/**
+ * Check a state from outside before anything of it is used: its shape in depth, then, with `stateSecret`, its
+ * signature. Returns whether it was verified (its `caller` may then stand in); throws the error the run ends with.
+ *
+ * @internal
+ */
+export function checkSavedState(saved: RunState, stateSecret: string | undefined): boolean {
+  assertRunState(saved);
+  if (stateSecret === undefined) return false;
+  verifyRunState(saved, stateSecret);
+  return true;
 }
 
 /**

@@ -2,7 +2,9 @@ import { ABORT_POLL_MS } from '../constants';
 import { RunAbortedError } from '../errors/run-aborted.error';
 import { RunTimeoutError } from '../errors/run-timeout.error';
 import { linkAbort } from '../utils/abort';
+import { toError } from '../utils/to-error';
 import { AgentLoop } from './agent-loop';
+import { signedCheckpoints, signRunState } from './run-state-signature';
 import { RunTracing } from './run-tracing';
 import type { RunAgentCallProps, RunAgentResponse } from './type';
 
@@ -43,10 +45,21 @@ export async function runAgentLoop(props: RunAgentCallProps): Promise<RunAgentRe
   const tracing = props.tracer
     ? new RunTracing(props.tracer, String(props.body.model), props.resumeFrom?.traceparent)
     : undefined;
+  const secret = props.stateSecret;
+  // Signed last, after tracing has stamped its context: the signature covers every field the state is saved with.
+  const inner = secret === undefined ? props : signedCheckpoints(props, secret);
   try {
-    const loop = new AgentLoop(tracing ? tracing.wrap(props) : props, signal, () => (timedOut ? 'timeout' : 'aborted'));
-    const result = await loop.run();
-    return tracing ? tracing.end(result) : result;
+    const loop = new AgentLoop(tracing ? tracing.wrap(inner) : inner, signal, () => (timedOut ? 'timeout' : 'aborted'));
+    const ended = await loop.run();
+    const result = tracing ? tracing.end(ended) : ended;
+    // A refused state goes back as it came: signing it would vouch for it.
+    if (secret === undefined || loop.refusedInput) return result;
+    try {
+      return { ...result, state: signRunState(result.state, secret) };
+    } catch (error) {
+      // A state JSON cannot hold (a circular `caller`) cannot be signed, nor resumed: an error, not a rejection.
+      return { ...result, stopReason: 'error', error: result.error ?? toError(error) };
+    }
   } finally {
     clearTimeout(deadline);
     clearInterval(poll);

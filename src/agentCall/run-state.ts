@@ -1,6 +1,6 @@
-import { RunStateVersionError } from '../errors/run-state-version.error';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
 import type { ToolExecuteResult, ToolInteractive } from '../toolCall/type';
+import { validateRunState } from './validate-run-state';
 
 /** The only run-state version this release reads and writes. */
 export const RUN_STATE_VERSION = 1;
@@ -27,7 +27,7 @@ export type Decision = { approve: true } | { approve: false; reason?: string } |
  * `JSON.parse(JSON.stringify(state))` resumes identically. Its size is the history plus a fixed overhead.
  */
 export type RunState = {
-  /** The format version; other values are refused with {@link RunStateVersionError}. */
+  /** The format version; other values are refused with a `RunStateVersionError`. */
   v: 1;
   /** The run's id; tool-journal keys and `idempotencyKey`s are `${runId}:${call.id}`. */
   runId: string;
@@ -41,22 +41,24 @@ export type RunState = {
   loopGuard: { signature: string; repeats: number };
   /** Calls waiting for a person, in call order; empty unless the run stopped with `stopReason: 'interactive'`. */
   pending: PendingCall[];
-  /** The `caller` prop of the run, when one was given: handed to tools as `ctx.caller`, never sent to the model. */
+  /**
+   * The `caller` prop of the run, when one was given: handed to tools as `ctx.caller`, never sent to the model. A
+   * resume uses it only when the state was verified with `stateSecret`; otherwise the resuming call's own `caller`.
+   */
   caller?: unknown;
   /** The W3C `traceparent` of the run's span, when it is traced: a resumed run continues the same trace. */
   traceparent?: string;
+  /**
+   * With `runAgentLoop({ stateSecret })`: an HMAC-SHA256 (base64url) over every other field of the state, so a
+   * resume with the same secret refuses a state that was edited or made elsewhere (`RunStateSignatureError`).
+   */
+  signature?: string;
 };
 
-/** Check that `value` is a run state this release can resume from; anything else is a {@link RunStateVersionError}. */
+/**
+ * Check that `value` is a run state this release can resume from, in depth (see `validateRunState`): a wrong `v`
+ * is a `RunStateVersionError`, a malformed state of the right version an `InvalidRunStateError`.
+ */
 export function assertRunState(value: unknown): asserts value is RunState {
-  const state = value as Partial<RunState> | null | undefined;
-  const version = typeof state === 'object' && state !== null ? state.v : undefined;
-  if (version !== RUN_STATE_VERSION) throw new RunStateVersionError(version);
-  if (
-    typeof state!.runId !== 'string' ||
-    !Array.isArray(state!.messages) ||
-    typeof state!.turn !== 'number' ||
-    !Array.isArray(state!.pending)
-  )
-    throw new RunStateVersionError(version);
+  validateRunState(value);
 }

@@ -158,9 +158,16 @@ export type RunAgentCallProps = ResponseEvents & {
   /**
    * Continue a run from a state a previous call returned (or `onCheckpoint` saved), in this process or another.
    * Its history replaces `body.messages`; turns, usage and the loop guard keep counting. A state of an unknown
-   * version ends the run at once with `stopReason: 'error'` and a `RunStateVersionError`.
+   * version ends the run at once with `stopReason: 'error'` and a `RunStateVersionError`; a malformed one (checked in
+   * depth: types, counts, pending calls against the history) with an `InvalidRunStateError`. Nothing runs then.
    */
   resumeFrom?: RunState;
+  /**
+   * Sign every state the run returns or checkpoints (`state.signature`, an HMAC-SHA256) and refuse a `resumeFrom`
+   * this secret did not sign (`RunStateSignatureError`, nothing runs). A verified state's `caller` stands in when
+   * this call gives none; an unverified one's never does. Use a long random value kept server-side.
+   */
+  stateSecret?: string;
   /** The answers to the pending calls of `resumeFrom`, keyed by tool call id; a call left undecided keeps the run waiting. */
   decisions?: Record<string, Decision>;
   /**

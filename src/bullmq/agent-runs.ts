@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { openConnection } from './connections';
-import { InvalidDecisionsError, ResumeTokenError, RunNotFoundError, RunWaitTimeoutError } from './errors';
+import {
+  InvalidDecisionsError,
+  InvalidRunIdError,
+  ResumeTokenError,
+  RunNotFoundError,
+  RunStartTooLargeError,
+  RunWaitTimeoutError,
+} from './errors';
 import { decodeEvent, hasEnded, readEvents } from './event-reader';
 import { signResumeToken, tokenSeq, verifyResumeToken } from './resume-token';
 import { turnJobId } from './run-processor';
@@ -22,13 +29,19 @@ import type {
 } from './types';
 
 const DAY = 24 * 60 * 60;
+/** Characters of a run id: it is part of every key, job id and event of the run. */
+export const MAX_RUN_ID_LENGTH = 256;
+/** Default bytes of a start's body and meta as JSON. */
+export const DEFAULT_MAX_START_BYTES = 4 * 1024 * 1024;
+/** Default entries kept per event stream. */
+export const DEFAULT_MAX_EVENTS = 10_000;
 
 /**
  * Agent runs on a BullMQ queue: any process starts, reads, decides or cancels a run, and any worker advances
  * it, one turn per job, from the state checkpointed in Redis.
  *
  * @example
- * const runs = new AgentRuns({ connection: { host: '127.0.0.1', port: 6379 }, secret: process.env.RUNS_SECRET });
+ * const runs = new AgentRuns({ connection: { host: '127.0.0.1', port: 6379 }, secret: process.env.RUNS_SECRET! });
  * runs.worker({ setup: async () => ({ client: new OpenAI(), tools: toolsFrom(new WeatherTools()) }) });
  * const { runId } = await runs.start({ body: { model: 'gpt-4o-mini', messages } });
  * for await (const event of runs.events(runId)) console.log(event);
@@ -43,16 +56,27 @@ export class AgentRuns {
   constructor(private readonly options: AgentRunsOptions) {
     this.queueName = options.queueName ?? 'agentcall-runs';
     this.redis = openConnection(options.connection);
-    this.store = new RunStore(this.redis, options.prefix ?? 'agentcall', options.finishedTtlSeconds ?? 7 * DAY);
+    this.store = new RunStore(this.redis, options.prefix ?? 'agentcall', {
+      finishedTtlSeconds: options.finishedTtlSeconds ?? 7 * DAY,
+      waitingTtlSeconds: options.waitingTtlSeconds ?? 7 * DAY,
+      maxEvents: options.maxEvents ?? DEFAULT_MAX_EVENTS,
+    });
     this.queue = new Queue<TurnJobData>(this.queueName, { connection: options.connection });
     // Connection trouble is reported on the calls that hit it; without a listener Node would throw it.
     this.queue.on('error', () => undefined);
   }
 
-  /** Queue a new run; starting an id that exists starts nothing new. */
+  /**
+   * Queue a new run; starting an id that exists starts nothing new. An id over 256 characters or with `:` is an
+   * `InvalidRunIdError`; a body and meta over `maxStartBytes` a `RunStartTooLargeError`.
+   */
   async start(options: StartRunOptions): Promise<{ runId: string }> {
     const runId = options.runId ?? randomUUID();
-    if (runId.includes(':')) throw new TypeError(`A run id cannot contain ':' (BullMQ job ids): ${runId}`);
+    checkRunId(runId);
+    const maxBytes = this.options.maxStartBytes ?? DEFAULT_MAX_START_BYTES;
+    const bytes =
+      Buffer.byteLength(JSON.stringify(options.body) ?? '') + Buffer.byteLength(JSON.stringify(options.meta) ?? '');
+    if (bytes > maxBytes) throw new RunStartTooLargeError(bytes, maxBytes);
     const { messages, ...body } = options.body;
     const state: RunState = {
       v: 1,
@@ -71,6 +95,7 @@ export class AgentRuns {
 
   /** The run as stored; throws `RunNotFoundError` for an unknown (or expired) id. */
   async get(runId: string): Promise<RunRecord> {
+    checkRunId(runId);
     const { run } = await this.store.read(runId);
     if (!run) throw new RunNotFoundError(runId);
     return this.toRecord(runId, run);
@@ -78,6 +103,7 @@ export class AgentRuns {
 
   /** Resolves once the run waits for a person or has ended; rejects with `RunWaitTimeoutError` after `timeoutMs`. */
   async wait(runId: string, options: { timeoutMs?: number } = {}): Promise<RunRecord> {
+    checkRunId(runId);
     const timeoutMs = options.timeoutMs ?? 60_000;
     const deadline = Date.now() + timeoutMs;
     const { run, lastEventId } = await this.store.read(runId);
@@ -106,6 +132,7 @@ export class AgentRuns {
    * A reader that reconnects with the last id it saw misses nothing and sees nothing twice, from any process.
    */
   events(runId: string, options: { after?: string } = {}): AsyncIterable<RunEvent> {
+    checkRunId(runId);
     const key = this.store.keys(runId).events;
     const isGone = async () => {
       const { run } = await this.store.read(runId);
@@ -132,17 +159,27 @@ export class AgentRuns {
 
   /**
    * Answer the calls a waiting run waits on, and queue it for whichever worker is free. With a `secret`, the
-   * run's `resumeToken` is required: a missing, forged or stale one throws `ResumeTokenError` and changes nothing.
+   * run's token (from {@link AgentRuns.resumeToken}) is required: a missing, forged or stale one throws
+   * `ResumeTokenError` and changes nothing. Without a `secret`, `decide` refuses (`unconfigured`) unless the runs
+   * were made with `allowDecideWithoutToken: true`.
    */
-  async decide(runId: string, decisions: Record<string, Decision>, options: { token?: string } = {}): Promise<void> {
+  async decide(
+    runId: string,
+    decisions: Record<string, Decision>,
+    options: { token?: string | undefined } = {},
+  ): Promise<void> {
+    checkRunId(runId);
+    const secret = this.options.secret;
+    if (secret === undefined && this.options.allowDecideWithoutToken !== true)
+      throw new ResumeTokenError(runId, 'unconfigured');
     const { run } = await this.store.read(runId);
     if (!run) throw new RunNotFoundError(runId);
     const seq = Number(run.seq);
     const state = JSON.parse(run.state) as RunState;
     const callIds = state.pending.map((p) => p.call.id);
-    if (this.options.secret !== undefined) {
+    if (secret !== undefined) {
       if (!options.token) throw new ResumeTokenError(runId, 'missing');
-      if (!verifyResumeToken(this.options.secret, options.token, { runId, seq, callIds })) {
+      if (!verifyResumeToken(secret, options.token, { runId, seq, callIds })) {
         // The calls of an earlier pause are gone, so a token for an earlier sequence number can only be called stale.
         const claimed = tokenSeq(options.token);
         throw new ResumeTokenError(runId, claimed !== undefined && claimed < seq ? 'stale' : 'forged');
@@ -156,8 +193,24 @@ export class AgentRuns {
     await this.addTurn({ runId, seq });
   }
 
+  /**
+   * The token `decide` needs for the run's current pause, for the app to hand to the person who may decide (reads
+   * never carry it). `undefined` when the run is not waiting or the runs have no `secret`; throws
+   * `RunNotFoundError` for an unknown (or expired) id.
+   */
+  async resumeToken(runId: string): Promise<string | undefined> {
+    checkRunId(runId);
+    const { run } = await this.store.read(runId);
+    if (!run) throw new RunNotFoundError(runId);
+    const secret = this.options.secret;
+    if (run.status !== 'waiting' || secret === undefined) return undefined;
+    const callIds = (JSON.parse(run.state) as RunState).pending.map((p) => p.call.id);
+    return signResumeToken(secret, { runId, seq: Number(run.seq), callIds });
+  }
+
   /** Cancel the run: a waiting or queued run ends at once, a running one is aborted (its tools' signals too). */
   async cancel(runId: string): Promise<void> {
+    checkRunId(runId);
     const before = await this.store.cancel(runId);
     if (before === undefined) throw new RunNotFoundError(runId);
   }
@@ -201,12 +254,14 @@ export class AgentRuns {
     if (run.error) record.error = JSON.parse(run.error) as RunRecord['error'];
     const meta = JSON.parse(run.meta ?? 'null') as unknown;
     if (meta !== null) record.meta = meta;
-    if (status === 'waiting' && this.options.secret !== undefined) {
-      const callIds = state.pending.map((p) => p.call.id);
-      record.resumeToken = signResumeToken(this.options.secret, { runId, seq: Number(run.seq), callIds });
-    }
     return record;
   }
+}
+
+/** Throw `InvalidRunIdError` unless `runId` can name a run. */
+function checkRunId(runId: string): void {
+  if (typeof runId !== 'string' || runId.length > MAX_RUN_ID_LENGTH || runId.includes(':'))
+    throw new InvalidRunIdError(runId, MAX_RUN_ID_LENGTH);
 }
 
 /** Waiting for a person or ended: what `wait` waits for. */

@@ -1,11 +1,24 @@
 import { AgentcallError } from '../index';
 
-/** Why `decide` refused a resume token. */
-export type ResumeTokenProblem = 'missing' | 'forged' | 'stale';
+/**
+ * Why `decide` refused a resume token: none given, not signed by the secret, of a pause that is over, or
+ * `unconfigured`: the runs have no `secret` and did not opt out with `allowDecideWithoutToken: true`.
+ */
+export type ResumeTokenProblem = 'missing' | 'forged' | 'stale' | 'unconfigured';
+
+/** The longest part of an id an error message repeats. */
+const SHOWN_ID_CHARS = 200;
+
+/** `id` as error text shows it: cut, so a huge id does not make a huge error. */
+function shown(id: string): string {
+  const text = String(id);
+  return text.length > SHOWN_ID_CHARS ? `${text.slice(0, SHOWN_ID_CHARS)}… [cut: ${text.length} characters]` : text;
+}
 
 /**
  * `decide` was given no token, a token the secret did not sign, or the token of a pause that is over
- * (the run moved on, was decided already, or ended). Nothing was changed.
+ * (the run moved on, was decided already, or ended); or the runs have no `secret` (`unconfigured`). Nothing was
+ * changed.
  */
 export class ResumeTokenError extends AgentcallError {
   static {
@@ -16,7 +29,11 @@ export class ResumeTokenError extends AgentcallError {
     readonly runId: string,
     readonly problem: ResumeTokenProblem,
   ) {
-    super(`Resume token for run ${runId} refused: ${problem}`);
+    super(
+      problem === 'unconfigured'
+        ? `Resume token for run ${shown(runId)} refused: unconfigured (give the runs a secret, or set allowDecideWithoutToken: true)`
+        : `Resume token for run ${shown(runId)} refused: ${problem}`,
+    );
   }
 }
 
@@ -30,7 +47,7 @@ export class InvalidDecisionsError extends AgentcallError {
     readonly runId: string,
     readonly unknownCallIds: string[],
   ) {
-    super(`Run ${runId} is not waiting on ${unknownCallIds.join(', ')}`);
+    super(`Run ${shown(runId)} is not waiting on ${shown(unknownCallIds.join(', '))}`);
   }
 }
 
@@ -41,7 +58,7 @@ export class RunNotFoundError extends AgentcallError {
   }
 
   constructor(readonly runId: string) {
-    super(`Run ${runId} not found`);
+    super(`Run ${shown(runId)} not found`);
   }
 }
 
@@ -55,6 +72,40 @@ export class RunWaitTimeoutError extends AgentcallError {
     readonly runId: string,
     readonly timeoutMs: number,
   ) {
-    super(`Run ${runId} neither waited nor ended within ${timeoutMs} ms`);
+    super(`Run ${shown(runId)} neither waited nor ended within ${timeoutMs} ms`);
+  }
+}
+
+/** A run id that is not a string, is longer than `maxLength` characters, or holds `:` (BullMQ job ids). */
+export class InvalidRunIdError extends AgentcallError {
+  static {
+    this.defineName('InvalidRunIdError');
+  }
+
+  constructor(
+    readonly runId: string,
+    readonly maxLength: number,
+  ) {
+    super(
+      typeof runId !== 'string'
+        ? 'A run id must be a string'
+        : runId.length > maxLength
+          ? `A run id is at most ${maxLength} characters; this one has ${runId.length}`
+          : `A run id cannot contain ':' (BullMQ job ids): ${shown(runId)}`,
+    );
+  }
+}
+
+/** `start` was given a body and `meta` larger than `maxStartBytes` (as JSON). Nothing was queued. */
+export class RunStartTooLargeError extends AgentcallError {
+  static {
+    this.defineName('RunStartTooLargeError');
+  }
+
+  constructor(
+    readonly bytes: number,
+    readonly maxBytes: number,
+  ) {
+    super(`A run's start body and meta are at most ${maxBytes} bytes as JSON; these are ${bytes}`);
   }
 }

@@ -2,6 +2,9 @@ import { asError } from './retryable';
 import type { RunStore } from './run-store';
 import type { RunEventData } from './types';
 
+/** Characters of text one coalesced event may reach before the next delta starts another. */
+const MAX_COALESCED_CHARS = 64 * 1024;
+
 /**
  * A run's events on their way to its stream. They go out with the next journal write or checkpoint, or after
  * `flushMs` on their own, so a fast turn costs no round-trip of its own and a slow stream still shows up live.
@@ -18,7 +21,21 @@ export class EventBuffer {
     private readonly flushMs: number,
   ) {}
 
+  /**
+   * Buffer an event. Text and reasoning deltas are joined to the buffered event of the same type (up to 64 KiB of
+   * text each): one stream entry per flush, not one per streamed token.
+   */
   push(event: RunEventData): void {
+    const last = this.pending[this.pending.length - 1];
+    if (
+      (event.type === 'text' || event.type === 'reasoning') &&
+      last?.type === event.type &&
+      last.text.length < MAX_COALESCED_CHARS
+    ) {
+      this.pending[this.pending.length - 1] = { type: event.type, text: last.text + event.text };
+      this.timer ??= setTimeout(() => this.flush(), this.flushMs);
+      return;
+    }
     this.pending.push(event);
     this.timer ??= setTimeout(() => this.flush(), this.flushMs);
   }

@@ -3,7 +3,14 @@
  */
 export { AgentRuns } from './agent-runs';
 export { RunWorker } from './run-worker';
-export { InvalidDecisionsError, ResumeTokenError, RunNotFoundError, RunWaitTimeoutError } from './errors';
+export {
+  InvalidDecisionsError,
+  InvalidRunIdError,
+  ResumeTokenError,
+  RunNotFoundError,
+  RunStartTooLargeError,
+  RunWaitTimeoutError,
+} from './errors';
 export type { ResumeTokenProblem } from './errors';
 export { isRetryableModelError } from './retryable';
 export type {

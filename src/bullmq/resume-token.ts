@@ -4,9 +4,12 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 export type TokenSubject = { runId: string; seq: number; callIds: readonly string[] };
 
 function mac(secret: string, subject: TokenSubject): Buffer {
-  // Newlines cannot occur in a sequence number, and ids are joined after it, so fields cannot run together.
-  const text = `${subject.runId}\n${subject.seq}\n${subject.callIds.join('\n')}`;
-  return createHmac('sha256', secret).update(text).digest();
+  // Every field is prefixed with its length, and the list with its count: ids may hold any character (`\n` too), so
+  // no two subjects sign the same text (a token for run `a` never verifies for run `a\n0`).
+  const fields = [subject.runId, String(subject.seq), ...subject.callIds];
+  const hmac = createHmac('sha256', secret).update(`agentcall resume token v2\n${fields.length}\n`);
+  for (const field of fields) hmac.update(`${Buffer.byteLength(field)}:`).update(field);
+  return hmac.digest();
 }
 
 /** An opaque token: `<seq>.<hmac>` in base64url. */

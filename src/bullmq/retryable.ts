@@ -1,5 +1,5 @@
 import { APIConnectionError } from 'openai';
-import { StreamIdleTimeoutError } from '../index';
+import { maskSecrets, StreamIdleTimeoutError } from '../index';
 
 /**
  * Whether a model error is worth another attempt from the last checkpoint: rate limits (429), server errors
@@ -15,12 +15,28 @@ export function isRetryableModelError(error: unknown): boolean {
   return error instanceof APIConnectionError || /^APIConnection/.test(error.constructor.name);
 }
 
-/** A model-safe summary of an error for the run record. */
+/** Characters of `RunRecord.error.message`; the name is cut to 200. */
+export const MAX_ERROR_MESSAGE_CHARS = 2000;
+/** Cut before masking with this much to spare, so a secret crossing the cut is masked whole (and cost is bounded). */
+const MASK_MARGIN = 1024;
+
+/**
+ * A model-safe summary of an error for the run record: secrets masked the way the core masks them, the message cut
+ * to 2,000 characters (an error can carry a whole response body, or a connection string).
+ */
 export function errorSummary(error: unknown): { name: string; message: string; status?: number } {
-  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  if (!(error instanceof Error)) return { name: 'Error', message: safeText(String(error), MAX_ERROR_MESSAGE_CHARS) };
   const status = (error as { status?: unknown }).status;
   const name = error.name === 'Error' ? error.constructor.name : error.name;
-  return { name, message: error.message, ...(typeof status === 'number' ? { status } : {}) };
+  return {
+    name: safeText(String(name), 200),
+    message: safeText(String(error.message), MAX_ERROR_MESSAGE_CHARS),
+    ...(typeof status === 'number' ? { status } : {}),
+  };
+}
+
+function safeText(text: string, maxChars: number): string {
+  return maskSecrets(text.slice(0, maxChars + MASK_MARGIN)).slice(0, maxChars);
 }
 
 /** `error` as an Error, for a throw. */

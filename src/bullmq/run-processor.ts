@@ -53,7 +53,9 @@ export class RunProcessor {
     const { run, state, journal } = claimed;
 
     const setup = await this.options.setup({ runId, meta: JSON.parse(run.meta ?? 'null') as unknown });
-    const { client, maxRunAgentTimes, onStreaming, onReasoning, onToolCall, onAfterToolCall, ...rest } = setup;
+    // A `stateSecret` would refuse the queue's own unsigned states; a plain JavaScript setup may still pass one.
+    const { client, maxRunAgentTimes, onStreaming, onReasoning, onToolCall, onAfterToolCall, ...given } = setup;
+    const { stateSecret: _, ...rest } = given as typeof given & { stateSecret?: string };
     const maxTurns = maxRunAgentTimes ?? DEFAULT_MAX_RUN_AGENT_TIMES;
     const tape = ModelTape.fromJournal(seq, journal);
     const events = new EventBuffer(this.store, runId, this.options.eventFlushMs);
@@ -70,6 +72,8 @@ export class RunProcessor {
           typeof runAgentLoop
         >[0]['body'],
         resumeFrom: state,
+        // The state is the queue's own, read from Redis: its caller stands in when setup gives none.
+        ...(!('caller' in rest) && 'caller' in state ? { caller: state.caller } : {}),
         ...(decisions ? { decisions } : {}),
         journal: recorder.journal,
         client: tape.wrap(client),

@@ -32,13 +32,27 @@ export type CheckpointInput = {
 /** What `claim` handed a worker. */
 export type Claimed = { run: StoredRun; journal: Map<string, string> };
 
+/** How long runs are kept, and how many events. */
+export type RunStoreLimits = {
+  /** Seconds a finished run is kept. */
+  finishedTtlSeconds: number;
+  /** Seconds a run waiting for a person is kept. */
+  waitingTtlSeconds: number;
+  /** Entries an event stream keeps, approximately. */
+  maxEvents: number;
+};
+
 /** Reads and writes runs in Redis; every change of status goes through one atomic script. */
 export class RunStore {
+  private readonly finishedTtlSeconds: number;
+
   constructor(
     readonly redis: Redis,
     readonly prefix: string,
-    private readonly finishedTtlSeconds: number,
-  ) {}
+    private readonly limits: RunStoreLimits,
+  ) {
+    this.finishedTtlSeconds = limits.finishedTtlSeconds;
+  }
 
   keys(runId: string) {
     return runKeys(this.prefix, runId);
@@ -96,6 +110,8 @@ export class RunStore {
       input.interactive === undefined ? '' : JSON.stringify(input.interactive),
       this.finishedTtlSeconds,
       Date.now(),
+      this.limits.maxEvents,
+      this.limits.waitingTtlSeconds,
       events.length,
     ];
     for (const event of events) {
@@ -117,7 +133,7 @@ export class RunStore {
     const k = this.keys(runId);
     const pipeline = this.redis.pipeline();
     pipeline.hset(k.journal, { ...tape, [`call:${key}`]: JSON.stringify(result) });
-    for (const event of events) pipeline.xadd(k.events, '*', ...encodeEvent(event));
+    for (const event of events) this.addEvent(pipeline, k.events, event);
     await execPipeline(pipeline);
   }
 
@@ -126,7 +142,7 @@ export class RunStore {
     if (!events.length) return;
     const k = this.keys(runId);
     const pipeline = this.redis.pipeline();
-    for (const event of events) pipeline.xadd(k.events, '*', ...encodeEvent(event));
+    for (const event of events) this.addEvent(pipeline, k.events, event);
     await execPipeline(pipeline);
   }
 
@@ -163,6 +179,11 @@ export class RunStore {
     const event = JSON.stringify({ status: 'failed', stopReason: 'error' });
     const args = [seq, JSON.stringify(error), this.finishedTtlSeconds, Date.now(), event];
     return ((await fail.run(this.redis, [k.run, k.journal, k.events], args)) as number) === 1;
+  }
+
+  /** Queue an event on `pipeline`, trimming the stream to about `maxEvents` (`~`: whole nodes only, cheap). */
+  private addEvent(pipeline: ReturnType<Redis['pipeline']>, key: string, event: RunEventData): void {
+    pipeline.xadd(key, 'MAXLEN', '~', this.limits.maxEvents, '*', ...encodeEvent(event));
   }
 
   /** The stored run and the id of its last event, read together (one transaction). */

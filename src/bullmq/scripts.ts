@@ -39,9 +39,11 @@ return out
 `;
 
 /**
- * Save a turn: only from the worker holding sequence number ARGV[1] of a running run.
- * KEYS: run, journal, events. ARGV: seq, state, status, stopReason, text, error, interactive, ttl, now,
- * event count, then (type, data) per event. → the new sequence number, -1 (moved on) or -2 (not running)
+ * Save a turn: only from the worker holding sequence number ARGV[1] of a running run. The event stream is trimmed
+ * to about ARGV[10] entries; a run that now waits for a person expires after ARGV[11] seconds unless decided.
+ * KEYS: run, journal, events. ARGV: seq, state, status, stopReason, text, error, interactive, finished ttl, now,
+ * max events, waiting ttl, event count, then (type, data) per event. → the new sequence number, -1 (moved on) or
+ * -2 (not running)
  */
 export const CHECKPOINT = `
 local seq = redis.call('HGET', KEYS[1], 'seq')
@@ -57,17 +59,20 @@ for i, field in ipairs(optional) do
 end
 redis.call('HDEL', KEYS[1], 'decisions')
 redis.call('DEL', KEYS[2])
-for i = 0, tonumber(ARGV[10]) - 1 do
-  redis.call('XADD', KEYS[3], '*', 'type', ARGV[11 + 2 * i], 'data', ARGV[12 + 2 * i])
+for i = 0, tonumber(ARGV[12]) - 1 do
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[10], '*', 'type', ARGV[13 + 2 * i], 'data', ARGV[14 + 2 * i])
 end
 if status == 'completed' or status == 'failed' then
   for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[8]) end
+elseif status == 'waiting' then
+  for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[11]) end
 end
 return nextSeq
 `;
 
 /**
- * Hand a waiting run its decisions. KEYS: run, events. ARGV: seq, decisions, now, status event.
+ * Hand a waiting run its decisions (and lift its waiting expiry). KEYS: run, events. ARGV: seq, decisions, now,
+ * status event.
  * → 1 decided, 2 already decided with these same decisions, 0 stale, -1 no such run
  */
 export const DECIDE = `
@@ -77,6 +82,9 @@ if f[2] ~= ARGV[1] then return 0 end
 if f[1] == 'waiting' then
   redis.call('HSET', KEYS[1], 'status', 'queued', 'decisions', ARGV[2], 'updatedAt', ARGV[3])
   redis.call('XADD', KEYS[2], '*', 'type', 'status', 'data', ARGV[4])
+  -- Decided: the run goes on, so it no longer expires as a waiting one.
+  redis.call('PERSIST', KEYS[1])
+  redis.call('PERSIST', KEYS[2])
   return 1
 end
 if f[1] == 'queued' and f[3] == ARGV[2] then return 2 end

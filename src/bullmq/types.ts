@@ -22,12 +22,10 @@ export type RunRecord = {
   stopReason?: string;
   /** The last assistant text of the run (set once it has ended). */
   text?: string;
-  /** Why a failed run failed: a model-safe summary of the error. */
+  /** Why a failed run failed: its name and message, secrets masked, the message cut to 2,000 characters. */
   error?: { name: string; message: string; status?: number };
   /** What `start` was given as `meta`. */
   meta?: unknown;
-  /** While the run waits: the opaque token `decide` must be given (only when the runs have a `secret`). */
-  resumeToken?: string;
 };
 
 /** One event of a run, as read from its stream; `id` is the stream entry id to resume after. */
@@ -53,10 +51,25 @@ export type AgentRunsOptions = {
   turnsPerJob?: number;
   /** Prefix of the run keys in Redis (default `'agentcall'`). BullMQ's own keys use its `bull` prefix. */
   prefix?: string;
-  /** Secret for resume tokens: with it, `decide` needs the token of the waiting run. */
+  /**
+   * Secret for resume tokens (the same in every process): `decide` then needs the token of the waiting run, which
+   * `runs.resumeToken(runId)` gives. Without it, `decide` refuses (`ResumeTokenError`, `unconfigured`) unless
+   * `allowDecideWithoutToken` is set.
+   */
   secret?: string;
+  /**
+   * Let `decide` resume a run from its id alone when there is no `secret` (default false): for an app whose own
+   * authorization in front of `decide` is all the protection it wants.
+   */
+  allowDecideWithoutToken?: boolean;
   /** Seconds a finished run (state, journal, events) is kept before Redis deletes it (default 7 days). */
   finishedTtlSeconds?: number;
+  /** Seconds a run waiting for a person is kept before Redis deletes it (default 7 days); a decision keeps it. */
+  waitingTtlSeconds?: number;
+  /** Entries a run's event stream keeps, approximately (Redis `MAXLEN ~`, default 10,000): older ones are trimmed. */
+  maxEvents?: number;
+  /** Bytes of a start's `body` and `meta`, as JSON (default 4 MiB): a larger start is a `RunStartTooLargeError`. */
+  maxStartBytes?: number;
   /** BullMQ attempts for a turn whose model request failed with a retryable error (default 5). */
   attempts?: number;
   /** First retry delay in ms, doubled per attempt (default 1000). */
@@ -72,11 +85,15 @@ export type QueuedRunClient = LLMClient & {
   withOptions(options: { fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response> }): LLMClient;
 };
 
-/** What `setup` gives a run: its client and tools, and any other `runAgentLoop` props. */
+/**
+ * What `setup` gives a run: its client and tools, and any other `runAgentLoop` props. No `stateSecret`: the states a
+ * worker resumes from are the queue's own, read from Redis, and count as verified (their `caller` stands in when
+ * `setup` gives none).
+ */
 export type RunSetup = { client: QueuedRunClient; tools: ToolDefinition[] } & Partial<
   Omit<
     RunAgentCallProps,
-    'body' | 'tools' | 'client' | 'abortSignal' | 'resumeFrom' | 'decisions' | 'journal' | 'runId'
+    'body' | 'tools' | 'client' | 'abortSignal' | 'resumeFrom' | 'decisions' | 'journal' | 'runId' | 'stateSecret'
   >
 >;
 
@@ -103,6 +120,6 @@ export type StartRunOptions = {
   body: Omit<LLMRequestBody, 'tools'>;
   /** Any JSON value handed to `setup` (user, tenant, which tools). */
   meta?: unknown;
-  /** A run id of your own; starting the same id twice starts one run. */
+  /** A run id of your own (at most 256 characters, no `:`); starting the same id twice starts one run. */
   runId?: string;
 };

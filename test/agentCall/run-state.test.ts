@@ -189,17 +189,19 @@ describe('runAgentLoop run state', () => {
       tools: [tool],
       caller,
       maxRunAgentTimes: 1,
+      stateSecret: 'state secret',
     });
     expect(tool.calls[0].caller).toBe(caller);
     expect(tool.calls[0].idempotencyKey).toBe('run-c:c1');
     expect(first.state.caller).toEqual(caller);
-    // Resumed without the prop: the stored caller still reaches tools.
+    // Resumed without the prop: the stored caller, verified with the state secret, still reaches tools.
     await runAgentLoop({
       client: server.client(),
       body: { model: 'm', messages: [] },
       tools: [tool],
       resumeFrom: roundTrip(first.state),
       maxRunAgentTimes: 2,
+      stateSecret: 'state secret',
     });
     expect(tool.calls[1].caller).toEqual(caller);
     expect(tool.calls[1].idempotencyKey).toBe('run-c:c2');

@@ -142,11 +142,14 @@ describe('AgentRuns across worker processes', () => {
     const waiting = await runs.wait(runId, { timeoutMs: 60_000 });
     expect(waiting.status).toBe('waiting');
     expect(waiting.state.pending.map((p) => p.call.id)).toEqual(['ap-1-ask']);
-    expect(waiting.resumeToken).toEqual(expect.any(String));
+    // Reads never carry the token: the app asks for it, for the person who may decide.
+    expect(waiting).not.toHaveProperty('resumeToken');
+    const token = await runs.resumeToken(runId);
+    expect(token).toEqual(expect.any(String));
     await first.stop();
 
     await worker('B');
-    await runs.decide(runId, { 'ap-1-ask': { approve: true } }, { token: waiting.resumeToken });
+    await runs.decide(runId, { 'ap-1-ask': { approve: true } }, { token });
     const done = await runs.wait(runId, { timeoutMs: 60_000 });
     expect(done.status).toBe('completed');
     expect(done.text).toBe('approved ap-1');
@@ -160,14 +163,16 @@ describe('AgentRuns across worker processes', () => {
     script((runId, turn) => ({ toolCalls: [{ id: `${runId}-ask${turn}`, name: 'approve' }] }), 10);
     await worker('A');
     const { runId } = await runs.start({ runId: 'tok-1', body: { model: 'm', messages: [user('run tok-1')] } });
-    const first = await runs.wait(runId, { timeoutMs: 60_000 });
-    await runs.decide(runId, { 'tok-1-ask0': { answer: { response: 'yes' } } }, { token: first.resumeToken });
+    await runs.wait(runId, { timeoutMs: 60_000 });
+    const firstToken = await runs.resumeToken(runId);
+    await runs.decide(runId, { 'tok-1-ask0': { answer: { response: 'yes' } } }, { token: firstToken });
     let second = await runs.wait(runId, { timeoutMs: 60_000 });
     for (let i = 0; second.status !== 'waiting' || second.state.turn < 2; i++) {
       second = await runs.wait(runId, { timeoutMs: 60_000 });
       if (i > 50) throw new Error(`run did not pause again: ${second.status}`);
     }
     expect(second.state.pending.map((p) => p.call.id)).toEqual(['tok-1-ask1']);
+    const secondToken = await runs.resumeToken(runId);
     const before = await snapshot(runId);
 
     const forged = Buffer.from(`2.${Buffer.alloc(32, 7).toString('base64url')}`).toString('base64url');
@@ -177,10 +182,10 @@ describe('AgentRuns across worker processes', () => {
       prefix: env.PREFIX,
       secret: 'another secret',
     });
-    const signedElsewhere = (await otherSecret.get(runId)).resumeToken;
+    const signedElsewhere = await otherSecret.resumeToken(runId);
     await otherSecret.close();
     const attempts: [string | undefined, string][] = [
-      [first.resumeToken, 'stale'],
+      [firstToken, 'stale'],
       [forged, 'forged'],
       [signedElsewhere, 'forged'],
       ['not a token', 'forged'],
@@ -192,7 +197,8 @@ describe('AgentRuns across worker processes', () => {
       await expect(refused).rejects.toMatchObject({ problem });
     }
     expect(await snapshot(runId)).toEqual(before);
-    expect(await runs.get(runId)).toMatchObject({ status: 'waiting', resumeToken: second.resumeToken });
+    expect(await runs.get(runId)).toMatchObject({ status: 'waiting' });
+    expect(await runs.resumeToken(runId)).toBe(secondToken);
   });
 
   it('cancels a run from another process within a second, aborting its running tool', async () => {

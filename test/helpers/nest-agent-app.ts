@@ -80,6 +80,8 @@ class AgentTestController {
       ...props,
       client: new OpenAI({ baseURL: this.baseURL, apiKey: headers['x-script'], maxRetries: 0 }),
       tools: await this.registry.resolveTools(contextId),
+      // The app's own states: signed, so a resumed run may act for the caller its state names.
+      stateSecret: 'nest test state secret',
       ...(headers['x-user'] && { caller: { user: headers['x-user'], role: headers['x-role'] } }),
       onAfterToolCall: (event) => {
         const { outcome } = event as { outcome?: string };

@@ -102,7 +102,14 @@ describe('samples/nestjs-app queued mode: two processes share runs through Redis
     const decisions = { r1: { approve: true } };
     const forged = await post(`${apiUrl}/runs/${started.runId}/decisions`, { decisions, token: 'forged' });
     expect(forged.status).toBe(403);
-    const decided = await post(`${apiUrl}/runs/${started.runId}/decisions`, { decisions, token: waiting.resumeToken });
+    // Reads carry no token: an admin asks for it.
+    expect(waiting).not.toHaveProperty('resumeToken');
+    const tokenUrl = `${apiUrl}/runs/${started.runId}/resume-token`;
+    expect((await fetch(tokenUrl, { headers: { 'x-user': 'bob' } })).status).toBe(403);
+    const { token } = (await (await fetch(tokenUrl, { headers: { 'x-user': 'ada', 'x-role': 'admin' } })).json()) as {
+      token: string;
+    };
+    const decided = await post(`${apiUrl}/runs/${started.runId}/decisions`, { decisions, token });
     expect(decided.status).toBe(201);
 
     const lastSeen = firstPart[firstPart.length - 1].id;
