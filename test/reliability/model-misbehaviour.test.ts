@@ -206,7 +206,7 @@ describe('model misbehaviour: every call answered once, every request valid for 
       ['d1', `${header}the arguments must be a JSON object, not a number`],
       ['d2', `${header}the arguments must be a JSON object, not a string`],
       ['d3', `${header}the arguments must be a JSON object, not null`],
-      ['d4', `${header}not valid JSON`],
+      ['d4', `${header}not valid JSON: invalid character 'o' at line 1, column 2`],
       ['ok', 'sunny in Oslo'],
     ]);
   });
