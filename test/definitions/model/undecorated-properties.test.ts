@@ -1,46 +1,10 @@
 import 'reflect-metadata';
-import ts from 'typescript';
 import * as agentcall from '../../../src';
 import type { ToolDefinition, ToolDefinitionProblem } from '../../../src';
+import { compileFixture as compile } from '../../helpers/compile-fixture';
 
-/**
- * DTO properties compiled as a user's project compiles them: with `useDefineForClassFields` off (this project's
- * setting) and on (`tsc --init`'s ES2022+ targets), where every declared field becomes an own property of
- * `new Dto()`, initialised or not.
- */
+/** This project's setting, and `tsc --init`'s for ES2022+ targets. */
 const settings = [false, true] as const;
-
-/** Compile `source` with one setting and run it, with `agentcall`, `class-validator` and `class-transformer` resolving to the packages these tests use. */
-function compile(source: string, useDefineForClassFields: boolean): Record<string, unknown> {
-  const { outputText } = ts.transpileModule(source, {
-    compilerOptions: {
-      module: ts.ModuleKind.CommonJS,
-      target: ts.ScriptTarget.ES2022,
-      experimentalDecorators: true,
-      emitDecoratorMetadata: true,
-      useDefineForClassFields,
-    },
-  });
-  const modules: Record<string, unknown> = {
-    agentcall,
-    'class-validator': jest.requireActual('class-validator'),
-    'class-transformer': jest.requireActual('class-transformer'),
-  };
-  const load = (specifier: string): unknown => {
-    if (!(specifier in modules)) throw new Error(`the fixture imports ${specifier}`);
-    return modules[specifier];
-  };
-  const module = { exports: {} as Record<string, unknown> };
-  // Built in this realm, not with node:vm: the fixture's decorators must see the Reflect that reflect-metadata extended.
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  const run = new Function('require', 'module', 'exports', outputText) as (
-    require: (specifier: string) => unknown,
-    module: { exports: Record<string, unknown> },
-    exports: Record<string, unknown>,
-  ) => void;
-  run(load, module, module.exports);
-  return module.exports;
-}
 
 function toolsOf(exports: Record<string, unknown>): ToolDefinition[] {
   const Tools = exports.Tools as new () => object;
