@@ -1,4 +1,4 @@
-/** Names longer than tool names may be (`TOOL_NAME_PATTERN` allows 64) are compared by their start only. */
+/** Names longer than a decorated tool's may be (`TOOL_NAME_PATTERN` allows 64) are compared by their start only. */
 const MAX_COMPARED_CHARS = 64;
 
 /** Edits allowed between two names: one in three characters, at least one, and never all of the shorter name. */
@@ -7,9 +7,10 @@ function allowedEdits(a: string, b: string): number {
 }
 
 /**
- * The names in `candidates` closest to `name`, the closest first (at most `max`): those it is part of or that are
- * part of it (three characters or more), and those a few edits away (Levenshtein, ignoring case). Empty when none is close: only names from
- * `candidates` are ever returned, so nothing the model made up is echoed back as a tool.
+ * The names in `candidates` closest to `name`, the closest first (at most `max`): those a few edits away
+ * (Levenshtein, ignoring case), then those it is part of or that are part of it (three characters or more). Empty
+ * when none is close: only names from `candidates` are ever returned, so nothing the model made up is echoed back
+ * as a tool. Linear in the number of candidates, each compared on at most 64 × 64 steps.
  *
  * @example closestNames('translate', ['translate_text', 'get_weather']) // ['translate_text']
  *
@@ -21,7 +22,7 @@ export function closestNames(name: string, candidates: readonly string[], max = 
   const scored = new Map<string, number>();
   for (const candidate of candidates) {
     if (typeof candidate !== 'string' || scored.has(candidate)) continue;
-    const known = candidate.toLowerCase();
+    const known = candidate.slice(0, MAX_COMPARED_CHARS).toLowerCase();
     const limit = allowedEdits(wanted, known);
     const distance = editDistance(wanted, known, limit);
     // Containment ranks after every near miss: `translate` → `translate_text` is a good guess, not a typo.
@@ -35,7 +36,7 @@ export function closestNames(name: string, candidates: readonly string[], max = 
     .map(([candidate]) => candidate);
 }
 
-/** Levenshtein distance, or `limit + 1` as soon as it must exceed `limit`: at most 64 × 64 steps per name. */
+/** Levenshtein distance, or `limit + 1` as soon as it must exceed `limit`. */
 function editDistance(a: string, b: string, limit: number): number {
   if (limit < 0 || Math.abs(a.length - b.length) > limit) return limit + 1;
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
