@@ -15,6 +15,8 @@ export { SCHEMA_PROFILES } from './definitions/profiles/schema-profile';
 export type { SchemaProfile } from './definitions/profiles/schema-profile';
 export { schemaReport } from './definitions/profiles/schema-report';
 export type { SchemaOmission, SchemaReportOptions } from './definitions/profiles/schema-report';
+export { definitionWarnings } from './definitions/definition-warnings';
+export type { DefinitionWarning } from './definitions/definition-warnings';
 export { standardSchemaOf } from './definitions/standard/standard-schema-of';
 export type {
   AgentcallStandardProps,

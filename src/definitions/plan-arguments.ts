@@ -85,11 +85,7 @@ export function planArguments(owner: ClassRef, methodName: string): ArgumentPlan
   if (isDtoClass(type)) {
     return { argsClass: type, synthesized: false, slots, indexOf, description: dto.options.description, problems };
   }
-  const actual = type === undefined ? 'not known (no design:paramtypes were emitted)' : typeName(type);
-  problems.push({
-    parameterIndex: dto.index,
-    message: `@Param() without a name needs a parameter typed by a DTO class, but its type is ${actual}; give the parameter a name (@Param('x')) or a class type`,
-  });
+  problems.push({ parameterIndex: dto.index, message: notADto(type) });
   return {
     argsClass: synthesizeArgsClass(owner, methodName, [], paramTypes),
     synthesized: false,
@@ -103,6 +99,15 @@ const UNDECORATED = 'has no @Param or @Ctx decorator; every parameter of a @Tool
 const SECOND_WHOLE = 'a second @Param() without a name; only one parameter can take the whole arguments object';
 const WHOLE_AND_NAMED =
   '@Param() without a name takes the whole arguments object, so the method cannot also have named @Param(name) parameters';
+
+function notADto(type: unknown): string {
+  const needs = '@Param() without a name needs a parameter typed by a DTO class';
+  // The same flag and tools the inline-parameter message names: metadata is missing, not the parameter's type.
+  if (type === undefined) {
+    return `${needs}, but no TypeScript type was emitted for it (compile with "emitDecoratorMetadata"; esbuild and tsx drop it); give @Param({ type: () => YourDto }) or a name (@Param('x'))`;
+  }
+  return `${needs}, but its type is ${typeName(type)}; give the parameter a name (@Param('x')) or a class type`;
+}
 
 function toSlot(record: ParamMetadata): ArgumentSlot {
   return record.kind === 'param' ? { kind: 'param', name: record.name } : { kind: record.kind };

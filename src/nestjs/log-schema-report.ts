@@ -1,17 +1,25 @@
 import { Logger } from '@nestjs/common';
-import { schemaReport, type ClassType, type SchemaOmission, type SchemaProfile } from '../index';
+import {
+  definitionWarnings,
+  schemaReport,
+  type ClassType,
+  type DefinitionWarning,
+  type SchemaOmission,
+  type SchemaProfile,
+} from '../index';
 import type { AgentToolsModuleOptions } from './agent-tools.options';
 
 /**
  * Log, when the module's `schemaReport` option asks for it, every keyword the chosen profiles leave out of the
- * tool schemas of `types`: one message per profile, one line per keyword.
+ * tool schemas of `types` (one message per profile, one line per keyword), and warn once per definition warning
+ * (a tool without a description).
  *
  * @internal
  */
 export function logSchemaReport(
   types: readonly ClassType[],
   options: AgentToolsModuleOptions,
-  logger: Pick<Logger, 'log'> = new Logger('AgentToolsModule'),
+  logger: Pick<Logger, 'log' | 'warn'> = new Logger('AgentToolsModule'),
 ): void {
   const requested = options.schemaReport;
   if (requested === undefined || requested === false) return;
@@ -25,6 +33,11 @@ export function logSchemaReport(
         : `Schema profile '${profile}' leaves ${omissions.length} keyword(s) out of the tool schemas; validation still enforces them:\n${omissions.map(line).join('\n')}`,
     );
   }
+  for (const warning of definitionWarnings(types)) logger.warn(warningLine(warning));
+}
+
+function warningLine({ className, methodName, tool, message }: DefinitionWarning): string {
+  return `${className}.${methodName} (tool ${tool}): ${message}`;
 }
 
 function line({ tool, path, keyword, value, statedAs }: SchemaOmission): string {

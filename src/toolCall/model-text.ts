@@ -1,4 +1,5 @@
 import { MAX_ERROR_TEXT_LENGTH, DEFAULT_MAX_MODEL_TEXT_CHARS, DEFAULT_MAX_VALIDATION_LINES } from '../constants';
+import { closestNames } from './closest-names';
 import { maskSecrets } from './mask-secrets';
 
 /**
@@ -118,13 +119,19 @@ export function problemListText(
 
 /**
  * The text of a call to a tool that does not exist; the name the model made up is cut and masked like any text.
+ * The closest few of `toolNames` (the set the model was offered) follow, so it can correct itself.
  *
- * @example toolNotFoundText('get_wether') // 'Call tool not found: get_wether'
+ * @example toolNotFoundText('get_wether', ['get_weather', 'book']) // 'Call tool not found: get_wether (closest: get_weather)'
  */
-export function toolNotFoundText(name: unknown): string {
+export function toolNotFoundText(name: unknown, toolNames: readonly string[] = []): string {
   const text = typeof name === 'string' ? name : name === undefined ? 'undefined' : toModelText(name);
-  return modelSafeText(`Call tool not found: ${text.slice(0, MAX_NAME_CHARS)}`);
+  const closest = typeof name === 'string' ? closestNames(name, toolNames, MAX_SUGGESTED_NAMES) : [];
+  const suggestion = closest.length > 0 ? ` (closest: ${closest.join(', ')})` : '';
+  return modelSafeText(`Call tool not found: ${text.slice(0, MAX_NAME_CHARS)}${suggestion}`);
 }
+
+/** Enough to correct a typo; the text stays short (at most 200 + 3 × 64 characters and a few more). */
+const MAX_SUGGESTED_NAMES = 3;
 
 /** Tool names are at most 64 characters (`TOOL_NAME_PATTERN`); a longer made-up one is shown in part. */
 const MAX_NAME_CHARS = 200;

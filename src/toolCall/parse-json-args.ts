@@ -1,5 +1,6 @@
 import JSON5 from 'json5';
 import { DEFAULT_MAX_ARGS_DEPTH, DEFAULT_MAX_ARGS_KEYS, DEFAULT_MAX_ARGS_LENGTH, FORBIDDEN_KEYS } from '../constants';
+import { jsonErrorDetail } from './json-error-detail';
 import { invalidArgumentsText } from './model-text';
 import type { ToolParseResult } from './type';
 
@@ -97,10 +98,16 @@ export function readJsonArgs(raw: string, limits: JsonArgsLimits = {}): { data: 
   } catch {
     try {
       return { data: JSON5.parse(slice, dropForbiddenKeys) };
-    } catch {
-      return { reason: 'not_json', detail: 'not valid JSON' };
+    } catch (error) {
+      return { reason: 'not_json', detail: jsonErrorDetail(error, text, sliceStartIn(text)) };
     }
   }
+}
+
+/** Where {@link sliceJsonStr}'s slice of `input` begins in it. */
+function sliceStartIn(input: string): number {
+  const lead = input.length - input.trimStart().length;
+  return lead + Math.max(0, input.slice(lead).search(/[{[]/));
 }
 
 /** Trim, then cut from the first `{`/`[` to the last `}`/`]`; brackets are not balanced. */

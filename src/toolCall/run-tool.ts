@@ -28,7 +28,7 @@ export type RunToolProps = {
  * Run one tool call: find → parse → execute. Every failure becomes a `{ response }` the model can read, and
  * `outcome` says, as data, how the call ended (with the raw `error` behind a failure, for logs):
  *
- * - unknown name → `Call tool not found: <name>` (`not_found`)
+ * - unknown name → `Call tool not found: <name>`, then the closest few tool names, if any (`not_found`)
  * - `parseParams` failure → its `errorMessage` (`invalid_arguments`); without `parseParams`, arguments past the
  *   size, depth or key cap → `Invalid arguments: <which cap>` (`invalid_arguments`)
  * - `execute` throws or rejects → `Tool error: <safe error text>` (`error`)
@@ -53,7 +53,7 @@ export async function runTool({
 }: RunToolProps): Promise<RunToolResult> {
   const name = call?.function?.name;
   const tool = findTool(tools, name);
-  if (!tool) return { response: toolNotFoundText(name), outcome: 'not_found' };
+  if (!tool) return { response: toolNotFoundText(name, toolNames(tools)), outcome: 'not_found' };
 
   const rawArgs = call.function.arguments ?? '';
   let parsed: ToolParseResult<unknown>;
@@ -161,11 +161,20 @@ async function execute(tool: ToolDefinition, ctx: Parameters<ToolDefinition['exe
   }
 }
 
+/** The names of the tools offered, from the same index {@link findTool} reads. */
+function toolNames(tools: ToolDefinition[]): string[] {
+  return Array.isArray(tools) ? [...toolIndex(tools).byName.keys()] : [];
+}
+
 const indexes = new WeakMap<ToolDefinition[], { length: number; byName: Map<string, ToolDefinition> }>();
 
 /** Look a tool up by name through a map built once per tools array (model output never indexes a plain object). */
 export function findTool(tools: ToolDefinition[], name: string | undefined): ToolDefinition | undefined {
   if (typeof name !== 'string' || !Array.isArray(tools)) return undefined;
+  return toolIndex(tools).byName.get(name);
+}
+
+function toolIndex(tools: ToolDefinition[]): { length: number; byName: Map<string, ToolDefinition> } {
   let index = indexes.get(tools);
   if (!index || index.length !== tools.length) {
     const byName = new Map<string, ToolDefinition>();
@@ -176,5 +185,5 @@ export function findTool(tools: ToolDefinition[], name: string | undefined): Too
     index = { length: tools.length, byName };
     indexes.set(tools, index);
   }
-  return index.byName.get(name);
+  return index;
 }

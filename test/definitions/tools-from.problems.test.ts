@@ -254,4 +254,26 @@ describe('toolsFrom: definition problems', () => {
       },
     ]);
   });
+
+  it('@Param() on a whole DTO when no TypeScript type was emitted names the compiler flag', () => {
+    class Order {
+      @Param() item!: string;
+    }
+    class Tools {
+      @Tool()
+      order(@Param() order: Order) {
+        return order.item;
+      }
+    }
+    Reflect.deleteMetadata('design:paramtypes', Tools.prototype, 'order');
+    expect(problemsOf(() => toolsFrom(new Tools()))).toEqual([
+      {
+        className: 'Tools',
+        methodName: 'order',
+        parameterIndex: 0,
+        message:
+          '@Param() without a name needs a parameter typed by a DTO class, but no TypeScript type was emitted for it (compile with "emitDecoratorMetadata"; esbuild and tsx drop it); give @Param({ type: () => YourDto }) or a name (@Param(\'x\'))',
+      },
+    ]);
+  });
 });

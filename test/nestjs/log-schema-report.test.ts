@@ -14,26 +14,40 @@ class ForecastTools {
   }
 }
 
+@Injectable()
+class NoteTools {
+  @Tool()
+  listNotes() {
+    return '';
+  }
+}
+
 /** Start a Nest app with the module's options and return what its logger received from AgentToolsModule. */
-async function startupLog(options: AgentToolsModuleOptions): Promise<{ messages: string[]; registry: ToolRegistry }> {
+async function startupLog(
+  options: AgentToolsModuleOptions,
+  providers: readonly (new (...args: never[]) => object)[] = [ForecastTools],
+): Promise<{ messages: string[]; warnings: string[]; registry: ToolRegistry }> {
   const messages: string[] = [];
+  const warnings: string[] = [];
   const logger: LoggerService = {
     log: (message: unknown, context?: unknown) => {
       if (context === 'AgentToolsModule') messages.push(String(message));
     },
     error: () => undefined,
-    warn: () => undefined,
+    warn: (message: unknown, context?: unknown) => {
+      if (context === 'AgentToolsModule') warnings.push(String(message));
+    },
   };
   const moduleRef = await Test.createTestingModule({
     imports: [AgentToolsModule.forRoot(options)],
-    providers: [ForecastTools],
+    providers: [...providers],
   })
     .setLogger(logger)
     .compile();
   await moduleRef.init();
   const registry = moduleRef.get(ToolRegistry);
   await moduleRef.close();
-  return { messages, registry };
+  return { messages, warnings, registry };
 }
 
 describe('AgentToolsModule schemaReport option', () => {
@@ -58,7 +72,16 @@ describe('AgentToolsModule schemaReport option', () => {
     ]);
   });
 
+  it('warns about tools without a description, beside the omissions', async () => {
+    const { messages, warnings } = await startupLog({ schemaReport: true }, [ForecastTools, NoteTools]);
+    expect(messages).toEqual(["Schema profile 'openai': the tool schemas carry every constraint"]);
+    expect(warnings).toEqual([
+      'NoteTools.listNotes (tool listNotes): @Tool() has no description, so the model knows the tool by its name alone; give @Tool({ description })',
+    ]);
+  });
+
   it('logs nothing unless asked', async () => {
-    expect((await startupLog({ profile: 'gemini' })).messages).toEqual([]);
+    const { messages, warnings } = await startupLog({ profile: 'gemini' }, [ForecastTools, NoteTools]);
+    expect([...messages, ...warnings]).toEqual([]);
   });
 });

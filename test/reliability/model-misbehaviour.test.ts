@@ -53,8 +53,8 @@ describe('model misbehaviour: every call answered once, every request valid for 
     expect(toolMessages(validated(server.requests[1].body.messages))).toEqual([
       ['u1', 'Call tool not found: rm_rf'],
       ['k1', 'echo {"a":1}'],
-      ['u2', 'Call tool not found: Echo'],
-      ['u3', 'Call tool not found: echo '],
+      ['u2', 'Call tool not found: Echo (closest: echo)'],
+      ['u3', 'Call tool not found: echo  (closest: echo)'],
     ]);
     validated(result.completeMessages);
   });
@@ -206,7 +206,7 @@ describe('model misbehaviour: every call answered once, every request valid for 
       ['d1', `${header}the arguments must be a JSON object, not a number`],
       ['d2', `${header}the arguments must be a JSON object, not a string`],
       ['d3', `${header}the arguments must be a JSON object, not null`],
-      ['d4', `${header}not valid JSON`],
+      ['d4', `${header}not valid JSON: invalid character 'o' at line 1, column 2`],
       ['ok', 'sunny in Oslo'],
     ]);
   });

@@ -89,7 +89,16 @@ describe('safeParseJsonArgs', () => {
     expect(safeParseJsonArgs('{"a": "[[[[[["}', { maxDepth: 3 })).toEqual({ success: true, data: { a: '[[[[[[' } });
   });
 
-  it('says when the text is not JSON', () => {
-    expect(safeParseJsonArgs('{"a": ')).toEqual({ success: false, errorMessage: 'Invalid arguments: not valid JSON' });
+  it('says when the text is not JSON, and where in the arguments it stops being JSON', () => {
+    const failure = (raw: string) => (safeParseJsonArgs(raw) as { errorMessage: string }).errorMessage;
+    expect(failure('{"a": ')).toBe('Invalid arguments: not valid JSON: invalid end of input at line 1, column 6');
+    expect(failure('{"city": Oslo}')).toBe(
+      "Invalid arguments: not valid JSON: invalid character 'O' at line 1, column 10",
+    );
+    // Positions count in the text the model sent, prose and indentation before the JSON included.
+    expect(failure('  Sure! Here it is: {\n  "a": 1,\n  "b": ?}')).toBe(
+      "Invalid arguments: not valid JSON: invalid character '?' at line 3, column 8",
+    );
+    expect(failure('city=Oslo')).toBe("Invalid arguments: not valid JSON: invalid character 'c' at line 1, column 1");
   });
 });

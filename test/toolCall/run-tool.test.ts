@@ -48,6 +48,19 @@ describe('runTool', () => {
     expect(result).toEqual({ response: 'Call tool not found: nope', outcome: 'not_found' });
   });
 
+  it('names the closest few tools of the set after an unknown name, and only those', async () => {
+    const names = ['translate_text', 'translate_html', 'detect_language', 'get_weather', 'translator_status'];
+    const tools = names.map((name) => tool(name, async () => ({ response: 'x' })));
+    const result = await runTool({ call: call('translate'), messages, tools });
+    expect(result).toEqual({
+      response: 'Call tool not found: translate (closest: translate_html, translate_text)',
+      outcome: 'not_found',
+    });
+    const long = await runTool({ call: call(`translate${'x'.repeat(5_000)}`), messages, tools });
+    expect(long.response.startsWith(`Call tool not found: translate${'x'.repeat(100)}`)).toBe(true);
+    expect(long.response.length).toBeLessThan(500);
+  });
+
   it('returns the parseParams error message and does not execute', async () => {
     const execute = jest.fn(async () => ({ response: 'ran' }));
     const tools = [

@@ -3,6 +3,7 @@ import type { ClassType } from '../../metadata/options';
 import type { ClassModel, FieldModel, FieldProblem } from './field-model';
 import { readFieldFacts } from './read-field-facts';
 import { resolveFieldShape } from './resolve-field-shape';
+import { undecoratedFields } from './undecorated-fields';
 import type { ClassRef } from '../../metadata/options';
 
 const models = new WeakMap<ClassRef, ClassModel>();
@@ -17,7 +18,8 @@ export function getClassModel(type: ClassType): ClassModel {
   if (cached) return cached;
   const fields: FieldModel[] = [];
   const problems: FieldProblem[] = [];
-  for (const facts of readFieldFacts(type)) {
+  const allFacts = readFieldFacts(type);
+  for (const facts of allFacts) {
     if (facts.excluded) continue;
     const shape = resolveFieldShape(facts);
     if (typeof shape === 'string') {
@@ -37,6 +39,7 @@ export function getClassModel(type: ClassType): ClassModel {
     };
     fields.push(field);
   }
+  problems.push(...undecoratedFields(type, new Set(allFacts.map((facts) => facts.propertyName))));
   const model: ClassModel = { type, fields, problems };
   models.set(type, model);
   return model;

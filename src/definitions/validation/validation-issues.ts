@@ -46,9 +46,10 @@ function describe(error: ValidationError, path: readonly PropertyKey[]): Standar
   return [{ message: messages.join('; '), ...at }];
 }
 
+// JSON carries no `undefined`: a field that holds it was left out, also when the class defines every field on its
+// instances (`useDefineForClassFields`), where it is an own property set to `undefined` before any value arrives.
 function isMissing(error: ValidationError): boolean {
   const { target, property } = error;
   const value: unknown = error.value;
-  if (property === undefined || value !== undefined) return false;
-  return typeof target === 'object' && target !== null && !Object.hasOwn(target, property);
+  return property !== undefined && value === undefined && typeof target === 'object' && target !== null;
 }

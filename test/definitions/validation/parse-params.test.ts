@@ -141,7 +141,9 @@ describe('parseParams: messages the model reads', () => {
     expect(errorOf(forecast, '42')).toBe(
       'Invalid arguments for tool "forecast":\nthe arguments must be a JSON object, not a number',
     );
-    expect(errorOf(forecast, 'city=Oslo')).toBe('Invalid arguments for tool "forecast":\nnot valid JSON');
+    expect(errorOf(forecast, 'city=Oslo')).toBe(
+      'Invalid arguments for tool "forecast":\nnot valid JSON: invalid character \'c\' at line 1, column 1',
+    );
   });
 
   it('size and depth limits answer with a clear message', () => {
