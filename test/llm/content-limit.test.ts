@@ -8,9 +8,10 @@ describe('ContentLimit', () => {
     expect(limit.add('reasoning', 'éé')).toBeUndefined();
     expect(limit.add('tool call', '')).toBeUndefined();
     expect(limit.total).toBe(7);
-    expect(limit.add('arguments', '{"a"')).toBeUndefined();
-    expect(limit.total).toBe(11 - 1);
-    const error = limit.add('arguments', '}');
+    expect(limit.add('arguments', '{"')).toBeUndefined();
+    expect(limit.add('arguments', '}')).toBeUndefined();
+    expect(limit.total).toBe(10);
+    const error = limit.add('arguments', 'x');
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect(error).toMatchObject({ limit: 10, what: 'response', part: 'arguments' });
     expect(error?.message).toBe('The model response exceeds the limit of 10 bytes');
