@@ -72,7 +72,10 @@ export const DEFAULT_MAX_MODEL_TEXT_CHARS = 2_000;
 /** Validation problems listed one per line before the rest are counted as "… and N more". */
 export const DEFAULT_MAX_VALIDATION_LINES = 20;
 
-/** Most bytes one model response may stream or send before the request is cut off with `ResponseTooLargeError`. */
+/**
+ * Most bytes one model response may accumulate (answer text, reasoning, tool calls, in UTF-8; not the SSE envelopes
+ * around them) before the request is cut off with `ResponseTooLargeError`.
+ */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /** Longest single SSE line (one event's data) a streamed model response may send, in bytes. */

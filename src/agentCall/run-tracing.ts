@@ -21,6 +21,8 @@ const STATUS_ERROR = 2;
 const FAILED_OUTCOMES: ReadonlySet<string> = new Set(['error', 'timeout', 'aborted', 'not_found', 'invalid_arguments']);
 /** Longest error text on a span's status or exception event. */
 const ERROR_MAX_CHARS = 200;
+/** Longest text the model or the endpoint chose (a tool name, an id) in a span name or attribute. */
+const SPAN_TEXT_MAX_CHARS = 200;
 const INVALID_TRACE_ID = '0'.repeat(32);
 /** Longest argument or result text recorded with `traceContent`: the cap of any text agentcall writes for a model. */
 const CONTENT_MAX_CHARS = DEFAULT_MAX_MODEL_TEXT_CHARS;
@@ -156,10 +158,10 @@ export class RunTracing {
         attributes: {
           'gen_ai.operation.name': 'chat',
           'gen_ai.request.model': e.model,
-          'gen_ai.response.id': e.requestId,
+          'gen_ai.response.id': spanText(e.requestId),
           'gen_ai.usage.input_tokens': e.usage.inputTokens,
           'gen_ai.usage.output_tokens': e.usage.outputTokens,
-          ...(e.finishReason !== null && { 'gen_ai.response.finish_reasons': [e.finishReason] }),
+          ...(e.finishReason !== null && { 'gen_ai.response.finish_reasons': [spanText(e.finishReason)] }),
           ...(e.firstChunkMs !== undefined && { 'agentcall.request.first_chunk_ms': e.firstChunkMs }),
         },
       },
@@ -171,7 +173,8 @@ export class RunTracing {
 
   private toolEnd(e: AfterToolCallEvent): void {
     const end = Date.now();
-    const name = e.call.function.name;
+    // The model names the tool (it may make one up) and the endpoint may choose the id: neither is trusted.
+    const name = spanText(e.call.function.name);
     const span = this.tracer.startSpan(
       `execute_tool ${name}`,
       {
@@ -180,7 +183,7 @@ export class RunTracing {
         attributes: {
           'gen_ai.operation.name': 'execute_tool',
           'gen_ai.tool.name': name,
-          'gen_ai.tool.call.id': e.call.id,
+          'gen_ai.tool.call.id': spanText(e.call.id),
           'agentcall.tool.outcome': e.outcome,
           'agentcall.tool.response_chars': e.response.length,
           // Opt-in only: arguments and results may hold personal data; secrets are masked even then.
@@ -206,6 +209,14 @@ export class RunTracing {
     if (modelText !== open.response) open.span.setAttribute('agentcall.tool.compressed_chars', modelText.length);
     open.span.end(open.end);
   }
+}
+
+/**
+ * Text the model or the endpoint controls (a tool name, a call or response id, a finish reason), as it may go
+ * into a span name or attribute: masked and cut to 200 characters, like the text the model itself reads.
+ */
+function spanText(text: string): string {
+  return modelSafeText(text, SPAN_TEXT_MAX_CHARS);
 }
 
 /** `Span.isRecording()`, which every OpenTelemetry span has; a tracer of another make is taken as recording. */

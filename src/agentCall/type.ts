@@ -213,7 +213,10 @@ export type RunAgentCallProps = ResponseEvents & {
    * a tool message saying it was not run, so a model cannot fire a side-effecting tool thousands of times at once.
    */
   maxToolCallsPerTurn?: number;
-  /** Most bytes one model response may have (default 16 MiB); past it the request ends with `ResponseTooLargeError`. */
+  /**
+   * Most bytes one model response may have (default 16 MiB), counted on what it accumulates (answer text, reasoning,
+   * tool calls), not on the SSE envelopes around it; past it the request ends with `ResponseTooLargeError`.
+   */
   maxResponseBytes?: number;
   /** Longest SSE line one streamed model response may send (default 2 MiB). */
   maxSseLineBytes?: number;

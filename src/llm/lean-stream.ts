@@ -3,11 +3,14 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { startIdleTimer } from './idle-timer';
 import { ResponseByteCounter, type ResponseLimits } from './limit-response';
+import { LineEndings } from './line-endings';
 
 /** Where the chunks go: {@link ResponseState} in practice. */
 export type ChunkReceiver = {
   /** Handles one chunk; false when the request must end here. */
   receive(chunk: ChatCompletionChunk): boolean;
+  /** Grows when a chunk brought something useful: only then is the idle timer refreshed. */
+  readonly progress: number;
   /** The stream ended normally. */
   endStream(): void;
 };
@@ -24,7 +27,8 @@ export type LeanStreamOptions = {
   controller: AbortController;
   limits: ResponseLimits;
   /**
-   * Longest silence between two reads that delivered a chunk: past it `controller` aborts with
+   * Longest time without progress (a chunk that brought text, reasoning, a tool call or its arguments, the usage
+   * or the finish reason; empty chunks and keep-alives do not count): past it `controller` aborts with
    * `StreamIdleTimeoutError` and the body is cancelled. Absent or 0: no limit.
    */
   idleMs?: number;
@@ -38,7 +42,8 @@ export type LeanStreamOptions = {
  * event whose data starts with `[DONE]` ends the chunks (the rest of the body is read and ignored, so the
  * connection can be reused), an event whose JSON has a truthy `error` throws the SDK's `APIError`, data that is
  * not JSON throws the `SyntaxError`, an event named `thread.*` is handed over as `{ event, data }`, a last event
- * without its blank line is dropped. Byte caps are counted on the raw reads. An abort of `controller` ends the
+ * without its blank line is dropped. The wire guard and the line cap are counted on the raw reads; what the
+ * response keeps is counted by the receiver. Line ends are made `\n` before parsing (see {@link LineEndings}). An abort of `controller` ends the
  * read without a throw, whether or not the request follows `controller`; any other end before the body's own closes
  * the connection.
  *
@@ -57,10 +62,11 @@ export async function readLeanStream(
   const idle = startIdleTimer(controller, idleMs, () => void reader.cancel().catch(() => undefined));
   const counter = new ResponseByteCounter(options.limits);
   const decoder = new TextDecoder();
+  const lineEnds = new LineEndings();
   const ErrorClass = options.apiError ?? (APIError as unknown as APIErrorClass);
   let done = false;
   let stopped = false;
-  let received = false;
+  let progress = receiver.progress;
   const onEvent = (event: EventSourceMessage): void => {
     if (done || stopped) return;
     if (controller.signal.aborted) {
@@ -73,7 +79,6 @@ export async function readLeanStream(
       return;
     }
     const parsed: unknown = JSON.parse(data);
-    received = true;
     if (event.event?.startsWith('thread.')) {
       stopped = !receiver.receive({ event: event.event, data: parsed } as unknown as ChatCompletionChunk);
     } else {
@@ -94,10 +99,10 @@ export async function readLeanStream(
       if (tooLarge) throw tooLarge;
       // After `[DONE]` the body is still read to its end, as the SDK does, but nothing in it counts.
       if (done) continue;
-      parser.feed(decoder.decode(value, { stream: true }));
+      parser.feed(lineEnds.normalize(decoder.decode(value, { stream: true })));
       if (stopped) return;
-      if (received) {
-        received = false;
+      if (receiver.progress !== progress) {
+        progress = receiver.progress;
         idle?.refresh();
       }
     }

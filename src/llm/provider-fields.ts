@@ -61,15 +61,20 @@ const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 /**
  * Copies the fields a provider added to a tool-call delta (Gemini's `extra_content.google.thought_signature`)
  * onto the assembled call, so they go back with it as received. Objects merge, so a signature sent in a delta
- * of its own joins the call it belongs to.
+ * of its own joins the call it belongs to. Returns what was copied as JSON text, to be counted against the
+ * response's size cap (`''` when the delta had nothing of the provider's, the usual case).
  */
-export function keepToolCallFields(call: object, delta: object): void {
+export function keepToolCallFields(call: object, delta: object): string {
+  let kept = '';
   // for…in rather than Object.entries: this runs on every streamed argument fragment.
   for (const key in delta) {
     if (TOOL_CALL_KEYS.has(key) || UNSAFE_KEYS.has(key) || !Object.prototype.hasOwnProperty.call(delta, key)) continue;
     const value: unknown = (delta as Record<string, unknown>)[key];
-    if (value !== undefined && value !== null) mergeField(call as Record<string, unknown>, key, value);
+    if (value === undefined || value === null) continue;
+    mergeField(call as Record<string, unknown>, key, value);
+    kept += key + (JSON.stringify(value) ?? '');
   }
+  return kept;
 }
 
 function mergeField(target: Record<string, unknown>, key: string, value: unknown): void {

@@ -4,7 +4,7 @@ import { linkAbort } from '../utils/abort';
 import { startIdleTimer } from './idle-timer';
 import { resolveClient, type LLMClient, type LLMCompletionPromise, type UserKey } from './client';
 import type { ToolCallStreamEvents } from './tool-call-accumulator';
-import { withResponseLimits, type ResponseLimits } from './limit-response';
+import { wireLimit, withResponseLimits, type ResponseLimits } from './limit-response';
 import { readLeanStream, type LeanStreamOptions } from './lean-stream';
 import { ResponseState } from './response-state';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_SSE_LINE_BYTES } from '../constants';
@@ -43,8 +43,9 @@ export type CreateLLMResponseProps = ResponseEvents & {
   abortSignal?: AbortSignal;
   /**
    * Per-request SDK options. `timeout` (ms) bounds the wait for the response headers (the SDK's own
-   * timeout) and, for a stream, every silence between two chunks: the SDK alone would wait forever on a
-   * stream that stalls after its headers.
+   * timeout) and, for a stream, every wait for progress: a stream that goes silent, or sends only empty chunks
+   * and keep-alives, for longer ends with `StreamIdleTimeoutError` (the SDK alone would wait forever on a stream
+   * that stalls after its headers).
    */
   requestOptions?: { timeout?: number; headers?: Record<string, string> };
   /**
@@ -53,7 +54,12 @@ export type CreateLLMResponseProps = ResponseEvents & {
    * tool calls in `body.messages`.
    */
   callIds?: Set<string>;
-  /** Most bytes the response may have (default `DEFAULT_MAX_RESPONSE_BYTES`, 16 MiB); past it, `ResponseTooLargeError`. */
+  /**
+   * Most bytes the response may have (default `DEFAULT_MAX_RESPONSE_BYTES`, 16 MiB), counted on what it
+   * accumulates (answer text, reasoning, tool-call names, ids and arguments, in UTF-8), not on the SSE envelopes
+   * around them; past it, `ResponseTooLargeError`. A much larger guard on the bytes on the wire stops a stream of
+   * envelopes without end (see `docs/security.md`).
+   */
   maxResponseBytes?: number;
   /** Longest SSE line (one event) the response may send (default `DEFAULT_MAX_SSE_LINE_BYTES`, 2 MiB). */
   maxSseLineBytes?: number;
@@ -114,12 +120,15 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
   state.startedAt = performance.now();
   try {
     if (isAborted?.() || controller.signal.aborted) return state.close();
+    const maxResponseBytes = props.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const limits: ResponseLimits = {
-      maxResponseBytes: props.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      maxResponseBytes,
       maxLineBytes: props.maxSseLineBytes ?? DEFAULT_MAX_SSE_LINE_BYTES,
+      maxWireBytes: wireLimit(maxResponseBytes, stream),
     };
     const lean = stream && props.streamParser !== 'sdk';
-    // The lean reader counts the bytes itself; the SDK's parser needs them capped before it sees them.
+    // The lean reader counts the wire bytes itself; the SDK's parser needs them capped before it sees them. What
+    // the response keeps is counted by `state` on either path.
     const base = resolveClient(props.client, props.userKey);
     const client = lean ? base : withResponseLimits(base, limits);
     // The SDK adds a listener to the signal it is given, and on Node 20 that costs microseconds on a fresh signal:
@@ -177,11 +186,13 @@ async function readSdkStream(
     for await (const chunk of stream) {
       // A hook may have aborted the request: chunks the SDK already buffered must not reach hooks after that.
       if (controller.signal.aborted) return;
-      idle?.refresh();
+      const progress = state.progress;
       if (!state.receive(chunk)) {
         controller.abort();
         return;
       }
+      // Only progress keeps the stream alive: empty chunks must not hold it open past the timeout.
+      if (state.progress !== progress) idle?.refresh();
     }
     state.endStream();
   } finally {

@@ -5,6 +5,8 @@ import { createId } from '../utils/id';
 import { ThinkTagSplitter, splitThinkTags } from './think-tags';
 import { callIdsIn, describeDropped, isFunctionCall } from './function-calls';
 import { ToolCallAccumulator } from './tool-call-accumulator';
+import { ContentLimit, type ContentKind } from './content-limit';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../constants';
 import { estimateMessagesTokens, estimateTokens } from './tokens';
 import { readUsage } from './usage';
 import {
@@ -24,7 +26,9 @@ import type {
 /**
  * What one model request accumulates: text, reasoning, tool calls, usage and finish reason, firing the hooks as
  * they arrive. Every stream reader hands it parsed chunks through {@link ResponseState.receive}, whatever way it
- * obtains them; a whole completion goes through {@link ResponseState.consumeCompletion}.
+ * obtains them; a whole completion goes through {@link ResponseState.consumeCompletion}. What it keeps is counted
+ * against `maxResponseBytes` before it is kept: past it, `receive` and `consumeCompletion` throw the
+ * `ResponseTooLargeError`, and the text kept so far stays.
  *
  * @internal
  */
@@ -43,12 +47,27 @@ export class ResponseState {
   /** Reasoning that came in a field, by field, to go back on the assistant message the way it came. */
   private readonly reasoningFields = new Map<ReasoningField, string>();
   private reasoningDetails?: Record<string, unknown>[];
+  private readonly content: ContentLimit;
 
   constructor(
     private readonly props: CreateLLMResponseProps,
     private readonly isStream: boolean,
   ) {
-    this.toolCalls = new ToolCallAccumulator(props, props.callIds ?? (() => callIdsIn(props.body.messages)));
+    this.content = new ContentLimit(props.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
+    this.toolCalls = new ToolCallAccumulator(
+      props,
+      props.callIds ?? (() => callIdsIn(props.body.messages)),
+      this.content,
+    );
+  }
+
+  /**
+   * Grows whenever a chunk brought something useful: text, reasoning, a tool call or its arguments, the first
+   * usage, the first finish reason. Empty chunks and repeats leave it as it is, so a reader refreshes its idle
+   * timer only on progress, and a stream that sends nothing useful cannot outlive the timeout.
+   */
+  get progress(): number {
+    return this.content.total + (this.finishReason ? 1 : 0) + (this.usage ? 1 : 0);
   }
 
   /**
@@ -164,20 +183,31 @@ export class ResponseState {
   private readReasoningFields(part: object): void {
     const found = reasoningOf(part);
     if (found) {
-      this.reasoningFields.set(found.field, (this.reasoningFields.get(found.field) ?? '') + found.text);
       this.addReasoning(found.text);
+      this.reasoningFields.set(found.field, (this.reasoningFields.get(found.field) ?? '') + found.text);
     }
     const details = reasoningDetailsOf(part);
-    if (details?.length) appendReasoningDetails((this.reasoningDetails ??= []), details);
+    if (details?.length) {
+      // Kept whole, signatures and encrypted data included: counted as the JSON they came as.
+      this.count('reasoning', JSON.stringify(details));
+      appendReasoningDetails((this.reasoningDetails ??= []), details);
+    }
+  }
+
+  private count(kind: ContentKind, text: string): void {
+    const tooLarge = this.content.add(kind, text);
+    if (tooLarge) throw tooLarge;
   }
 
   private addReasoning(text: string): void {
+    this.count('reasoning', text);
     this.reasoningText += text;
     const { onReasoning } = this.props;
     if (onReasoning) callHook(onReasoning, 'onReasoning', { text }, this.props.onHookError);
   }
 
   private addAnswer(text: string): void {
+    this.count('answer', text);
     this.answerText += text;
     const { onStreaming } = this.props;
     if (onStreaming) callHook(onStreaming, 'onStreaming', { text }, this.props.onHookError);

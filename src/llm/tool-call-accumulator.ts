@@ -2,6 +2,7 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { callHook, type HookErrorHandler } from '../utils/call-hook';
 import { createId } from '../utils/id';
 import { toModelText } from '../toolCall/model-text';
+import type { ContentLimit, ContentKind } from './content-limit';
 import { keepToolCallFields } from './provider-fields';
 import type { ChatCompletionMessageToolCall } from './type';
 
@@ -57,10 +58,14 @@ export class ToolCallAccumulator {
   private last?: number;
   private takenIds?: Set<string>;
 
-  /** `takenIds`: the ids already in use, or a function that lists them (called once, at the first call). */
+  /**
+   * `takenIds`: the ids already in use, or a function that lists them (called once, at the first call). `content`:
+   * where what the calls keep (ids, names, arguments, a provider's fields) is counted; past its cap `push` throws.
+   */
   constructor(
     private readonly events: ToolCallStreamEvents,
     private readonly taken: Set<string> | (() => Set<string>) = () => new Set(),
+    private readonly content?: ContentLimit,
   ) {}
 
   /** Feed the `tool_calls` of one chunk's delta. */
@@ -73,23 +78,28 @@ export class ToolCallAccumulator {
       if (slot !== undefined && typeof delta.index !== 'number' && seen?.has(slot)) slot = undefined;
       let call: ChatCompletionMessageToolCall;
       if (slot === undefined) {
-        call = {
-          id: this.claim(delta.id),
-          type: 'function',
-          function: { name: delta.function?.name ?? '', arguments: '' },
-        };
+        const name = delta.function?.name ?? '';
+        const id = this.claim(delta.id);
+        this.count('tool call', id);
+        this.count('tool call', name);
+        call = { id, type: 'function', function: { name, arguments: '' } };
         slot = this.calls.length;
         if (typeof delta.index === 'number') this.slots.set(delta.index, slot);
         this.calls.push(call);
         this.providerIds.push(delta.id || undefined);
-        keepToolCallFields(call, delta);
+        this.count('tool call', keepToolCallFields(call, delta));
         if (onToolCall) callHook(onToolCall, 'onToolCall', { call }, onHookError);
       } else {
         call = this.calls[slot];
         // Some providers open a call with its id alone and name it in a later delta; others repeat the name on
         // every delta, so a name already known is never extended.
-        if (delta.function?.name && !call.function.name) call.function.name = delta.function.name;
-        keepToolCallFields(call, delta);
+        const name = delta.function?.name;
+        if (name && !call.function.name) {
+          this.count('tool call', name);
+          call.function.name = name;
+        }
+        const kept = keepToolCallFields(call, delta);
+        if (kept) this.count('tool call', kept);
       }
       this.last = slot;
       seen?.add(slot);
@@ -97,6 +107,7 @@ export class ToolCallAccumulator {
       const raw: unknown = delta.function?.arguments;
       const argsDelta = typeof raw === 'string' ? raw : toModelText(raw);
       if (argsDelta) {
+        this.count('arguments', argsDelta);
         call.function.arguments += argsDelta;
         if (onToolParam) callHook(onToolParam, 'onToolParam', { call, argsDelta, tool: call }, onHookError);
       }
@@ -129,6 +140,12 @@ export class ToolCallAccumulator {
   finish(): ChatCompletionMessageToolCall[] {
     for (const call of this.calls) if (!call.function.arguments) call.function.arguments = '{}';
     return this.calls;
+  }
+
+  /** Counts what a call is about to keep; throws the size error past the response's cap. */
+  private count(kind: ContentKind, text: string): void {
+    const tooLarge = this.content?.add(kind, text);
+    if (tooLarge) throw tooLarge;
   }
 
   /** The provider's id when it is free, else a fresh one; either way it is taken from now on. */

@@ -1,4 +1,4 @@
-import { SECRET_RULES, type SecretRule } from './secret-rules';
+import { SECRET_NAME, SECRET_RULES, type SecretRule } from './secret-rules';
 
 type CompiledRule = { readonly regex: RegExp; readonly rule: SecretRule };
 
@@ -40,6 +40,47 @@ export function maskSecrets(text: string): string {
   return masked;
 }
 
+const SECRET_NAME_REGEX = new RegExp(SECRET_NAME, 'i');
+
+/**
+ * Whether a field name is one whose value is a secret (`password`, `clientSecret`, `refresh_token`, `x-api-key`):
+ * the names {@link maskSecrets} masks values after.
+ *
+ * @internal
+ */
+export function holdsSecret(name: string): boolean {
+  return SECRET_NAME_REGEX.test(name);
+}
+
+/**
+ * `text` with every place it repeats `value` as a whole token (not inside a longer word) replaced by
+ * `[redacted]`: for a message that echoes the value of a secret-holding field (`password hunter2 is too short`),
+ * where the value may have no shape the rules know. Linear in the text.
+ *
+ * @internal
+ */
+export function maskValue(text: string, value: string): string {
+  if (!value) return text;
+  let out = '';
+  let from = 0;
+  // Occurrences are looked for one after another, never overlapping: a value that overlaps itself (`aaaa`) must
+  // not be compared again at every character.
+  for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + value.length)) {
+    const end = at + value.length;
+    if (joins(text, at - 1, value, 0) || joins(text, end, value, value.length - 1)) continue;
+    out += `${text.slice(from, at)}[redacted]`;
+    from = end;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+const WORD_CHAR = /[A-Za-z0-9_]/;
+
+/** Whether the character of `text` at `at` and the value's own edge character are both word characters. */
+function joins(text: string, at: number, value: string, edge: number): boolean {
+  return at >= 0 && at < text.length && WORD_CHAR.test(text[at]) && WORD_CHAR.test(value[edge]);
+}
+
 function passes(
   rule: SecretRule,
   match: string,
@@ -77,7 +118,10 @@ function isFieldMention(value: string, input: string, start: number, end: number
   if (value.length > 2 * MAX_IDENTIFIER) return false;
   const word = value.replace(/[.:!?]{1,4}$/, '').toLowerCase();
   if (MESSAGE_WORDS.has(word)) return true;
-  return word === identifierAt(input, start).toLowerCase() && MESSAGE_WORDS.has(wordAfter(input, end));
+  if (word !== identifierAt(input, start).toLowerCase()) return false;
+  // `apiKey: apiKey [redacted] is too short`: a message whose echo of the value was already taken out.
+  const next = wordAfter(input, end);
+  return MESSAGE_WORDS.has(next) || next === '[redacted';
 }
 
 const IDENTIFIER_CHAR = /[A-Za-z0-9_$-]/;
@@ -92,8 +136,8 @@ function identifierAt(input: string, start: number): string {
   return input.slice(from, to);
 }
 
-/** The lower-case word after a few spaces at `end`, or `''`. */
+/** The lower-case word (or `[redacted`) after a few spaces at `end`, or `''`. */
 function wordAfter(input: string, end: number): string {
-  const next = /^ {1,4}([A-Za-z]{1,12})\b/.exec(input.slice(end, end + 20));
+  const next = /^ {1,4}([A-Za-z]{1,12}\b|\[redacted)/.exec(input.slice(end, end + 20));
   return next ? next[1].toLowerCase() : '';
 }

@@ -35,8 +35,18 @@ const QUOTE = String.raw`(?:\\{0,3}["'\x60]|${PCT}2[27])`;
 const ASSIGN = String.raw`\s{0,4}(?:[:=]|${PCT}3[AaDd])\s{0,4}`;
 /** The space after an auth scheme: spaces, `%20` or `+`. */
 const SCHEME_SPACE = String.raw`(?:\s{1,4}|${PCT}20|\+)`;
+/** An auth scheme and the space after it (`Bearer `, `Basic%20`), kept when the credential after it is masked. */
+const SCHEME = String.raw`(?:(?:Basic|Bearer|Digest|Token)${SCHEME_SPACE})`;
 /** Where a token may begin: not in the middle of a run of token characters. */
 const TOKEN_START = String.raw`(?<![A-Za-z0-9_-])`;
+
+/**
+ * Names that hold secrets (clientSecret, dbPassword, refresh_token, x-api-key, AccountKey), as a `RegExp` source
+ * matched case-insensitively wherever it starts in a name, so any prefix (`client`, `db`, `refresh`) is covered.
+ *
+ * @internal
+ */
+export const SECRET_NAME = String.raw`(?:secret|pass(?:w(?:or)?d|phrase)?|pwd|token|api[_-]?key|access[_-]?key|account[_-]?key|private[_-]?key|auth(?:orization)?|credentials?|cookie|session[_-]?id|signature|conn(?:ection)?[_-]?str(?:ing)?)(?:[_-]?(?:access[_-]?key|key|id|value|hash|data))?`;
 
 /**
  * The shapes masked in model-facing text, ported from secretlint's recommended preset (aws, gcp, privatekey, npm,
@@ -68,14 +78,27 @@ export const SECRET_RULES: readonly SecretRule[] = [
     replacement: '$<scheme>$<sep>[redacted]',
   },
   {
+    id: 'keyed-quoted-value',
+    source: 'gitleaks:generic-api-key',
+    // `name: "value with spaces"`: a value opened by a quote (raw or JSON-escaped) runs to the next quote,
+    // backslash or line break, so every word of it is masked, not the first one alone. The run ends the pattern,
+    // so nothing after it can fail and make it scan again.
+    pattern:
+      String.raw`(?<name>${SECRET_NAME})(?<sep>${QUOTE}?${ASSIGN}\\{0,3}["'\x60])(?!${SCHEME}?\[redacted)` +
+      String.raw`(?<scheme>${SCHEME})?(?<value>[^"'\x60\\\r\n]+)`,
+    flags: 'i',
+    replacement: '$<name>$<sep>$<scheme>[redacted]',
+    verify: 'not-a-field-mention',
+  },
+  {
     id: 'keyed-value',
     source: 'gitleaks:generic-api-key',
     // `name: value`, `name=value`, `"name":"value"` for names that hold secrets, camelCase or snake_case
     // (clientSecret, dbPassword, refresh_token, x-api-key, AccountKey): the name is matched wherever it
     // starts, so any prefix (`client`, `db`, `refresh`) is covered. The auth scheme after it is kept.
     pattern:
-      String.raw`(?<name>(?:secret|pass(?:w(?:or)?d|phrase)?|pwd|token|api[_-]?key|access[_-]?key|account[_-]?key|private[_-]?key|auth(?:orization)?|credentials?|cookie|session[_-]?id|signature|conn(?:ection)?[_-]?str(?:ing)?)(?:[_-]?(?:access[_-]?key|key|id|value|hash|data))?)` +
-      String.raw`(?<sep>${QUOTE}?${ASSIGN}${QUOTE}?)(?!(?:(?:Basic|Bearer|Digest|Token)${SCHEME_SPACE})?${QUOTE}?\[redacted)(?<scheme>(?:Basic|Bearer|Digest|Token)${SCHEME_SPACE})?(?<value>[^\s"'\x60\\,;&<>)}\]]+)`,
+      String.raw`(?<name>${SECRET_NAME})` +
+      String.raw`(?<sep>${QUOTE}?${ASSIGN}${QUOTE}?)(?!${SCHEME}?${QUOTE}?\[redacted)(?<scheme>${SCHEME})?(?<value>[^\s"'\x60\\,;&<>)}\]]+)`,
     flags: 'i',
     replacement: '$<name>$<sep>$<scheme>[redacted]',
     verify: 'not-a-field-mention',
@@ -83,7 +106,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     id: 'bearer',
     source: 'secretlint:basicauth',
-    pattern: String.raw`(?<![A-Za-z0-9])(?<scheme>Bearer)${SCHEME_SPACE}(?!\[redacted)[A-Za-z0-9._~+/=-]{8,}`,
+    // Any run of token characters, not only RFC 6750's: a hand-made token may hold `$`, `!` or `%`.
+    pattern: String.raw`(?<![A-Za-z0-9])(?<scheme>Bearer)${SCHEME_SPACE}(?!\[redacted)[^\s"'\x60\\,;<>()[\]{}]{8,}`,
     flags: 'i',
     replacement: '$<scheme> [redacted]',
   },
@@ -117,14 +141,17 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     id: 'github-token',
     source: 'secretlint:github',
-    pattern: String.raw`(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{10,}|github_pat_[A-Za-z0-9_]{10,})`,
+    // May follow an underscore (`GITHUB_TOKEN_ghp_…`): the prefix is distinctive enough.
+    pattern: String.raw`(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{10,}|github_pat_[A-Za-z0-9_]{10,})`,
     replacement: '[redacted-key]',
   },
   {
     id: 'prefixed-api-key',
     source: 'secretlint:openai, secretlint:anthropic, gitleaks:stripe',
     // OpenAI `sk-`/`sk-proj-`, Anthropic `sk-ant-`, Stripe `sk_live_`/`rk_test_`/`pk_live_`, and the like.
-    pattern: String.raw`${TOKEN_START}(?:sk|pk|rk|ak)[-_][A-Za-z0-9_-]{8,}`,
+    // The dashed forms (`sk-proj-`) may also follow an underscore, as in a variable name glued to the key
+    // (`OPENAI_KEY_sk-proj-…`); the underscore forms may not, or `user_pk_reference_id` would be a key.
+    pattern: String.raw`(?:${TOKEN_START}(?:sk|pk|rk|ak)_|(?<![A-Za-z0-9-])(?:sk|pk|rk|ak)-)[A-Za-z0-9_-]{8,}`,
     replacement: '[redacted-key]',
   },
   {

@@ -247,6 +247,29 @@ describe('runAgentLoop tracing', () => {
     expect(attributes('call_long')['agentcall.tool.response_chars']).toBe(5000);
   });
 
+  it("masks and cuts to 200 characters a made-up tool name and the endpoint's call id, content tracing off", async () => {
+    const key = 'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789';
+    const name = `lookup_${key}.${'n'.repeat(5_000)}`;
+    const id = `call_${'i'.repeat(1_000)}`;
+    const session = server.session([{ toolCalls: [{ id, name, arguments: {} }] }, { text: 'No such tool.' }]);
+    const result = await runAgentLoop({
+      client: session.client(),
+      body: { model: 'm-1', messages: [user('Go')] },
+      tools: tools(),
+      tracer,
+    });
+    expect(result.stopReason).toBe('completed');
+    const [span] = exporter.getFinishedSpans().filter((s) => s.name.startsWith('execute_tool '));
+    const toolName = span.attributes['gen_ai.tool.name'] as string;
+    const callId = span.attributes['gen_ai.tool.call.id'] as string;
+    expect(span.name).toBe(`execute_tool ${toolName}`);
+    expect(toolName).toHaveLength(200);
+    expect(toolName).toMatch(/^lookup_\[redacted-key\]\.n+ … \[cut: 5052 characters\]$/);
+    expect(callId).toHaveLength(200);
+    expect(callId.startsWith('call_iii')).toBe(true);
+    expect(JSON.stringify([span.name, span.attributes])).not.toContain(key);
+  });
+
   it('a tracer that throws loses its spans, never the run or the hooks', async () => {
     const throwing = {
       startSpan: (name: string) => {

@@ -1,8 +1,9 @@
 import 'reflect-metadata';
-import { MinLength } from 'class-validator';
+import { Matches, MinLength } from 'class-validator';
 import fc from 'fast-check';
 import { Param } from '../../src/decorators/param.decorator';
 import { Tool } from '../../src/decorators/tool.decorator';
+import { standardSchemaOf } from '../../src/definitions/standard/standard-schema-of';
 import { toolsFrom } from '../../src/definitions/tools-from';
 import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
 import type { ChatCompletionMessageToolCall } from '../../src/llm/type';
@@ -235,5 +236,65 @@ describe('validation text names secret-holding fields without being masked', () 
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('validation text never repeats the value of a secret-holding field', () => {
+  const S = 'Zq8Yw7Vu6Ts5Rq4P3oNm';
+  // Custom messages that echo the value: `$value` after the field's name, where masking alone sees a message.
+  class Credentials {
+    @Param() @Matches(/^[a-z]+$/, { message: '$property must not be $value' }) password!: string;
+    @Param() @MinLength(40, { message: '$property $value is too short' }) apiKey!: string;
+    @Param() @MinLength(40, { message: '$property $value is too short' }) city!: string;
+  }
+  class Vault {
+    @Tool({ description: 'Open the vault' })
+    open(@Param() credentials: Credentials) {
+      return credentials.city;
+    }
+  }
+
+  it('takes the value out of the tool message the next request sends, keeping the field names', async () => {
+    const server = await startScriptedServer({
+      turns: [
+        {
+          toolCalls: [
+            {
+              name: 'open',
+              arguments: { password: `abc ${S}`, apiKey: `x$${S}`, city: 'Atlantis' },
+            },
+          ],
+        },
+        { text: 'done' },
+      ],
+    });
+    try {
+      await runAgentLoop({
+        client: server.client(),
+        body: { model: 'm', messages: [user('go')] },
+        tools: toolsFrom(new Vault()),
+      });
+      const [sent] = server.requests[1].body.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+      expect(sent).not.toContain(S);
+      expect(sent).toContain('password: password must not be [redacted]');
+      expect(sent).toContain('apiKey: apiKey [redacted] is too short');
+      // A value that holds no secret is still read back, so the model can see what it sent.
+      expect(sent).toContain('city: city Atlantis is too short');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('takes it out of the issues a Standard Schema consumer reads', () => {
+    const result = standardSchemaOf(Credentials)['~standard'].validate({
+      password: `abc ${S}`,
+      apiKey: `x$${S}`,
+      city: 'Atlantis',
+    }) as { issues: { message: string }[] };
+    expect(result.issues.map((issue) => issue.message)).toEqual([
+      'password must not be [redacted]',
+      'apiKey [redacted] is too short',
+      'city Atlantis is too short',
+    ]);
   });
 });

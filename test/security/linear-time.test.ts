@@ -4,7 +4,7 @@ import { Tool } from '../../src/decorators/tool.decorator';
 import { toolsFrom } from '../../src/definitions/tools-from';
 import { ThinkTagSplitter } from '../../src/llm/think-tags';
 import { getErrText } from '../../src/toolCall/error-text';
-import { maskSecrets } from '../../src/toolCall/mask-secrets';
+import { maskSecrets, maskValue } from '../../src/toolCall/mask-secrets';
 import { modelSafeText } from '../../src/toolCall/model-text';
 import { safeParseJsonArgs } from '../../src/toolCall/parse-json-args';
 import { growth } from '../helpers/growth';
@@ -33,6 +33,12 @@ const ADVERSARIAL: [string, (n: number) => string][] = [
   ['twice URL-encoded separators', (n) => `token${'%253D'.repeat(n / 5)}`],
   ['twice URL-encoded scheme separators', (n) => 'a%253A%252F'.repeat(n / 11)],
   ['unindented frames after U+2028', (n) => 'at f (x:1:1)\u2028'.repeat(n / 14)],
+  ['a secret name then an unclosed quoted value', (n) => `password: "${'a '.repeat(n / 2)}`],
+  ['repeated quoted secret names', (n) => 'password="'.repeat(n / 10)],
+  ['secret names opening quoted message words', (n) => 'token: "required '.repeat(n / 17)],
+  ['repeated Bearer with symbols', (n) => 'Bearer $'.repeat(n / 8)],
+  ['dashed key prefixes after underscores', (n) => '_sk-'.repeat(n / 4)],
+  ['underscored key prefixes after underscores', (n) => '_sk_'.repeat(n / 4)],
 ];
 
 describe('linear time on every path the model controls', () => {
@@ -46,6 +52,12 @@ describe('linear time on every path the model controls', () => {
 
   it.each(ADVERSARIAL)('modelSafeText (validation and parser text): %s', (_label, make) => {
     expect(growth((n) => make(n).replace(/a/g, 'a\n'), modelSafeText, 100_000)).toBeLessThan(LINEAR);
+  });
+
+  it("taking a secret-holding field's value out of its validation message, for a value that overlaps itself", () => {
+    // The value is the model's; a message may repeat it glued to a word, so every place is looked at once.
+    const echo = (value: string) => maskValue(`x${value}${value}`, value);
+    expect(growth((n) => 'a'.repeat(n), echo, 2_000)).toBeLessThan(LINEAR);
   });
 
   it('the <think> splitter on one-space deltas', () => {

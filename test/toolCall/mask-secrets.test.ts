@@ -107,6 +107,16 @@ const CORPUS: [string, string, string][] = [
   ['value that starts with the field name', `password: password${S} must be changed`, S],
   ['quoted value before a message', `"password": "${S}" is invalid`, S],
   ['the name as the whole value', `password=password${S}`, S],
+  // Values with spaces, and keys glued to other words.
+  ['quoted value with spaces', `password: "abc ${S}"`, S],
+  ['single-quoted value with spaces', `secret='abc def ${S}'`, S],
+  ['JSON value with spaces', `{"clientSecret":"abc ${S}","user":"x"}`, S],
+  ['JSON-escaped value with spaces', `{\\"password\\":\\"abc ${S}\\"}`, S],
+  ['quoted Bearer value with spaces', `"Authorization": "Bearer abc ${S}"`, S],
+  ['Bearer token with $', `Bearer abc$${S}`, S],
+  ['OpenAI key glued to a variable name', `OPENAI_KEY_sk-proj-${S}`, S],
+  ['OpenAI key after an underscore', `x_sk-proj-${S}`, S],
+  ['GitHub token glued to a variable name', `GITHUB_TOKEN_ghp_${S}`, S],
 ];
 
 /** Text that names a secret-holding field without holding a value: the model needs it to fix its call. */
@@ -134,6 +144,8 @@ const NOT_SECRETS: string[] = [
   'the task-scheduler ran 3 jobs',
   'user@example.com is not allowed',
   'Asia/Tokyo is not a valid time zone',
+  'user_pk_reference_id must be set',
+  '"token": "required"',
 ];
 
 /** A stack trace after each kind of line break JavaScript knows; nothing from the frame may reach the model. */
@@ -177,6 +189,8 @@ describe('maskSecrets', () => {
     expect(maskSecrets(`GET https://u:${S}@api.x/v1 failed`)).toBe('GET https://[redacted] failed');
     expect(maskSecrets(`clientSecret=${S}`)).toBe('clientSecret=[redacted]');
     expect(maskSecrets(`Authorization: Basic ${B64}`)).toBe('Authorization: Basic [redacted]');
+    expect(maskSecrets(`{"password":"abc ${S}","user":"bob"}`)).toBe('{"password":"[redacted]","user":"bob"}');
+    expect(maskSecrets(`"Authorization": "Bearer abc ${S}"`)).toBe('"Authorization": "Bearer [redacted]"');
   });
 
   it('is idempotent: masking masked text changes nothing', () => {

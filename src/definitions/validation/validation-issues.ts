@@ -1,4 +1,5 @@
 import type { ValidationError } from 'class-validator';
+import { holdsSecret, maskValue } from '../../toolCall/mask-secrets';
 import type { StandardSchemaIssue } from '../standard/standard-schema.types';
 
 // class-validator's names for the checks that decide what kind of value a field holds.
@@ -43,7 +44,19 @@ function describe(error: ValidationError, path: readonly PropertyKey[]): Standar
   if (isMissing(error)) return [{ message: `${error.property} is required`, ...at }];
   const typeCheck = Object.keys(error.constraints).find((name) => TYPE_CHECKS.has(name));
   const messages = typeCheck ? [error.constraints[typeCheck]] : Object.values(error.constraints);
-  return [{ message: messages.join('; '), ...at }];
+  return [{ message: withoutSecretValue(messages.join('; '), error), ...at }];
+}
+
+/**
+ * A message of a secret-holding field (`password`, `apiKey`) with the field's value taken out wherever it
+ * repeats it (a `$value` in a custom message): masking alone cannot tell a value with no known shape from the
+ * words of the message around it.
+ */
+function withoutSecretValue(message: string, error: ValidationError): string {
+  const value: unknown = error.value;
+  const text =
+    typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'bigint' ? `${value}` : '';
+  return text && holdsSecret(error.property) ? maskValue(message, text) : message;
 }
 
 // JSON carries no `undefined`: a field that holds it was left out, also when the class defines every field on its
