@@ -140,7 +140,13 @@ async function answer(
   if (request.wire === 'responses') {
     const identity = { number: state.nextResponseNumber(), createdAt: created, model };
     if (!(await stall(reply.delayMs, signal))) return;
-    return serveResponse(res, plan, reply, { ...identity, request: request.rawBody as Record<string, unknown> }, signal);
+    return serveResponse(
+      res,
+      plan,
+      reply,
+      { ...identity, request: request.rawBody as Record<string, unknown> },
+      signal,
+    );
   }
   const meta = { id: state.nextCompletionId(), created, model };
   if (!(await stall(reply.delayMs, signal))) return;

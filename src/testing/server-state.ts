@@ -2,7 +2,11 @@ import { Script } from './script';
 import type { RecordedRequest, ScriptedServerOptions, ScriptedTurn } from './types';
 
 /** A request before it has its numbers, on either route. */
-export type NewRequest = RecordedRequest extends infer R ? (R extends unknown ? Omit<R, 'index' | 'turnIndex'> : never) : never;
+export type NewRequest = RecordedRequest extends infer R
+  ? R extends unknown
+    ? Omit<R, 'index' | 'turnIndex'>
+    : never
+  : never;
 
 /** Largest request body the scripted server reads when `maxBodyBytes` is not given: 32 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;

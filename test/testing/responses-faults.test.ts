@@ -147,8 +147,20 @@ describe('startScriptedServer: broken Responses streams, stalls and recordings',
       writeFileSync(
         file,
         ': recorded\n\n' +
-          event({ type: 'response.output_text.delta', sequence_number: 0, item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'Grüße', logprobs: [] }) +
-          event({ type: 'response.completed', sequence_number: 1, response: { id: 'resp_1', status: 'completed', output: [] } }),
+          event({
+            type: 'response.output_text.delta',
+            sequence_number: 0,
+            item_id: 'msg_1',
+            output_index: 0,
+            content_index: 0,
+            delta: 'Grüße',
+            logprobs: [],
+          }) +
+          event({
+            type: 'response.completed',
+            sequence_number: 1,
+            response: { id: 'resp_1', status: 'completed', output: [] },
+          }),
       );
       server.enqueue(recordedReply(file), recordedReply(file));
 

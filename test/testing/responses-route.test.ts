@@ -39,8 +39,16 @@ describe('startScriptedServer: POST /v1/responses through the real openai SDK', 
       'response.completed',
     ]);
     expect(got.events.map((e) => e.sequence_number)).toEqual(got.events.map((_e, i) => i));
-    expect(got.events.find((e) => e.type === 'response.output_text.done')).toMatchObject({ text, item_id: 'msg_scripted_1_0' });
-    expect(got.final).toMatchObject({ id: 'resp_scripted_1', object: 'response', status: 'completed', model: 'test-model' });
+    expect(got.events.find((e) => e.type === 'response.output_text.done')).toMatchObject({
+      text,
+      item_id: 'msg_scripted_1_0',
+    });
+    expect(got.final).toMatchObject({
+      id: 'resp_scripted_1',
+      object: 'response',
+      status: 'completed',
+      model: 'test-model',
+    });
     expect(got.final?.output).toEqual([
       {
         id: 'msg_scripted_1_0',
@@ -115,7 +123,13 @@ describe('startScriptedServer: POST /v1/responses through the real openai SDK', 
     const got = await collectResponseStream(await stream());
 
     expect(got.calls).toEqual([
-      { id: 'fc_scripted_1_1', call_id: 'call_weather', name: 'get_weather', arguments: '{"city": "Paris"}', fragments: 3 },
+      {
+        id: 'fc_scripted_1_1',
+        call_id: 'call_weather',
+        name: 'get_weather',
+        arguments: '{"city": "Paris"}',
+        fragments: 3,
+      },
       { id: 'fc_scripted_1_2', call_id: 'call_time', name: 'get_time', arguments: '{"tz":"CET"}', fragments: 2 },
     ]);
     expect(got.events.filter((e) => e.type === 'response.function_call_arguments.done')).toEqual([
@@ -141,12 +155,22 @@ describe('startScriptedServer: POST /v1/responses through the real openai SDK', 
 
     expect(chat.choices[0].message.tool_calls?.[0].id).toBe('call_1');
     expect(responses.output).toEqual([
-      { id: 'fc_scripted_1_0', type: 'function_call', status: 'completed', arguments: '', call_id: 'call_2', name: 'b' },
+      {
+        id: 'fc_scripted_1_0',
+        type: 'function_call',
+        status: 'completed',
+        arguments: '',
+        call_id: 'call_2',
+        name: 'b',
+      },
     ]);
   });
 
   it('reports scripted usage on response.completed: input/output tokens, cached and reasoning tokens as parts', async () => {
-    server.enqueue({ text: 'hi', usage: { prompt_tokens: 11, completion_tokens: 7, cached_tokens: 4, reasoning_tokens: 5 } });
+    server.enqueue({
+      text: 'hi',
+      usage: { prompt_tokens: 11, completion_tokens: 7, cached_tokens: 4, reasoning_tokens: 5 },
+    });
 
     const got = await collectResponseStream(await stream());
 
@@ -176,19 +200,22 @@ describe('startScriptedServer: POST /v1/responses through the real openai SDK', 
   it.each([
     { finishReason: 'length' as const, reason: 'max_output_tokens' },
     { finishReason: 'content_filter' as const, reason: 'content_filter' },
-  ])('finishReason $finishReason: an incomplete response ($reason), streamed and not', async ({ finishReason, reason }) => {
-    server.enqueue({ text: 'Cut off', finishReason }, { text: 'Cut off', finishReason });
+  ])(
+    'finishReason $finishReason: an incomplete response ($reason), streamed and not',
+    async ({ finishReason, reason }) => {
+      server.enqueue({ text: 'Cut off', finishReason }, { text: 'Cut off', finishReason });
 
-    const got = await collectResponseStream(await stream());
-    const plain = await openai.responses.create({ model: 'm', input: INPUT });
+      const got = await collectResponseStream(await stream());
+      const plain = await openai.responses.create({ model: 'm', input: INPUT });
 
-    expect(got.events.at(-1)?.type).toBe('response.incomplete');
-    for (const response of [got.final, plain]) {
-      expect(response).toMatchObject({ status: 'incomplete', incomplete_details: { reason } });
-      expect(response?.output).toEqual([expect.objectContaining({ type: 'message', status: 'incomplete' })]);
-    }
-    expect(plain.output_text).toBe('Cut off');
-  });
+      expect(got.events.at(-1)?.type).toBe('response.incomplete');
+      for (const response of [got.final, plain]) {
+        expect(response).toMatchObject({ status: 'incomplete', incomplete_details: { reason } });
+        expect(response?.output).toEqual([expect.objectContaining({ type: 'message', status: 'incomplete' })]);
+      }
+      expect(plain.output_text).toBe('Cut off');
+    },
+  );
 
   it('answers a non-stream request with a Response: reasoning, message and function_call items, usage', async () => {
     server.enqueue({

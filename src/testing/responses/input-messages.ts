@@ -39,7 +39,11 @@ export function inputToMessages(input: unknown, instructions: unknown): ChatComp
       // Reasoning waiting here belongs to a new assistant turn: reasoning always comes before its own text.
       if (open === undefined || reasoning.length > 0) open = assistant(null);
       const calls = (open.tool_calls ??= []) as unknown[];
-      calls.push({ id: fields.call_id, type: 'function', function: { name: fields.name, arguments: fields.arguments } });
+      calls.push({
+        id: fields.call_id,
+        type: 'function',
+        function: { name: fields.name, arguments: fields.arguments },
+      });
     } else if (fields.type === 'function_call_output') {
       flushReasoning();
       open = undefined;

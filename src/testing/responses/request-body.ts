@@ -19,7 +19,8 @@ export function toChatBody(raw: Fields): ChatCompletionCreateParams {
   if (tools !== undefined) body.tools = Array.isArray(tools) ? tools.map(chatTool) : tools;
   if (tool_choice !== undefined) body.tool_choice = chatToolChoice(tool_choice);
   if (max_output_tokens !== undefined) body.max_tokens = max_output_tokens;
-  if (text !== undefined) splitOff(body, 'text', text, 'format', (format) => (body.response_format = chatFormat(format)));
+  if (text !== undefined)
+    splitOff(body, 'text', text, 'format', (format) => (body.response_format = chatFormat(format)));
   if (reasoning !== undefined) {
     splitOff(body, 'reasoning', reasoning, 'effort', (effort) => (body.reasoning_effort = effort));
   }

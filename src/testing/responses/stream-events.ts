@@ -27,7 +27,11 @@ const MALFORMED_EVENT =
  * `output_item.added`, its deltas (reasoning summary, text content part, or function-call arguments) and its
  * `output_item.done`; `response.completed` (or `response.incomplete`) carries the whole response and its usage.
  */
-export function buildResponseEvents(items: PlannedItem[], meta: ResponseMeta, options: ResponseStreamOptions): string[] {
+export function buildResponseEvents(
+  items: PlannedItem[],
+  meta: ResponseMeta,
+  options: ResponseStreamOptions,
+): string[] {
   const started = buildResponse(meta, { status: 'in_progress', output: [], usage: null });
   const drafts: Draft[] = [
     { type: 'response.created', sequence_number: 0, response: started },
@@ -57,9 +61,7 @@ function itemEvents(planned: PlannedItem, output_index: number): Draft[] {
     return [
       { ...added, item: { ...planned.item, summary: [] } },
       { type: 'response.reasoning_summary_part.added', ...head, part: { ...part, text: '' } },
-      ...planned.pieces.map(
-        (delta): Draft => ({ type: 'response.reasoning_summary_text.delta', ...head, delta }),
-      ),
+      ...planned.pieces.map((delta): Draft => ({ type: 'response.reasoning_summary_text.delta', ...head, delta })),
       { type: 'response.reasoning_summary_text.done', ...head, text: planned.text },
       { type: 'response.reasoning_summary_part.done', ...head, part },
       { ...done, item: planned.item },
@@ -71,9 +73,7 @@ function itemEvents(planned: PlannedItem, output_index: number): Draft[] {
     return [
       { ...added, item: { ...planned.item, status: 'in_progress', content: [] } },
       { type: 'response.content_part.added', ...head, part: { ...part, text: '' } },
-      ...planned.pieces.map(
-        (delta): Draft => ({ type: 'response.output_text.delta', ...head, delta, logprobs: [] }),
-      ),
+      ...planned.pieces.map((delta): Draft => ({ type: 'response.output_text.delta', ...head, delta, logprobs: [] })),
       { type: 'response.output_text.done', ...head, text: planned.text, logprobs: [] },
       { type: 'response.content_part.done', ...head, part },
       { ...done, item: planned.item },
