@@ -68,7 +68,7 @@ export class ServerState {
 
   /** Log a request in the server's and its script's lists before it is answered. */
   record(script: Script, request: NewRequest): RecordedRequest {
-    const recorded = { index: this.requests.length, turnIndex: script.requests.length, ...request } as RecordedRequest;
+    const recorded: RecordedRequest = { index: this.requests.length, turnIndex: script.requests.length, ...request };
     this.requests.push(recorded);
     script.requests.push(recorded);
     return recorded;

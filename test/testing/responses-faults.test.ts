@@ -140,7 +140,8 @@ describe('startScriptedServer: broken Responses streams, stalls and recordings',
     });
     afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-    const event = (data: object & { type: string }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+    const event = (data: { type: string } & Record<string, unknown>) =>
+      `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
 
     it('serves a recorded Responses stream byte for byte, and the SDK reads it', async () => {
       const file = join(dir, 'answer.sse');

@@ -268,7 +268,7 @@ function chatHistory(): fc.Arbitrary<ChatCompletionMessageParam[]> {
       };
       if (kept.length > 0) message.reasoning_items = kept;
       if (calls.length > 0) message.tool_calls = calls;
-      return message as ChatCompletionMessageParam;
+      return message;
     });
   return fc
     .array(fc.oneof(plain, assistant), { maxLength: 12 })
