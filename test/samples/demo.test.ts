@@ -109,7 +109,8 @@ describe('npm run demo', () => {
   });
 
   const USAGE =
-    'usage: npm run demo -- "<prompt>"\n  e.g. npm run demo -- "What\'s the weather in Rome? Add a to-do to book a table."\n';
+    'usage: npm run demo -- [--wire auto|chat|responses] "<prompt>"\n' +
+    '  e.g. npm run demo -- "What\'s the weather in Rome? Add a to-do to book a table."\n';
   it.each([
     { name: 'no prompt at all', args: [], err: USAGE },
     { name: 'a blank prompt', args: ['   '], err: USAGE },
@@ -118,11 +119,57 @@ describe('npm run demo', () => {
       args: ['x'.repeat(4001)],
       err: 'error: the prompt is 4001 characters; the limit is 4000\n',
     },
-  ])('refuses $name with exit code 2 and says why', async ({ args, err: expected }) => {
-    const { code, out, err } = await demo(args);
+    {
+      name: 'an unknown wire',
+      args: ['--wire', 'grpc', 'hi'],
+      err: `error: --wire must be one of auto, chat, responses; got "grpc"\n${USAGE}`,
+    },
+    {
+      name: 'a --wire with no value',
+      args: ['--wire'],
+      err: `error: --wire must be one of auto, chat, responses; got ""\n${USAGE}`,
+    },
+    {
+      name: 'an unknown OPENAI_WIRE',
+      args: ['hi'],
+      env: { OPENAI_WIRE: 'Responses' },
+      err: `error: OPENAI_WIRE must be one of auto, chat, responses; got "Responses"\n${USAGE}`,
+    },
+  ])('refuses $name with exit code 2 and says why', async ({ args, env, err: expected }) => {
+    const { code, out, err } = await demo(args, env);
     expect(code).toBe(2);
     expect(out).toBe('');
     expect(err).toBe(expected);
+  });
+
+  it.each([
+    { args: ['--wire', 'responses', 'Weather in Rome'], env: {} },
+    { args: ['--wire=responses', 'Weather in Rome'], env: {} },
+    { args: ['Weather in Rome'], env: { OPENAI_WIRE: 'responses' } },
+  ])('takes the wire from $args / $env and still runs the embedded model offline', async ({ args, env }) => {
+    const { code, out, err } = await demo(args, env);
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(out).toContain('> Weather in Rome\n');
+    expect(out).toContain('⚙ get_weather {"city":"Rome"}');
+    expect(out).toMatch(/— completed · 5 model turns · 5 tool calls \(1 failed, 1 refused\)/);
+  });
+
+  it('names the wire it was given beside the model, --wire over OPENAI_WIRE', async () => {
+    const server = await startScriptedServer();
+    try {
+      const session = server.session([{ text: 'Hello.' }]);
+      const { code, out } = await demo(['--wire', 'chat', 'hi'], {
+        OPENAI_API_KEY: session.apiKey,
+        OPENAI_BASE_URL: session.baseURL,
+        OPENAI_WIRE: 'responses',
+      });
+      expect(code).toBe(0);
+      expect(out.split('\n')[0]).toBe(`agentcall demo · model gpt-4o-mini at ${session.baseURL} · wire chat`);
+      expect(session.requests[0].wire).toBe('chat');
+    } finally {
+      await server.close();
+    }
   });
 
   it('accepts a prompt exactly at the limit', async () => {
