@@ -27,12 +27,22 @@ export function parseDemoArgs(args: readonly string[], env: Record<string, strin
   }
   const prompt = args.slice(at).join(' ').trim();
   if (wire === undefined) return { prompt };
-  if (!isWire(wire.value)) {
-    return { error: `${wire.from} must be one of ${WIRES.join(', ')}; got ${JSON.stringify(wire.value ?? '')}` };
-  }
-  return { prompt, wire: wire.value };
+  const chosen = readWire(wire.value, wire.from);
+  return 'error' in chosen ? chosen : { prompt, ...chosen };
 }
 
-function isWire(value: string | undefined): value is Wire {
-  return (WIRES as readonly (string | undefined)[]).includes(value);
+/**
+ * The wire `OPENAI_WIRE` names, as options to spread into `runAgentLoop`'s: `{}` when it is unset, and an error
+ * naming the choices when it names none of them.
+ */
+export function wireFromEnv(env: Record<string, string | undefined>): { wire?: Wire } {
+  if (!env.OPENAI_WIRE) return {};
+  const chosen = readWire(env.OPENAI_WIRE, 'OPENAI_WIRE');
+  if ('error' in chosen) throw new Error(chosen.error);
+  return chosen;
+}
+
+function readWire(value: string | undefined, from: string): { wire: Wire } | { error: string } {
+  if ((WIRES as readonly (string | undefined)[]).includes(value)) return { wire: value as Wire };
+  return { error: `${from} must be one of ${WIRES.join(', ')}; got ${JSON.stringify(value ?? '')}` };
 }

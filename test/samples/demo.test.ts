@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { runDemo, type DemoIo } from '../../samples/demo/run-demo';
+import { wireFromEnv } from '../../samples/demo/wire-option';
 import { startScriptedServer } from '../../src/testing';
 
 function capture(): { text: () => string; sink: { write(text: string): void } } {
@@ -263,5 +264,16 @@ describe('npm run demo', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('wireFromEnv', () => {
+  it('reads OPENAI_WIRE as runAgentLoop options, nothing when unset, an error naming the choices otherwise', () => {
+    expect(wireFromEnv({})).toEqual({});
+    expect(wireFromEnv({ OPENAI_WIRE: '' })).toEqual({});
+    expect(wireFromEnv({ OPENAI_WIRE: 'responses' })).toEqual({ wire: 'responses' });
+    expect(() => wireFromEnv({ OPENAI_WIRE: 'http' })).toThrow(
+      'OPENAI_WIRE must be one of auto, chat, responses; got "http"',
+    );
   });
 });
