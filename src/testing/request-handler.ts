@@ -1,15 +1,13 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import type { ResponseCreateParams } from 'openai/resources/responses/responses';
-import { buildCompletionBody, type CompletionMeta } from './completion-body';
 import { RequestTooLargeError, ScriptedReplyError } from './errors';
 import { sendError } from './error-body';
-import { planReply, type PlannedReply } from './plan-reply';
+import { planReply } from './plan-reply';
+import { serveChat } from './serve-chat';
 import { parseJsonObject, readBody } from './read-body';
 import type { ServerState } from './server-state';
 import { sleep } from './sleep';
-import { buildStreamEvents } from './stream-events';
-import { writeSse } from './sse-writer';
 import { writeRecorded } from './write-recorded';
 import { toChatBody } from './responses/request-body';
 import { serveResponse } from './responses/serve';
@@ -151,29 +149,6 @@ async function answer(
   const meta = { id: state.nextCompletionId(), created, model };
   if (!(await stall(reply.delayMs, signal))) return;
   return serveChat(res, plan, reply, body, meta, signal);
-}
-
-/** A chat completion: the SSE chunks of a stream, or one `chat.completion` JSON body. */
-function serveChat(
-  res: ServerResponse,
-  plan: PlannedReply,
-  reply: ScriptedReply,
-  body: ChatCompletionCreateParams,
-  meta: CompletionMeta,
-  signal: AbortSignal,
-): Promise<void> | void {
-  if (body.stream === true) {
-    const events = buildStreamEvents(plan, {
-      ...meta,
-      includeUsage: body.stream_options?.include_usage === true,
-      malformedChunkAt: reply.malformedChunkAt,
-      streamErrorAt: reply.streamErrorAt,
-      errorMessage: reply.errorMessage,
-    });
-    return writeSse(res, events, { chunkDelayMs: reply.chunkDelayMs ?? 0, cutAfter: reply.cutAfter }, signal);
-  }
-  const payload = JSON.stringify(buildCompletionBody(plan, meta));
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }).end(payload);
 }
 
 async function resolveTurn(turn: ScriptedTurn, request: RecordedRequest): Promise<ScriptedReply> {
