@@ -193,6 +193,32 @@ describe('startScriptedServer: Responses requests are recorded in chat shape', (
     ]);
   });
 
+  it('round-trips a served reasoning item: sent back in the next input, it is recorded as received', async () => {
+    server.enqueue({ reasoning: 'Weather first.', toolCalls: [{ id: 'c1', name: 'get_weather', arguments: '{}' }] });
+    const first = await openai.responses.create({ model: 'm', input: 'Weather?', store: false });
+    const [reasoning, call] = first.output;
+
+    const request = await recorded({
+      model: 'm',
+      input: [
+        { role: 'user', content: 'Weather?' },
+        reasoning as ResponseInputItem,
+        call as ResponseInputItem,
+        { type: 'function_call_output', call_id: 'c1', output: 'sunny' },
+      ],
+    });
+
+    expect(request.body.messages[1]).toEqual({
+      role: 'assistant',
+      content: null,
+      reasoning_items: [reasoning],
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{}' } }],
+    });
+    expect(
+      (request.body.messages[1] as { reasoning_items: Array<{ encrypted_content: string }> }).reasoning_items[0],
+    ).toMatchObject({ encrypted_content: expect.stringMatching(/^scripted-enc:/) });
+  });
+
   it('property: a chat history sent as Responses input is recorded as the same messages', async () => {
     await fc.assert(
       fc.asyncProperty(chatHistory(), async (messages) => {
