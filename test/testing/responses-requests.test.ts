@@ -214,9 +214,7 @@ describe('startScriptedServer: Responses requests are recorded in chat shape', (
       reasoning_items: [reasoning],
       tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{}' } }],
     });
-    expect(
-      (request.body.messages[1] as { reasoning_items: Array<{ encrypted_content: string }> }).reasoning_items[0],
-    ).toMatchObject({ encrypted_content: expect.stringMatching(/^scripted-enc:/) });
+    expect(reasoning).toMatchObject({ type: 'reasoning', encrypted_content: expect.stringMatching(/^scripted-enc:/) });
   });
 
   it('property: a chat history sent as Responses input is recorded as the same messages', async () => {
