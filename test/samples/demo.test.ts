@@ -1,7 +1,12 @@
 import { createServer } from 'node:net';
+import type OpenAI from 'openai';
 import { runDemo, type DemoIo } from '../../samples/demo/run-demo';
+import { demoScript } from '../../samples/demo/scripted-model';
 import { wireFromEnv } from '../../samples/demo/wire-option';
+import { sampleTools } from '../../samples/tools';
+import { runAgentLoop, type Decision } from '../../src';
 import { startScriptedServer } from '../../src/testing';
+import { toResponsesInput } from '../testing/responses-input';
 
 function capture(): { text: () => string; sink: { write(text: string): void } } {
   let text = '';
@@ -275,5 +280,48 @@ describe('wireFromEnv', () => {
     expect(() => wireFromEnv({ OPENAI_WIRE: 'http' })).toThrow(
       'OPENAI_WIRE must be one of auto, chat, responses; got "http"',
     );
+  });
+});
+
+describe('the embedded model on the Responses route', () => {
+  it('answers each request of a chat run, sent as Responses input, with the same reading and the same answer', async () => {
+    const prompt = 'Weather in Rome, and add a to-do to book a table';
+    const chat = await startScriptedServer({ turns: demoScript(prompt) });
+    const responses = await startScriptedServer({ turns: demoScript(prompt) });
+    try {
+      const base = {
+        client: chat.client(),
+        body: { model: 'scripted-demo-model', messages: [{ role: 'user' as const, content: prompt }] },
+        tools: sampleTools(),
+      };
+      let result = await runAgentLoop(base);
+      const answers: Decision[] = [{ approve: true }, { approve: false, reason: 'Only Alex, please' }];
+      while (result.stopReason === 'interactive') {
+        const decisions = Object.fromEntries(result.state.pending.map((p) => [p.call.id, answers.shift()!]));
+        result = await runAgentLoop({ ...base, resumeFrom: result.state, decisions });
+      }
+      expect(result.stopReason).toBe('completed');
+
+      // The chat wire sends reasoning back as `reasoning_content`; the Responses wire keeps reasoning items instead.
+      const histories = chat.requests.map((r) =>
+        r.body.messages.map((message) => {
+          const { reasoning_content: _chatOnly, ...rest } = message as typeof message & { reasoning_content?: string };
+          return rest;
+        }),
+      );
+      let last: OpenAI.Responses.Response | undefined;
+      for (const messages of histories) {
+        last = await responses
+          .client()
+          .responses.create({ model: 'scripted-demo-model', input: toResponsesInput(messages) });
+      }
+
+      // Every turn function read the same history on both routes, and the last one wrote the same answer.
+      expect(responses.requests.map((r) => r.body.messages)).toEqual(histories);
+      expect(last?.output_text).toBe(result.text);
+    } finally {
+      await chat.close();
+      await responses.close();
+    }
   });
 });
