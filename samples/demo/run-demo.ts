@@ -11,6 +11,7 @@ import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { sampleTools, type AskUserInteractive } from '../tools';
 import { TerminalRenderer, type Output } from './renderer';
 import { demoScript } from './scripted-model';
+import { parseDemoArgs } from './wire-option';
 
 /** Everything the demo touches, injected so tests can drive it. */
 export type DemoIo = {
@@ -33,6 +34,9 @@ const SCRIPTED_CONFIRMATIONS = ['y', 'n Only Alex, please: the team does not nee
 const NOBODY_TO_CONFIRM = 'n Nobody is at the terminal to approve this';
 
 const MAX_PROMPT_LENGTH = 4000;
+const USAGE =
+  'usage: npm run demo -- [--wire auto|chat|responses] "<prompt>"\n' +
+  '  e.g. npm run demo -- "What\'s the weather in Rome? Add a to-do to book a table."\n';
 const MAX_RESUMES = 3;
 const SYSTEM_PROMPT =
   "You are a helpful assistant. You can look up weather, calculate, and manage the user's to-do list with your tools. " +
@@ -40,12 +44,15 @@ const SYSTEM_PROMPT =
 
 /** Run the sample agent once; resolves with the process exit code. */
 export async function runDemo(io: DemoIo): Promise<number> {
-  const prompt = io.args.join(' ').trim();
+  const parsed = parseDemoArgs(io.args, io.env);
+  if ('error' in parsed) {
+    io.err.write(`error: ${parsed.error}\n${USAGE}`);
+    return 2;
+  }
+  const { prompt, wire } = parsed;
   if (!prompt || prompt.length > MAX_PROMPT_LENGTH) {
     io.err.write(
-      prompt
-        ? `error: the prompt is ${prompt.length} characters; the limit is ${MAX_PROMPT_LENGTH}\n`
-        : 'usage: npm run demo -- "<prompt>"\n  e.g. npm run demo -- "What\'s the weather in Rome? Add a to-do to book a table."\n',
+      prompt ? `error: the prompt is ${prompt.length} characters; the limit is ${MAX_PROMPT_LENGTH}\n` : USAGE,
     );
     return 2;
   }
@@ -62,7 +69,7 @@ export async function runDemo(io: DemoIo): Promise<number> {
       maxRetries: 1,
       timeout: 60_000,
     });
-    renderer.note(`agentcall demo · model ${model} at ${client.baseURL}`);
+    renderer.note(`agentcall demo · model ${model} at ${client.baseURL}${wire ? ` · wire ${wire}` : ''}`);
   } else {
     server = await startScriptedServer({ turns: demoScript(prompt), chunkSize: 6 });
     client = server.client();
@@ -83,6 +90,8 @@ export async function runDemo(io: DemoIo): Promise<number> {
       body: { model, messages, temperature: 0.2 },
       tools: sampleTools(),
       maxRunAgentTimes: 12,
+      // Each run (and each resume) chooses its wire; without one, runAgentLoop picks it from the base URL.
+      ...(wire ? { wire } : {}),
       ...renderer.hooks(),
     };
     const scripted = server ? [...SCRIPTED_CONFIRMATIONS] : [];

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { IncomingMessage } from 'node:http';
 import type OpenAI from 'openai';
@@ -7,7 +7,8 @@ import { getErrText, runAgentLoop, type ToolDefinition } from '../../src';
 import type { ChatCompletionMessageParam, Decision, PendingCall, RunState } from '../../src';
 import { ToolRegistry } from '../../src/nestjs';
 import type { AgentEvent, PendingCallView, RunOutcome } from './agent.events';
-import { MODEL_NAME, OPENAI } from './agent.tokens';
+import type { Wire } from '../demo/wire-option';
+import { MODEL_NAME, OPENAI, WIRE } from './agent.tokens';
 import { callerOf, type Caller } from './caller';
 import { requestTools } from './request-tools';
 import { RunStore } from './run-store';
@@ -21,6 +22,8 @@ export class AgentService {
     @Inject(OPENAI) private readonly client: OpenAI,
     @Inject(MODEL_NAME) private readonly model: string,
     private readonly runs: RunStore,
+    // Optional: an app that provides no wire lets runAgentLoop pick it from the client's base URL.
+    @Optional() @Inject(WIRE) private readonly wire: { wire?: Wire } = {},
   ) {}
 
   /** A run for the request's caller, with the request's own tools (request-scoped providers get this request). */
@@ -41,6 +44,7 @@ export class AgentService {
         caller,
         abortSignal: abort.signal,
         maxRunAgentTimes: 12,
+        ...this.wire,
         // Every checkpoint lands in the store, signed, so a run that waits for a person can be resumed from there.
         stateSecret: this.runs.stateSecret,
         onCheckpoint: (state) => this.runs.save(state),
@@ -95,6 +99,7 @@ export class AgentService {
       tools: await requestTools(this.registry, this.moduleRef, request),
       maxRunAgentTimes: 12,
       stateSecret: this.runs.stateSecret,
+      ...this.wire,
       onCheckpoint: (saved) => this.runs.save(saved),
       resumeFrom: state,
       decisions,

@@ -2,7 +2,8 @@ import { Scope, type OnApplicationShutdown, type Provider } from '@nestjs/common
 import { REQUEST } from '@nestjs/core';
 import type { ScriptedServer } from '../../src/testing';
 import { demoScript } from '../demo/scripted-model';
-import { MODEL_NAME, OPENAI } from './agent.tokens';
+import { wireFromEnv } from '../demo/wire-option';
+import { MODEL_NAME, OPENAI, WIRE } from './agent.tokens';
 
 /** The part of an HTTP request the scripted model reads. */
 type PromptRequest = { query?: Record<string, unknown> };
@@ -23,6 +24,8 @@ export function scriptedModelProviders(server: ScriptedServer): Provider[] {
       useFactory: (request: PromptRequest) => server.session(demoScript(promptOf(request), { share: false })).client(),
     },
     { provide: MODEL_NAME, useValue: 'scripted-demo-model' },
+    // The scripted server answers on both wires, so OPENAI_WIRE works keyless too.
+    { provide: WIRE, useFactory: () => wireFromEnv(process.env) },
     { provide: 'SCRIPTED_MODEL_SERVER', useValue: closer },
   ];
 }

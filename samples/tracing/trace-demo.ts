@@ -8,6 +8,7 @@ import { SpanStatusCode } from '@opentelemetry/api';
 import { runAgentLoop, type ChatCompletionMessageParam, type Decision, type RunAgentResponse } from '../../src';
 import { startScriptedServer } from '../../src/testing';
 import { demoScript } from '../demo/scripted-model';
+import type { Wire } from '../demo/wire-option';
 import { sampleTools } from '../tools';
 
 /** The demo's prompt: weather, a to-do with one validation mistake, and two shares that need approval. */
@@ -15,9 +16,10 @@ export const DEMO_PROMPT = 'Weather in Rome, and add a to-do to book a table';
 
 /**
  * Run the demo's agent against its scripted model with a tracer, approve the first share and refuse the
- * second (as the demo's embedded user does), and return the recorded spans as a tree of text.
+ * second (as the demo's embedded user does), and return the recorded spans as a tree of text. `wire` is handed to
+ * `runAgentLoop` as it is.
  */
-export async function traceDemoRun(): Promise<string> {
+export async function traceDemoRun(options: { wire?: Wire } = {}): Promise<string> {
   // Spans kept in memory so they can be printed; a service exports them to its collector instead.
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -26,7 +28,13 @@ export async function traceDemoRun(): Promise<string> {
   const server = await startScriptedServer({ turns: demoScript(DEMO_PROMPT) });
   try {
     const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: DEMO_PROMPT }];
-    const base = { client: server.client(), body: { model: 'scripted-demo-model', messages }, tools: sampleTools() };
+    const base = {
+      client: server.client(),
+      body: { model: 'scripted-demo-model', messages },
+      tools: sampleTools(),
+      // The scripted model answers on either wire; without one, runAgentLoop picks it from the base URL.
+      ...(options.wire ? { wire: options.wire } : {}),
+    };
     let result: RunAgentResponse = await runAgentLoop({ ...base, tracer });
     const answers: Decision[] = [{ approve: true }, { approve: false, reason: 'Only Alex, please' }];
     while (result.stopReason === 'interactive') {

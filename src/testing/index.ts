@@ -1,6 +1,6 @@
 /**
- * `agentcall/testing`: a scripted OpenAI-compatible server for testing tools and agent loops against the real
- * openai SDK over real HTTP.
+ * `agentcall/testing`: a scripted OpenAI-compatible server (chat completions and Responses) for testing tools
+ * and agent loops against the real openai SDK over real HTTP.
  */
 export { startScriptedServer } from './server';
 export { ScriptedReplyError } from './errors';
@@ -17,4 +17,5 @@ export type {
   ScriptedToolCall,
   ScriptedTurn,
   ScriptedUsage,
+  ScriptedWire,
 } from './types';

@@ -1,22 +1,28 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
-import { buildCompletionBody } from './completion-body';
+import type { ResponseCreateParams } from 'openai/resources/responses/responses';
 import { RequestTooLargeError, ScriptedReplyError } from './errors';
 import { sendError } from './error-body';
 import { planReply } from './plan-reply';
+import { serveChat } from './serve-chat';
 import { parseJsonObject, readBody } from './read-body';
 import type { ServerState } from './server-state';
 import { sleep } from './sleep';
-import { buildStreamEvents } from './stream-events';
-import { writeSse } from './sse-writer';
 import { writeRecorded } from './write-recorded';
-import type { RecordedRequest, ScriptedReply, ScriptedTurn } from './types';
+import { toChatBody } from './responses/request-body';
+import { serveResponse } from './responses/serve';
+import type { RecordedRequest, ScriptedReply, ScriptedTurn, ScriptedWire } from './types';
 import { validateReply } from './validate-reply';
 
 const CHAT_PATH = '/v1/chat/completions';
+const RESPONSES_PATH = '/v1/responses';
+const ROUTES = new Map<string, ScriptedWire>([
+  [CHAT_PATH, 'chat'],
+  [RESPONSES_PATH, 'responses'],
+]);
 const FALLBACK_MODEL = 'scripted-model';
 
-/** The node:http listener serving `POST /v1/chat/completions` from the scripts in `state`. */
+/** The node:http listener serving `POST /v1/chat/completions` and `POST /v1/responses` from the scripts in `state`. */
 export function createRequestHandler(state: ServerState): RequestListener {
   return (req, res) => {
     const signal = state.track((listener) => res.once('close', listener));
@@ -38,9 +44,11 @@ async function handle(
   signal: AbortSignal,
 ): Promise<void> {
   const path = (req.url ?? '').split('?', 1)[0];
-  if (req.method !== 'POST' || path !== CHAT_PATH) {
+  const wire = req.method === 'POST' ? ROUTES.get(path) : undefined;
+  if (wire === undefined) {
     req.resume();
-    return sendError(res, 404, `scripted server: no route for ${req.method} ${path}; only POST ${CHAT_PATH}`, {
+    const only = `only POST ${CHAT_PATH} and POST ${RESPONSES_PATH}`;
+    return sendError(res, 404, `scripted server: no route for ${req.method} ${path}; ${only}`, {
       code: 'unknown_url',
       retry: false,
     });
@@ -54,8 +62,8 @@ async function handle(
     res.setHeader('connection', 'close');
     return sendError(res, 413, error.message, { code: 'request_too_large', retry: false });
   }
-  const body = parseJsonObject(raw) as ChatCompletionCreateParams | undefined;
-  if (body === undefined) {
+  const rawBody = parseJsonObject(raw);
+  if (rawBody === undefined) {
     return sendError(res, 400, 'scripted server: request body is not a JSON object', {
       code: 'invalid_json',
       retry: false,
@@ -64,7 +72,19 @@ async function handle(
 
   const apiKey = bearerToken(req.headers.authorization);
   const script = state.scriptFor(apiKey);
-  const request = state.record(script, { path, headers: req.headers, body, apiKey });
+  const { headers } = req;
+  // The body is typed, not validated: the server only checked it is a JSON object.
+  const request =
+    wire === 'responses'
+      ? state.record(script, {
+          wire,
+          path,
+          headers,
+          body: toChatBody(rawBody),
+          rawBody: rawBody as unknown as ResponseCreateParams,
+          apiKey,
+        })
+      : state.record(script, { wire, path, headers, body: asChat(rawBody), rawBody: asChat(rawBody), apiKey });
   const turn = script.take();
   if (turn === undefined) {
     return sendError(res, 500, `scripted server: no scripted turn left for request #${request.index}`, {
@@ -83,20 +103,21 @@ async function handle(
       retry: false,
     });
   }
-  return answer(res, reply, body, state, signal);
+  return answer(res, reply, request, state, signal);
 }
 
-/** Serve a validated reply: an HTTP error, a JSON completion or an SSE stream, after its stall. */
+/** Serve a validated reply: an HTTP error, a JSON body or an SSE stream on the request's wire, after its stall. */
 async function answer(
   res: ServerResponse,
   reply: ScriptedReply,
-  body: ChatCompletionCreateParams,
+  request: RecordedRequest,
   state: ServerState,
   signal: AbortSignal,
 ): Promise<void> {
+  const { body } = request;
   if (reply.recorded !== undefined) {
     if (!(await stall(reply.delayMs, signal))) return;
-    const options = { stream: body.stream === true, chunkDelayMs: reply.chunkDelayMs ?? 0 };
+    const options = { stream: request.rawBody.stream === true, chunkDelayMs: reply.chunkDelayMs ?? 0 };
     return writeRecorded(res, reply.recorded, options, signal);
   }
   if (reply.status !== undefined) {
@@ -106,31 +127,28 @@ async function answer(
     });
   }
 
-  // Planned before the stall so tool-call ids follow arrival order, not answer order.
+  // Planned before the stall so tool-call and response ids follow arrival order, not answer order.
   const plan = planReply(reply, {
     body,
     defaultChunkSize: state.chunkSize,
     nextToolCallId: () => state.nextToolCallId(),
   });
-  const meta = {
-    id: state.nextCompletionId(),
-    created: Math.floor(Date.now() / 1000),
-    model: state.model ?? (typeof body.model === 'string' ? body.model : FALLBACK_MODEL),
-  };
-  if (!(await stall(reply.delayMs, signal))) return;
-
-  if (body.stream === true) {
-    const events = buildStreamEvents(plan, {
-      ...meta,
-      includeUsage: body.stream_options?.include_usage === true,
-      malformedChunkAt: reply.malformedChunkAt,
-      streamErrorAt: reply.streamErrorAt,
-      errorMessage: reply.errorMessage,
-    });
-    return writeSse(res, events, { chunkDelayMs: reply.chunkDelayMs ?? 0, cutAfter: reply.cutAfter }, signal);
+  const created = Math.floor(Date.now() / 1000);
+  const model = state.model ?? (typeof body.model === 'string' ? body.model : FALLBACK_MODEL);
+  if (request.wire === 'responses') {
+    const identity = { number: state.nextResponseNumber(), createdAt: created, model };
+    if (!(await stall(reply.delayMs, signal))) return;
+    return serveResponse(
+      res,
+      plan,
+      reply,
+      { ...identity, request: request.rawBody as Record<string, unknown> },
+      signal,
+    );
   }
-  const payload = JSON.stringify(buildCompletionBody(plan, meta));
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }).end(payload);
+  const meta = { id: state.nextCompletionId(), created, model };
+  if (!(await stall(reply.delayMs, signal))) return;
+  return serveChat(res, plan, reply, body, meta, signal);
 }
 
 async function resolveTurn(turn: ScriptedTurn, request: RecordedRequest): Promise<ScriptedReply> {
@@ -143,6 +161,10 @@ async function resolveTurn(turn: ScriptedTurn, request: RecordedRequest): Promis
 async function stall(delayMs: number | undefined, signal: AbortSignal): Promise<boolean> {
   if (delayMs) return sleep(delayMs, signal);
   return !signal.aborted;
+}
+
+function asChat(body: Record<string, unknown>): ChatCompletionCreateParams {
+  return body as unknown as ChatCompletionCreateParams;
 }
 
 function bearerToken(authorization: string | undefined): string | undefined {

@@ -1,6 +1,13 @@
 import { Script } from './script';
 import type { RecordedRequest, ScriptedServerOptions, ScriptedTurn } from './types';
 
+/** A request before it has its numbers, on either route. */
+export type NewRequest = RecordedRequest extends infer R
+  ? R extends unknown
+    ? Omit<R, 'index' | 'turnIndex'>
+    : never
+  : never;
+
 /** Largest request body the scripted server reads when `maxBodyBytes` is not given: 32 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
@@ -32,6 +39,7 @@ export class ServerState {
   private sessionCount = 0;
   private toolCallCount = 0;
   private completionCount = 0;
+  private responseCount = 0;
 
   constructor(options: ScriptedServerOptions) {
     if (options.chunkSize !== undefined && !(Number.isInteger(options.chunkSize) && options.chunkSize > 0)) {
@@ -59,7 +67,7 @@ export class ServerState {
   }
 
   /** Log a request in the server's and its script's lists before it is answered. */
-  record(script: Script, request: Omit<RecordedRequest, 'index' | 'turnIndex'>): RecordedRequest {
+  record(script: Script, request: NewRequest): RecordedRequest {
     const recorded: RecordedRequest = { index: this.requests.length, turnIndex: script.requests.length, ...request };
     this.requests.push(recorded);
     script.requests.push(recorded);
@@ -72,6 +80,11 @@ export class ServerState {
 
   nextCompletionId(): string {
     return `chatcmpl-scripted-${++this.completionCount}`;
+  }
+
+  /** Numbers Responses answers: `resp_scripted_<n>`, and their items' ids after it. */
+  nextResponseNumber(): number {
+    return ++this.responseCount;
   }
 
   /** A controller aborted when the response closes or the server shuts down, whichever comes first. */

@@ -15,10 +15,12 @@ import type {
 } from './types';
 
 /**
- * Start an OpenAI-compatible chat-completions server on 127.0.0.1 (random port) that answers from a script.
+ * Start an OpenAI-compatible server on 127.0.0.1 (random port) that answers from a script, on both wires:
+ * `POST /v1/chat/completions` and `POST /v1/responses` (the Responses API), from the same turns.
  *
  * Made for driving the real openai SDK over real HTTP: streaming and non-stream replies, reasoning, tool
- * calls split into fragments, usage, HTTP errors, stalls and broken streams. Each request consumes the next
+ * calls split into fragments, usage, HTTP errors, stalls and broken streams. Every request is recorded with
+ * its body in chat shape, whichever wire it came by, so one assertion serves both. Each request consumes the next
  * turn of the script its API key selects; with none left it gets a 500 naming the request, so a missing turn
  * fails the test instead of hanging it. Always `close()` it: that also ends stalled connections.
  *

@@ -5,8 +5,10 @@ import { DONE_EVENT } from './stream-events';
 /** Pacing and breakage of one stream. */
 export type SseWriteOptions = {
   chunkDelayMs: number;
-  /** Destroy the socket after this many events instead of sending `[DONE]`. */
+  /** Destroy the socket after this many events instead of ending the stream. */
   cutAfter?: number;
+  /** End with `data: [DONE]`, as chat completions do; default true. Responses streams end without it. */
+  done?: boolean;
 };
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
@@ -15,11 +17,11 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-
 const CUT_BEFORE_FIRST_EVENT = ': scripted stream\n\n';
 
 /**
- * Write SSE events, then `[DONE]` or (with `cutAfter`) a destroyed socket.
+ * Write SSE events, then `[DONE]` (unless `done: false`) or (with `cutAfter`) a destroyed socket.
  *
  * Without a delay everything goes out in one write: the cheap path benchmarks rely on. With a delay each event
  * is written alone and the wait stops as soon as `signal` aborts (client gone or server closing).
- * Takes ownership of `events` (appends `[DONE]` to it).
+ * Takes ownership of `events` (may append `[DONE]` to it).
  */
 export async function writeSse(
   res: ServerResponse,
@@ -29,7 +31,7 @@ export async function writeSse(
 ): Promise<void> {
   const cut = options.cutAfter !== undefined;
   const out = cut ? events.slice(0, options.cutAfter) : events;
-  if (!cut) out.push(DONE_EVENT);
+  if (!cut && options.done !== false) out.push(DONE_EVENT);
   res.writeHead(200, SSE_HEADERS);
 
   if (options.chunkDelayMs === 0) {

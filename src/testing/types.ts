@@ -1,5 +1,6 @@
 import type { ClientOptions, OpenAI } from 'openai';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
+import type { ResponseCreateParams } from 'openai/resources/responses/responses';
 
 /** One tool call the scripted model makes. */
 export type ScriptedToolCall = {
@@ -15,24 +16,47 @@ export type ScriptedToolCall = {
   argumentChunks?: string[];
 };
 
-/** Token counts to report; `total_tokens` is always their sum. */
-export type ScriptedUsage = { prompt_tokens: number; completion_tokens: number };
+/**
+ * Token counts to report; `total_tokens` is always their sum. On the Responses route they are `input_tokens` and
+ * `output_tokens`.
+ */
+export type ScriptedUsage = {
+  prompt_tokens: number;
+  completion_tokens: number;
+  /**
+   * The part of `prompt_tokens` read from the prompt cache. Chat: `prompt_tokens_details.cached_tokens`, sent only
+   * when set; Responses: `input_tokens_details.cached_tokens`, 0 when not set.
+   */
+  cached_tokens?: number;
+  /**
+   * The part of `completion_tokens` spent reasoning. Chat: `completion_tokens_details.reasoning_tokens`, sent only
+   * when set; Responses: `output_tokens_details.reasoning_tokens`, 0 when not set.
+   */
+  reasoning_tokens?: number;
+};
 
 /** The finish reasons a scripted reply may end with. */
 export type ScriptedFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
 
 /**
- * What the scripted model answers to one request.
+ * What the scripted model answers to one request, on either route: `POST /v1/chat/completions` or
+ * `POST /v1/responses` (where the same reply becomes a `Response`: a reasoning item, a message item and one
+ * `function_call` item per tool call, in that order).
  *
- * Every field is optional: `{}` is an empty assistant message with `finish_reason: 'stop'`. Streaming-only
- * fields (`chunkDelayMs`, `cutAfter`, `malformedChunkAt`, `streamErrorAt`) are ignored for non-stream requests.
- * Event numbers count the SSE `data:` events of the stream from 0 (event #0 is the role chunk); the
+ * Every field is optional: `{}` is an empty assistant message with `finish_reason: 'stop'` (on the Responses
+ * route a completed response with no output items). Streaming-only fields (`chunkDelayMs`, `cutAfter`,
+ * `malformedChunkAt`, `streamErrorAt`) are ignored for non-stream requests. Event numbers count the SSE events
+ * of the stream from 0 (event #0 is the role chunk, or `response.created` on the Responses route); the
  * injected faulty event takes position #n and the regular events after it move up by one.
  */
 export type ScriptedReply = {
   /** Assistant content, streamed in chunks of `chunkSize` characters. */
   text?: string;
-  /** Streamed as `delta.reasoning_content` (non-stream: `message.reasoning_content`), like DeepSeek/Qwen/vLLM. */
+  /**
+   * Streamed as `delta.reasoning_content` (non-stream: `message.reasoning_content`), like DeepSeek/Qwen/vLLM. On
+   * the Responses route: a `reasoning` output item whose summary is this text (streamed as
+   * `response.reasoning_summary_text.delta`), with a deterministic opaque `encrypted_content` to send back.
+   */
   reasoning?: string;
   toolCalls?: ScriptedToolCall[];
   /**
@@ -40,7 +64,11 @@ export type ScriptedReply = {
    * `null` sends no usage at all (some providers never do).
    */
   usage?: ScriptedUsage | null;
-  /** Defaults to `'tool_calls'` when there are tool calls, else `'stop'`. */
+  /**
+   * Defaults to `'tool_calls'` when there are tool calls, else `'stop'`. On the Responses route `'length'` and
+   * `'content_filter'` make the response `incomplete` (`incomplete_details.reason` `max_output_tokens` or
+   * `content_filter`, stream ending in `response.incomplete`); the others make it `completed`.
+   */
   finishReason?: ScriptedFinishReason;
   /** Characters per streamed text/reasoning chunk; overrides the server's `chunkSize`. */
   chunkSize?: number;
@@ -56,7 +84,10 @@ export type ScriptedReply = {
   cutAfter?: number;
   /** Send an invalid JSON `data:` line as event #n. */
   malformedChunkAt?: number;
-  /** Send `data: {"error": {...}}` as event #n, the way providers report a failure mid-stream. */
+  /**
+   * Send `data: {"error": {...}}` as event #n, the way providers report a failure mid-stream. On the Responses
+   * route: an `error` event (#n) then `response.failed` (#n+1), as OpenAI sends them, and the stream ends there.
+   */
   streamErrorAt?: number;
   /**
    * Serve this response exactly as recorded instead of building one: every other field but `delayMs` and
@@ -88,19 +119,50 @@ export type RecordedResponse = {
 /** A reply, or a function that builds one from the request it answers (for assertions or request-dependent answers). */
 export type ScriptedTurn = ScriptedReply | ((request: RecordedRequest) => ScriptedReply | Promise<ScriptedReply>);
 
-/** A chat-completions request as the server received it; recorded before it is answered. */
-export type RecordedRequest = {
+/** The API a request used: `POST /v1/chat/completions` or `POST /v1/responses`. */
+export type ScriptedWire = 'chat' | 'responses';
+
+/** What a request records whichever route it came by. */
+type RecordedRequestBase = {
   /** Position in {@link ScriptedServer.requests}: unique per server, in arrival order. */
   index: number;
   /** Position in its own script's `requests` (default script or session): the turn it consumed. */
   turnIndex: number;
   path: string;
   headers: Record<string, string | string[] | undefined>;
-  /** The parsed JSON body; the server does not validate it beyond being a JSON object. */
+  /**
+   * The body in chat-completions shape on both routes, so one turn function or assertion serves both wires.
+   * A Responses body is translated back: `instructions` becomes a leading system message; input messages keep
+   * their role (`input_text` parts become `text` parts, an assistant's `output_text` parts its string
+   * content); `function_call` items become the `tool_calls` of the assistant message before them (or of a new
+   * one with `content: null`); `function_call_output` items become `role: 'tool'` messages; `reasoning` items
+   * are attached, as received, to the next assistant message as `reasoning_items`; function tools and
+   * `tool_choice` take their chat shape; `max_output_tokens` becomes `max_tokens`, `text.format`
+   * `response_format` and `reasoning.effort` `reasoning_effort`; every other field is kept. The server does not
+   * validate a body beyond being a JSON object.
+   */
   body: ChatCompletionCreateParams;
   /** The bearer token, which selects the script. */
   apiKey?: string;
 };
+
+/**
+ * A request as the server received it; recorded before it is answered. `wire` tells the route, and `rawBody`
+ * holds the JSON exactly as sent (on the chat route the same object as `body`).
+ */
+export type RecordedRequest =
+  | (RecordedRequestBase & {
+      /** Came by `POST /v1/chat/completions`. */
+      wire: 'chat';
+      /** The parsed JSON body as received: the same object as `body`. */
+      rawBody: ChatCompletionCreateParams;
+    })
+  | (RecordedRequestBase & {
+      /** Came by `POST /v1/responses`. */
+      wire: 'responses';
+      /** The parsed JSON body as received, before its translation into `body`. */
+      rawBody: ResponseCreateParams;
+    });
 
 /** Options of {@link startScriptedServer}. */
 export type ScriptedServerOptions = {
@@ -131,11 +193,11 @@ export interface ScriptedSession {
   enqueue(...turns: ScriptedTurn[]): void;
 }
 
-/** A running scripted chat-completions server; see {@link startScriptedServer}. */
+/** A running scripted OpenAI-compatible server (chat completions and Responses); see {@link startScriptedServer}. */
 export interface ScriptedServer {
   /** `http://127.0.0.1:<port>/v1` */
   readonly baseURL: string;
-  /** Every chat-completions request received (all sessions), in arrival order. */
+  /** Every request received on either route (all sessions), in arrival order. */
   readonly requests: RecordedRequest[];
   /** Append turns to the default script. */
   enqueue(...turns: ScriptedTurn[]): void;

@@ -1,5 +1,6 @@
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
+import type { ScriptedUsage } from './types';
 
 /** Characters per token of the estimate: the usual rule of thumb for English text. */
 const CHARS_PER_TOKEN = 4;
@@ -16,10 +17,15 @@ export function estimateUsage(body: ChatCompletionCreateParams, outputChars: num
   return { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens };
 }
 
-/** Complete a scripted usage with its total. */
-export function withTotal(usage: { prompt_tokens: number; completion_tokens: number }): CompletionUsage {
+/** Complete a scripted usage with its total, and the token details it names (only those, as providers differ). */
+export function withTotal(usage: ScriptedUsage): CompletionUsage {
   const { prompt_tokens, completion_tokens } = usage;
-  return { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens };
+  const total: CompletionUsage = { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens };
+  if (usage.cached_tokens !== undefined) total.prompt_tokens_details = { cached_tokens: usage.cached_tokens };
+  if (usage.reasoning_tokens !== undefined) {
+    total.completion_tokens_details = { reasoning_tokens: usage.reasoning_tokens };
+  }
+  return total;
 }
 
 function countMessageChars(messages: unknown): number {

@@ -1,6 +1,12 @@
 import { createServer } from 'node:net';
+import type OpenAI from 'openai';
 import { runDemo, type DemoIo } from '../../samples/demo/run-demo';
+import { demoScript } from '../../samples/demo/scripted-model';
+import { wireFromEnv } from '../../samples/demo/wire-option';
+import { sampleTools } from '../../samples/tools';
+import { runAgentLoop, type Decision } from '../../src';
 import { startScriptedServer } from '../../src/testing';
+import { toResponsesInput } from '../testing/responses-input';
 
 function capture(): { text: () => string; sink: { write(text: string): void } } {
   let text = '';
@@ -109,7 +115,8 @@ describe('npm run demo', () => {
   });
 
   const USAGE =
-    'usage: npm run demo -- "<prompt>"\n  e.g. npm run demo -- "What\'s the weather in Rome? Add a to-do to book a table."\n';
+    'usage: npm run demo -- [--wire auto|chat|responses] "<prompt>"\n' +
+    '  e.g. npm run demo -- "What\'s the weather in Rome? Add a to-do to book a table."\n';
   it.each([
     { name: 'no prompt at all', args: [], err: USAGE },
     { name: 'a blank prompt', args: ['   '], err: USAGE },
@@ -118,11 +125,57 @@ describe('npm run demo', () => {
       args: ['x'.repeat(4001)],
       err: 'error: the prompt is 4001 characters; the limit is 4000\n',
     },
-  ])('refuses $name with exit code 2 and says why', async ({ args, err: expected }) => {
-    const { code, out, err } = await demo(args);
+    {
+      name: 'an unknown wire',
+      args: ['--wire', 'grpc', 'hi'],
+      err: `error: --wire must be one of auto, chat, responses; got "grpc"\n${USAGE}`,
+    },
+    {
+      name: 'a --wire with no value',
+      args: ['--wire'],
+      err: `error: --wire must be one of auto, chat, responses; got ""\n${USAGE}`,
+    },
+    {
+      name: 'an unknown OPENAI_WIRE',
+      args: ['hi'],
+      env: { OPENAI_WIRE: 'Responses' },
+      err: `error: OPENAI_WIRE must be one of auto, chat, responses; got "Responses"\n${USAGE}`,
+    },
+  ])('refuses $name with exit code 2 and says why', async ({ args, env, err: expected }) => {
+    const { code, out, err } = await demo(args, env);
     expect(code).toBe(2);
     expect(out).toBe('');
     expect(err).toBe(expected);
+  });
+
+  it.each([
+    { args: ['--wire', 'responses', 'Weather in Rome'], env: {} },
+    { args: ['--wire=responses', 'Weather in Rome'], env: {} },
+    { args: ['Weather in Rome'], env: { OPENAI_WIRE: 'responses' } },
+  ])('takes the wire from $args / $env and still runs the embedded model offline', async ({ args, env }) => {
+    const { code, out, err } = await demo(args, env);
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(out).toContain('> Weather in Rome\n');
+    expect(out).toContain('⚙ get_weather {"city":"Rome"}');
+    expect(out).toMatch(/— completed · 5 model turns · 5 tool calls \(1 failed, 1 refused\)/);
+  });
+
+  it('names the wire it was given beside the model, --wire over OPENAI_WIRE', async () => {
+    const server = await startScriptedServer();
+    try {
+      const session = server.session([{ text: 'Hello.' }]);
+      const { code, out } = await demo(['--wire', 'chat', 'hi'], {
+        OPENAI_API_KEY: session.apiKey,
+        OPENAI_BASE_URL: session.baseURL,
+        OPENAI_WIRE: 'responses',
+      });
+      expect(code).toBe(0);
+      expect(out.split('\n')[0]).toBe(`agentcall demo · model gpt-4o-mini at ${session.baseURL} · wire chat`);
+      expect(session.requests[0].wire).toBe('chat');
+    } finally {
+      await server.close();
+    }
   });
 
   it('accepts a prompt exactly at the limit', async () => {
@@ -215,6 +268,60 @@ describe('npm run demo', () => {
       expect(out).toMatch(/· 2 tool calls \(1 failed\) ·/);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('wireFromEnv', () => {
+  it('reads OPENAI_WIRE as runAgentLoop options, nothing when unset, an error naming the choices otherwise', () => {
+    expect(wireFromEnv({})).toEqual({});
+    expect(wireFromEnv({ OPENAI_WIRE: '' })).toEqual({});
+    expect(wireFromEnv({ OPENAI_WIRE: 'responses' })).toEqual({ wire: 'responses' });
+    expect(() => wireFromEnv({ OPENAI_WIRE: 'http' })).toThrow(
+      'OPENAI_WIRE must be one of auto, chat, responses; got "http"',
+    );
+  });
+});
+
+describe('the embedded model on the Responses route', () => {
+  it('answers each request of a chat run, sent as Responses input, with the same reading and the same answer', async () => {
+    const prompt = 'Weather in Rome, and add a to-do to book a table';
+    const chat = await startScriptedServer({ turns: demoScript(prompt) });
+    const responses = await startScriptedServer({ turns: demoScript(prompt) });
+    try {
+      const base = {
+        client: chat.client(),
+        body: { model: 'scripted-demo-model', messages: [{ role: 'user' as const, content: prompt }] },
+        tools: sampleTools(),
+      };
+      let result = await runAgentLoop(base);
+      const answers: Decision[] = [{ approve: true }, { approve: false, reason: 'Only Alex, please' }];
+      while (result.stopReason === 'interactive') {
+        const decisions = Object.fromEntries(result.state.pending.map((p) => [p.call.id, answers.shift()!]));
+        result = await runAgentLoop({ ...base, resumeFrom: result.state, decisions });
+      }
+      expect(result.stopReason).toBe('completed');
+
+      // The chat wire sends reasoning back as `reasoning_content`; the Responses wire keeps reasoning items instead.
+      const histories = chat.requests.map((r) =>
+        r.body.messages.map((message) => {
+          const { reasoning_content: _chatOnly, ...rest } = message as typeof message & { reasoning_content?: string };
+          return rest;
+        }),
+      );
+      let last: OpenAI.Responses.Response | undefined;
+      for (const messages of histories) {
+        last = await responses
+          .client()
+          .responses.create({ model: 'scripted-demo-model', input: toResponsesInput(messages) });
+      }
+
+      // Every turn function read the same history on both routes, and the last one wrote the same answer.
+      expect(responses.requests.map((r) => r.body.messages)).toEqual(histories);
+      expect(last?.output_text).toBe(result.text);
+    } finally {
+      await chat.close();
+      await responses.close();
     }
   });
 });

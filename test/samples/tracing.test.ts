@@ -21,6 +21,12 @@ describe('samples/tracing', () => {
     expect(first).not.toMatch(/first_chunk_ms|[0-9a-f]{16}/);
   });
 
+  it('runs on the wire it is given, with the same spans', async () => {
+    const tree = await traceDemoRun({ wire: 'responses' });
+    expect(tree.split('\n')[0]).toBe('12 spans in 1 trace');
+    expect(tree).toMatch(/^ {3}└─ invoke_agent$/m);
+  });
+
   it('is what docs/tracing.md shows as the trace of the demo run', async () => {
     expect(documentedTree()).toBe(await traceDemoRun());
   });

@@ -123,6 +123,21 @@ describe('startScriptedServer: replies through the real openai SDK', () => {
     expect(got.usage).toEqual({ prompt_tokens: 3, completion_tokens: 3, total_tokens: 6 });
   });
 
+  it('adds token details to the usage only when the reply names them', async () => {
+    const usage = { prompt_tokens: 10, completion_tokens: 6, cached_tokens: 4, reasoning_tokens: 2 };
+    server.enqueue({ text: 'hi', usage });
+
+    const completion = await openai.chat.completions.create({ model: 'm', messages: USER });
+
+    expect(completion.usage).toEqual({
+      prompt_tokens: 10,
+      completion_tokens: 6,
+      total_tokens: 16,
+      prompt_tokens_details: { cached_tokens: 4 },
+      completion_tokens_details: { reasoning_tokens: 2 },
+    });
+  });
+
   it('sends no usage at all when the reply says usage: null', async () => {
     server.enqueue({ text: 'a', usage: null }, { text: 'a', usage: null });
 
