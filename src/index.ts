@@ -31,6 +31,8 @@ export type { ToolMethod, ToolMethodParameter } from './definitions/tool-methods
 export {
   AgentcallError,
   EmptyModelResponseError,
+  MalformedResponseError,
+  ResponsesWireRequiredError,
   RunAbortedError,
   RunStateVersionError,
   RunTimeoutError,
@@ -40,6 +42,7 @@ export {
   ToolDefinitionError,
   ToolTimeoutError,
   UnsupportedToolCallError,
+  UnsupportedWireFieldError,
 } from './errors';
 export type { ToolDefinitionProblem } from './errors';
 
@@ -78,7 +81,9 @@ export type {
 
 export { createLLMResponse } from './llm/request';
 export type { CreateLLMResponseProps, LLMRequestBody, LLMResponse, ResponseEvents, StreamParser } from './llm/request';
-export type { LLMClient, LLMCompletionPromise, LLMRequestOptions, UserKey } from './llm/client';
+export type { LLMClient, LLMCompletionPromise, LLMRequestOptions, LLMResponsesPromise, UserKey } from './llm/client';
+export type { Wire } from './llm/wire';
+export type { TokenUsage } from './llm/usage';
 export { estimateTokens, estimateMessageTokens, estimateMessagesTokens } from './llm/tokens';
 export type {
   ChatCompletionAssistantMessageParam,
@@ -86,6 +91,7 @@ export type {
   ChatCompletionMessageToolCall,
   ChatCompletionTool,
   CompletionFinishReason,
+  ReasoningItem,
   UsageItem,
 } from './llm/type';
 

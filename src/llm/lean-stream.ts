@@ -4,10 +4,10 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { startIdleTimer } from './idle-timer';
 import { ResponseByteCounter, type ResponseLimits } from './limit-response';
 
-/** Where the chunks go: {@link ResponseState} in practice. */
-export type ChunkReceiver = {
-  /** Handles one chunk; false when the request must end here. */
-  receive(chunk: ChatCompletionChunk): boolean;
+/** Where the chunks go: {@link ResponseState} for the chat wire, the Responses wire's event reader for that wire. */
+export type ChunkReceiver<Chunk = ChatCompletionChunk> = {
+  /** Handles one chunk (one parsed event); false when the request must end here. */
+  receive(chunk: Chunk): boolean;
   /** The stream ended normally. */
   endStream(): void;
 };
@@ -44,9 +44,9 @@ export type LeanStreamOptions = {
  *
  * @internal
  */
-export async function readLeanStream(
+export async function readLeanStream<Chunk = ChatCompletionChunk>(
   response: Response,
-  receiver: ChunkReceiver,
+  receiver: ChunkReceiver<Chunk>,
   options: LeanStreamOptions,
 ): Promise<void> {
   const { controller, idleMs } = options;
@@ -75,11 +75,11 @@ export async function readLeanStream(
     const parsed: unknown = JSON.parse(data);
     received = true;
     if (event.event?.startsWith('thread.')) {
-      stopped = !receiver.receive({ event: event.event, data: parsed } as unknown as ChatCompletionChunk);
+      stopped = !receiver.receive({ event: event.event, data: parsed } as unknown as Chunk);
     } else {
       const error: unknown = (parsed as { error?: unknown } | null)?.error;
       if (parsed && error) throw new ErrorClass(undefined, error, undefined, response.headers);
-      stopped = !receiver.receive(parsed as ChatCompletionChunk);
+      stopped = !receiver.receive(parsed as Chunk);
     }
     if (stopped) controller.abort();
   };

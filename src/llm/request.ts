@@ -1,11 +1,16 @@
-import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { APIError } from 'openai';
 import { StreamIdleTimeoutError } from '../errors/stream-idle-timeout.error';
 import { linkAbort } from '../utils/abort';
 import { startIdleTimer } from './idle-timer';
-import { resolveClient, type LLMClient, type LLMCompletionPromise, type UserKey } from './client';
+import { resolveClient, type LLMClient, type UserKey } from './client';
 import type { ToolCallStreamEvents } from './tool-call-accumulator';
 import { withResponseLimits, type ResponseLimits } from './limit-response';
-import { readLeanStream, type LeanStreamOptions } from './lean-stream';
+import { readLeanStream, type ChunkReceiver, type LeanStreamOptions } from './lean-stream';
+import { chatWire } from './chat-wire';
+import { responsesWire } from './responses/wire';
+import type { APIErrorClass } from './responses/response-reader';
+import { chooseWire, type Wire, type WireProtocol } from './wire';
+import type { TokenUsage } from './usage';
 import { ResponseState } from './response-state';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_SSE_LINE_BYTES } from '../constants';
 import type {
@@ -64,6 +69,12 @@ export type CreateLLMResponseProps = ResponseEvents & {
    * `asResponse` (a stand-in object) always uses its iterator.
    */
   streamParser?: StreamParser;
+  /**
+   * Which API the request goes over: `'chat'` (Chat Completions), `'responses'` (the Responses API: the body and
+   * history are translated, reasoning items kept on the assistant message), or `'auto'` (the default): `'responses'`
+   * when the client's `baseURL` is OpenAI's own API, `'chat'` otherwise. The result has the same shape either way.
+   */
+  wire?: Wire;
 };
 
 /** How a streamed response body is parsed: see {@link CreateLLMResponseProps.streamParser}. */
@@ -85,7 +96,7 @@ export type LLMResponse = {
   droppedToolCalls?: { id?: string; type: string }[];
   finish_reason: CompletionFinishReason;
   /** The provider's numbers, or an estimate when it reports none. */
-  usage: { inputTokens: number; outputTokens: number };
+  usage: TokenUsage;
   /**
    * The message to append to the history. After an error or abort it keeps the partial text but no tool
    * calls, since those calls were never completed and would leave the history without their tool messages.
@@ -112,6 +123,7 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
   const state = new ResponseState(props, stream);
   const { controller, dispose } = linkAbort(abortSignal);
   state.startedAt = performance.now();
+  let wire: WireProtocol = chatWire;
   try {
     if (isAborted?.() || controller.signal.aborted) return state.close();
     const limits: ResponseLimits = {
@@ -121,37 +133,32 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
     const lean = stream && props.streamParser !== 'sdk';
     // The lean reader counts the bytes itself; the SDK's parser needs them capped before it sees them.
     const base = resolveClient(props.client, props.userKey);
+    if (chooseWire(props.wire, base) === 'responses') wire = responsesWire;
     const client = lean ? base : withResponseLimits(base, limits);
     // The SDK adds a listener to the signal it is given, and on Node 20 that costs microseconds on a fresh signal:
     // a request nothing outside can abort gets none (the lean reader stops by cancelling the body, a non-streamed
     // request has no stop before its end). The SDK's own parser stops only through the signal.
     const followed = abortSignal !== undefined || (stream && !lean);
     const options = followed ? { ...requestOptions, signal: controller.signal } : requestOptions;
+    const apiError = apiErrorOf(base) ?? (APIError as unknown as APIErrorClass);
+    const pending = wire.send(client, body, stream, options);
     if (!stream) {
-      const completion = await client.chat.completions.create({ ...body, stream: false }, options);
-      state.consumeCompletion(completion as ChatCompletion);
+      wire.receiver(state, apiError).consume(await pending);
+    } else if (lean && typeof pending.asResponse === 'function') {
+      const response = await pending.asResponse();
+      await readLeanStream(response, wire.receiver(state, apiError, response.headers), {
+        controller,
+        limits,
+        idleMs: requestOptions?.timeout,
+        apiError,
+      });
     } else {
-      const request = { ...body, stream: true as const, stream_options: { include_usage: true } };
-      const pending: Partial<LLMCompletionPromise> & PromiseLike<unknown> = client.chat.completions.create(
-        request,
-        options,
-      );
       // A stand-in client without `asResponse` has only the iterator to offer.
-      if (lean && typeof pending.asResponse === 'function') {
-        const response = await pending.asResponse();
-        await readLeanStream(response, state, {
-          controller,
-          limits,
-          idleMs: requestOptions?.timeout,
-          apiError: apiErrorOf(base),
-        });
-      } else {
-        const chunks = (await pending) as AsyncIterable<ChatCompletionChunk>;
-        await readSdkStream(chunks, state, controller, requestOptions?.timeout);
-      }
+      const chunks = (await pending) as AsyncIterable<unknown>;
+      await readSdkStream(chunks, wire.receiver(state, apiError), controller, requestOptions?.timeout);
     }
   } catch (error) {
-    state.error = error ?? new Error('Request failed');
+    state.error = wire.failure(error ?? new Error('Request failed'));
   } finally {
     dispose();
   }
@@ -165,10 +172,10 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
   return state.result();
 }
 
-/** Reads a stream through the SDK's own iterator, handing each chunk to `state`. */
-async function readSdkStream(
-  stream: AsyncIterable<ChatCompletionChunk>,
-  state: ResponseState,
+/** Reads a stream through the SDK's own iterator, handing each chunk to `receiver`. */
+async function readSdkStream<Chunk>(
+  stream: AsyncIterable<Chunk>,
+  receiver: ChunkReceiver<Chunk>,
   controller: AbortController,
   idleTimeoutMs: number | undefined,
 ): Promise<void> {
@@ -178,12 +185,12 @@ async function readSdkStream(
       // A hook may have aborted the request: chunks the SDK already buffered must not reach hooks after that.
       if (controller.signal.aborted) return;
       idle?.refresh();
-      if (!state.receive(chunk)) {
+      if (!receiver.receive(chunk)) {
         controller.abort();
         return;
       }
     }
-    state.endStream();
+    receiver.endStream();
   } finally {
     clearTimeout(idle);
   }

@@ -19,6 +19,7 @@ import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionMessageToolCall,
   CompletionFinishReason,
+  ReasoningItem,
 } from './type';
 
 /**
@@ -36,10 +37,12 @@ export class ResponseState {
   reasoningText = '';
   finishReason: CompletionFinishReason = null;
   error: unknown;
-  private usage?: { inputTokens: number; outputTokens: number };
-  private readonly toolCalls: ToolCallAccumulator;
+  usage?: LLMResponse['usage'];
+  readonly toolCalls: ToolCallAccumulator;
   private readonly think = new ThinkTagSplitter();
   private dropped?: { id?: string; type: string }[];
+  /** The Responses wire's reasoning items, to go back on the assistant message. */
+  reasoningItems?: ReasoningItem[];
   /** Reasoning that came in a field, by field, to go back on the assistant message the way it came. */
   private readonly reasoningFields = new Map<ReasoningField, string>();
   private reasoningDetails?: Record<string, unknown>[];
@@ -56,11 +59,7 @@ export class ResponseState {
    * `'close'`, and the reader must end the request.
    */
   receive(chunk: ChatCompletionChunk): boolean {
-    this.firstChunkAt ??= performance.now();
-    if (this.props.isAborted?.()) {
-      this.finishReason = 'close';
-      return false;
-    }
+    if (!this.arrived()) return false;
     if (!this.requestId && chunk.id) this.requestId = chunk.id;
     const usage = usageOf(chunk);
     if (usage) this.usage = readUsage(usage) ?? this.usage;
@@ -70,11 +69,7 @@ export class ResponseState {
     const delta = choice.delta as ChatCompletionChunk.Choice.Delta | undefined;
     if (delta) {
       this.readReasoningFields(delta);
-      if (delta.content) {
-        const { reasoning, answer } = this.think.push(delta.content);
-        if (reasoning) this.addReasoning(reasoning);
-        if (answer) this.addAnswer(answer);
-      }
+      if (delta.content) this.addContent(delta.content);
       if (delta.tool_calls) this.toolCalls.push(delta.tool_calls);
     }
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
@@ -88,7 +83,21 @@ export class ResponseState {
     if (rest.answer) this.addAnswer(rest.answer);
   }
 
-  consumeCompletion(completion: ChatCompletion): void {
+  /**
+   * A chunk or event arrived: notes the first one's time and polls `isAborted`. False when it said stop: the finish
+   * reason is `'close'` and the reader must end the request.
+   */
+  arrived(): boolean {
+    this.firstChunkAt ??= performance.now();
+    if (this.props.isAborted?.()) {
+      this.finishReason = 'close';
+      return false;
+    }
+    return true;
+  }
+
+  /** A whole (non-streamed) completion. */
+  consume(completion: ChatCompletion): void {
     this.requestId = completion.id ?? '';
     const usage = usageOf(completion);
     if (usage) this.usage = readUsage(usage);
@@ -103,7 +112,7 @@ export class ResponseState {
     const calls: ChatCompletionMessageToolCall[] = [];
     for (const call of (message.tool_calls ?? []) as unknown[]) {
       if (isFunctionCall(call)) calls.push(call);
-      else (this.dropped ??= []).push(describeDropped(call));
+      else this.drop(describeDropped(call));
     }
     calls.forEach((call, index) =>
       this.toolCalls.push([
@@ -141,6 +150,7 @@ export class ResponseState {
           // field a provider never sent is added (Mistral refuses unknown fields).
           ...Object.fromEntries(this.reasoningFields),
           ...(this.reasoningDetails?.length ? { reasoning_details: this.reasoningDetails } : {}),
+          ...(this.reasoningItems?.length ? { reasoning_items: this.reasoningItems } : {}),
           ...(keptCalls.length ? { tool_calls: keptCalls } : {}),
         }
       : undefined;
@@ -171,7 +181,19 @@ export class ResponseState {
     if (details?.length) appendReasoningDetails((this.reasoningDetails ??= []), details);
   }
 
-  private addReasoning(text: string): void {
+  /** An output item or call agentcall will not run: left out of the answer, named in `droppedToolCalls`. */
+  drop(dropped: { id?: string; type: string }): void {
+    (this.dropped ??= []).push(dropped);
+  }
+
+  /** Answer text as it streams in: a leading `<think>…</think>` block goes to reasoning. */
+  addContent(text: string): void {
+    const { reasoning, answer } = this.think.push(text);
+    if (reasoning) this.addReasoning(reasoning);
+    if (answer) this.addAnswer(answer);
+  }
+
+  addReasoning(text: string): void {
     this.reasoningText += text;
     const { onReasoning } = this.props;
     if (onReasoning) callHook(onReasoning, 'onReasoning', { text }, this.props.onHookError);
@@ -183,7 +205,7 @@ export class ResponseState {
     if (onStreaming) callHook(onStreaming, 'onStreaming', { text }, this.props.onHookError);
   }
 
-  private estimateUsage(toolCalls: ChatCompletionMessageToolCall[]): { inputTokens: number; outputTokens: number } {
+  private estimateUsage(toolCalls: ChatCompletionMessageToolCall[]): LLMResponse['usage'] {
     if (this.error !== undefined && !this.answerText && !toolCalls.length) return { inputTokens: 0, outputTokens: 0 };
     let outputTokens = estimateTokens(this.answerText) + estimateTokens(this.reasoningText);
     for (const call of toolCalls)
