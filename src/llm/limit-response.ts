@@ -37,7 +37,9 @@ export function withResponseLimits<C extends object>(client: C, limits: Response
 function hasPatchedCreate(client: object): boolean {
   const completions: unknown = Reflect.get(Reflect.get(client, 'chat') ?? {}, 'completions');
   const responses: unknown = Reflect.get(client, 'responses');
-  return [completions, responses].some((api) => typeof api === 'object' && api !== null && Object.hasOwn(api, 'create'));
+  return [completions, responses].some(
+    (api) => typeof api === 'object' && api !== null && Object.hasOwn(api, 'create'),
+  );
 }
 
 function sameLimits(a: ResponseLimits, b: ResponseLimits): boolean {

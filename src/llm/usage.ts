@@ -37,7 +37,9 @@ export function readResponsesUsage(usage: unknown): TokenUsage | undefined {
   const outputTokens = tokenCount(output_tokens);
   if (inputTokens === undefined || outputTokens === undefined) return undefined;
   const cachedTokens = tokenCount((input_tokens_details as { cached_tokens?: unknown } | null)?.cached_tokens);
-  const reasoningTokens = tokenCount((output_tokens_details as { reasoning_tokens?: unknown } | null)?.reasoning_tokens);
+  const reasoningTokens = tokenCount(
+    (output_tokens_details as { reasoning_tokens?: unknown } | null)?.reasoning_tokens,
+  );
   return {
     inputTokens,
     outputTokens,

@@ -54,12 +54,23 @@ describe("runAgentLoop on wire 'responses'", () => {
       expect(tool.calls[0].params).toEqual({ q: 'paris' });
       expect(result.inputTokens).toBe(60);
       expect(result.outputTokens).toBe(14);
-      expect(result.usages[0]).toMatchObject({ moduleName: 'agent_call', inputTokens: 20, outputTokens: 8, reasoningTokens: 5 });
+      expect(result.usages[0]).toMatchObject({
+        moduleName: 'agent_call',
+        inputTokens: 20,
+        outputTokens: 8,
+        reasoningTokens: 5,
+      });
 
       expect(server.requests.map((r) => r.path)).toEqual(['/v1/responses', '/v1/responses']);
       const first = server.requests[0].body;
       expect(first.tools).toEqual([
-        { type: 'function', name: 'lookup', description: 'lookup tool', parameters: tool.schema.function.parameters, strict: false },
+        {
+          type: 'function',
+          name: 'lookup',
+          description: 'lookup tool',
+          parameters: tool.schema.function.parameters,
+          strict: false,
+        },
       ]);
       expect(first.tool_choice).toBe('auto');
       expect(server.requests[1].body.input).toEqual([
@@ -184,7 +195,13 @@ describe("runAgentLoop on wire 'responses'", () => {
         wire: 'responses',
         body: {
           model: 'gpt-test',
-          messages: [user(long), { role: 'assistant', content: long }, user(long), { role: 'assistant', content: 'ok' }, user('now?')],
+          messages: [
+            user(long),
+            { role: 'assistant', content: long },
+            user(long),
+            { role: 'assistant', content: 'ok' },
+            user('now?'),
+          ],
         },
         tools: [],
         compression: { maxContext: 8000 },

@@ -151,15 +151,33 @@ export function responseEvents(
       push({ type: 'response.output_item.added', output_index: index, item: { ...whole, arguments: '' } });
       for (const delta of (item as { args: string[] }).args)
         push({ type: 'response.function_call_arguments.delta', output_index: index, item_id: itemId, delta });
-      push({ type: 'response.function_call_arguments.done', output_index: index, item_id: itemId, arguments: whole.arguments });
+      push({
+        type: 'response.function_call_arguments.done',
+        output_index: index,
+        item_id: itemId,
+        arguments: whole.arguments,
+      });
     } else if (item.type === 'message') {
       push({ type: 'response.output_item.added', output_index: index, item: { ...whole, content: [] } });
       for (const delta of (item as { text: string[] }).text)
-        push({ type: 'response.output_text.delta', output_index: index, item_id: itemId, content_index: 0, delta, logprobs: [] });
+        push({
+          type: 'response.output_text.delta',
+          output_index: index,
+          item_id: itemId,
+          content_index: 0,
+          delta,
+          logprobs: [],
+        });
     } else if (item.type === 'reasoning') {
       push({ type: 'response.output_item.added', output_index: index, item: { ...whole, summary: [] } });
       for (const delta of (item as { summary: string[] }).summary)
-        push({ type: 'response.reasoning_summary_text.delta', output_index: index, item_id: itemId, summary_index: 0, delta });
+        push({
+          type: 'response.reasoning_summary_text.delta',
+          output_index: index,
+          item_id: itemId,
+          summary_index: 0,
+          delta,
+        });
     } else {
       push({ type: 'response.output_item.added', output_index: index, item: whole });
     }
@@ -167,7 +185,11 @@ export function responseEvents(
   });
   const end = options.end ?? 'response.completed';
   if (end === 'none') return events;
-  const status = { 'response.completed': 'completed', 'response.incomplete': 'incomplete', 'response.failed': 'failed' }[end];
+  const status = {
+    'response.completed': 'completed',
+    'response.incomplete': 'incomplete',
+    'response.failed': 'failed',
+  }[end];
   push({
     type: end,
     response: {

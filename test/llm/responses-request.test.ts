@@ -75,7 +75,13 @@ describe('Responses wire: the request', () => {
       service_tier: 'flex',
       user: 'u-1',
       text: {
-        format: { type: 'json_schema', name: 'answer', schema: { type: 'object' }, strict: true, description: 'the answer' },
+        format: {
+          type: 'json_schema',
+          name: 'answer',
+          schema: { type: 'object' },
+          strict: true,
+          description: 'the answer',
+        },
       },
       tool_choice: { type: 'function', name: 'lookup' },
       tools: [
@@ -87,8 +93,16 @@ describe('Responses wire: the request', () => {
   });
 
   it('maps max_tokens, json_object and string tool choices, and sends no stream_options', async () => {
-    const { request } = await sentBody({ max_tokens: 50, response_format: { type: 'json_object' }, tool_choice: 'none' });
-    expect(request.body).toMatchObject({ max_output_tokens: 50, text: { format: { type: 'json_object' } }, tool_choice: 'none' });
+    const { request } = await sentBody({
+      max_tokens: 50,
+      response_format: { type: 'json_object' },
+      tool_choice: 'none',
+    });
+    expect(request.body).toMatchObject({
+      max_output_tokens: 50,
+      text: { format: { type: 'json_object' } },
+      tool_choice: 'none',
+    });
     expect(request.body).not.toHaveProperty('stream_options');
     expect(request.body).not.toHaveProperty('max_tokens');
   });
@@ -129,7 +143,13 @@ describe('Responses wire: the request', () => {
     const messages: ChatCompletionMessageParam[] = [
       { role: 'system', content: 'sys' },
       { role: 'developer', content: 'dev' },
-      { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url: 'data:x' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'look' },
+          { type: 'image_url', image_url: { url: 'data:x' } },
+        ],
+      },
       {
         role: 'assistant',
         content: 'Looking.',
@@ -190,14 +210,22 @@ describe('chat wire beside the Responses wire', () => {
     expect(assistant).toHaveProperty('reasoning_items');
   });
 
-  it("turns a 400 pointing to /v1/responses into ResponsesWireRequiredError, the APIError as cause, no retry", async () => {
+  it('turns a 400 pointing to /v1/responses into ResponsesWireRequiredError, the APIError as cause, no retry', async () => {
     const message =
       "Function tools with reasoning_effort are not supported for gpt-5.6-luna in /v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to 'none'.";
     const server = await startBodyServer([
-      { status: 400, contentType: 'application/json', body: JSON.stringify({ error: { message, type: 'invalid_request_error' } }) },
+      {
+        status: 400,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { message, type: 'invalid_request_error' } }),
+      },
     ]);
     try {
-      const res = await createLLMResponse({ client: server.client(), wire: 'chat', body: { model: 'm', messages: [user('hi')] } });
+      const res = await createLLMResponse({
+        client: server.client(),
+        wire: 'chat',
+        body: { model: 'm', messages: [user('hi')] },
+      });
       expect(server.requests).toHaveLength(1);
       expect(res.error).toBeInstanceOf(ResponsesWireRequiredError);
       const error = res.error as ResponsesWireRequiredError;
@@ -214,7 +242,11 @@ describe('chat wire beside the Responses wire', () => {
       { status: 400, contentType: 'application/json', body: '{"error":{"message":"bad temperature"}}' },
     ]);
     try {
-      const res = await createLLMResponse({ client: server.client(), wire: 'chat', body: { model: 'm', messages: [user('hi')] } });
+      const res = await createLLMResponse({
+        client: server.client(),
+        wire: 'chat',
+        body: { model: 'm', messages: [user('hi')] },
+      });
       expect(res.error).toBeInstanceOf(APIError);
     } finally {
       await server.close();
@@ -228,7 +260,9 @@ describe('choosing the wire', () => {
     expect(chooseWire(undefined, openai)).toBe('responses');
     expect(chooseWire('auto', new OpenAI({ apiKey: 'k', baseURL: 'https://api.openai.com/v1/' }))).toBe('responses');
     expect(chooseWire('auto', new OpenAI({ apiKey: 'k', baseURL: 'http://localhost:11434/v1' }))).toBe('chat');
-    expect(chooseWire('auto', new OpenAI({ apiKey: 'k', baseURL: 'https://api.openai.com.evil.test/v1' }))).toBe('chat');
+    expect(chooseWire('auto', new OpenAI({ apiKey: 'k', baseURL: 'https://api.openai.com.evil.test/v1' }))).toBe(
+      'chat',
+    );
     expect(chooseWire('chat', openai)).toBe('chat');
     expect(chooseWire('responses', new OpenAI({ apiKey: 'k', baseURL: 'http://localhost/v1' }))).toBe('responses');
   });

@@ -64,7 +64,14 @@ describe('Responses wire: reading a response', () => {
     expect(res.assistantMessage).toEqual({
       role: 'assistant',
       content: 'Let me look.',
-      reasoning_items: [{ type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Thinking' }], encrypted_content: 'enc-1' }],
+      reasoning_items: [
+        {
+          type: 'reasoning',
+          id: 'rs_1',
+          summary: [{ type: 'summary_text', text: 'Thinking' }],
+          encrypted_content: 'enc-1',
+        },
+      ],
       tool_calls: [call],
     });
   });

@@ -80,7 +80,7 @@ export function toResponsesBody(body: LLMRequestBody, stream: boolean): Response
   if (refused.length) throw new UnsupportedWireFieldError(refused);
   out.input = input;
   out.stream = stream;
-  return out as unknown as ResponseCreateParams;
+  return out;
 }
 
 type ChatTool = NonNullable<LLMRequestBody['tools']>[number];
@@ -126,7 +126,7 @@ function toResponsesToolChoice(choice: NonNullable<LLMRequestBody['tool_choice']
 }
 
 /** `response_format` as `text.format`: a JSON schema's fields come up one level, `json_object` and `text` stay. */
-function textFormat(format: NonNullable<LLMRequestBody["response_format"]>): object {
+function textFormat(format: NonNullable<LLMRequestBody['response_format']>): object {
   if (format.type !== 'json_schema') return { type: format.type };
   const { name, schema, strict, description } = format.json_schema;
   return {

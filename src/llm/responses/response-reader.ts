@@ -71,10 +71,10 @@ export class ResponsesReader {
         if (event.delta) state.addReasoning(event.delta);
         break;
       case 'response.output_item.added':
-        this.added(event.output_index, event.item as Item);
+        this.added(event.output_index, event.item);
         break;
       case 'response.output_item.done':
-        this.done(event.output_index, event.item as Item);
+        this.done(event.output_index, event.item);
         break;
       case 'response.created':
       case 'response.in_progress':
@@ -114,7 +114,7 @@ export class ResponsesReader {
       throw this.failure(body);
     }
     if (status !== 'completed' && status !== 'incomplete' && status !== undefined && status !== null)
-      throw new MalformedResponseError(`the response is not finished (status "${String(status)}")`);
+      throw new MalformedResponseError(`the response is not finished (status ${JSON.stringify(status)})`);
     this.end(body, status === 'incomplete' ? 'length' : undefined);
     this.state.endStream();
   }
