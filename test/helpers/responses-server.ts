@@ -7,8 +7,11 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 
-/** One answer: a status, a content type and a body (`destroy`: the connection is cut after the body is written). */
-export type ServedBody = { status?: number; contentType?: string; body: string; destroy?: boolean };
+/**
+ * One answer: a status, a content type and a body. `destroy`: the connection is cut after the body is written;
+ * `hold`: it is left open, silent, until the server closes.
+ */
+export type ServedBody = { status?: number; contentType?: string; body: string; destroy?: boolean; hold?: boolean };
 
 /** What the server received. */
 export type ReceivedRequest = { method: string; path: string; body: Record<string, unknown> };
@@ -37,6 +40,10 @@ export async function startBodyServer(bodies: ServedBody[]): Promise<BodyServer>
       res.writeHead(served.status ?? 200, { 'content-type': served.contentType ?? 'text/event-stream' });
       if (served.destroy) {
         res.write(served.body, () => res.destroy());
+        return;
+      }
+      if (served.hold) {
+        res.write(served.body);
         return;
       }
       res.end(served.body);

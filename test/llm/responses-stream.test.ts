@@ -253,6 +253,25 @@ describe('Responses wire: reading a response', () => {
     expect(res.answerText).toBe('ab');
   });
 
+  it('ends a stream that goes silent mid-item with StreamIdleTimeoutError, keeping the text', async () => {
+    const events = responseEvents([{ type: 'message', text: ['before ', 'silence'] }], { end: 'none' });
+    const { res } = await respond({ body: sse(events.slice(0, 3)), hold: true }, { requestOptions: { timeout: 200 } });
+    expect(res.error).toMatchObject({ name: 'StreamIdleTimeoutError' });
+    expect(res.answerText).toBe('before ');
+  });
+
+  it("ends with finish_reason 'close' when the caller's signal aborts mid-stream", async () => {
+    const events = responseEvents([{ type: 'message', text: ['one', 'two'] }], { end: 'none' });
+    const abort = new AbortController();
+    const { res } = await respond(
+      { body: sse(events.slice(0, 3)), hold: true },
+      { abortSignal: abort.signal, onStreaming: () => setTimeout(() => abort.abort(), 20) },
+    );
+    expect(res.finish_reason).toBe('close');
+    expect(res.error).toBeUndefined();
+    expect(res.answerText).toBe('one');
+  });
+
   it('caps the response bytes like the chat wire', async () => {
     const { res } = await respond(responseStream([{ type: 'message', text: ['x'.repeat(5000)] }]), {
       maxResponseBytes: 1000,
