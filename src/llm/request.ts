@@ -91,7 +91,8 @@ export type LLMResponse = {
   toolCalls: ChatCompletionMessageToolCall[];
   /**
    * Tool calls of a type agentcall cannot run (anything but `function`; a call with a `function` and no
-   * `type` counts as a function call), left out of `toolCalls` and of the assistant message.
+   * `type` counts as a function call), left out of `toolCalls` and of the assistant message. On the Responses wire:
+   * every output item that is neither a message, a reasoning item nor a function call (a hosted tool's call).
    */
   droppedToolCalls?: { id?: string; type: string }[];
   finish_reason: CompletionFinishReason;
@@ -111,8 +112,9 @@ export type LLMResponse = {
 };
 
 /**
- * One chat-completions request over the openai SDK, streamed or not, with hooks for text, reasoning,
- * tool calls and argument fragments.
+ * One model request over the openai SDK, streamed or not, with hooks for text, reasoning, tool calls and argument
+ * fragments. It goes over Chat Completions or the Responses API (`wire`, by default chosen from the client's base
+ * URL); the body, history, hooks and result are chat-shaped either way.
  *
  * @example
  * const res = await createLLMResponse({ client, body: { model: 'gpt-4o-mini', messages, tools }, onStreaming: ({ text }) => process.stdout.write(text) });
