@@ -62,7 +62,10 @@ export class ResponsesReader {
         if (event.delta) state.addContent(event.delta);
         break;
       case 'response.function_call_arguments.delta': {
-        const call = this.calls[event.output_index] ?? this.lastCall;
+        // A server that leaves out the index means the call it opened last; an index not opened yet is read whole
+        // from its `done` item or the final output.
+        const index: unknown = event.output_index;
+        const call = typeof index === 'number' ? this.calls[index] : this.lastCall;
         if (call && event.delta) state.toolCalls.append(call, event.delta);
         break;
       }
