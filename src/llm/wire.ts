@@ -7,8 +7,8 @@ import type { APIErrorClass } from './responses/response-reader';
 /**
  * Which OpenAI API a request speaks: `'chat'` (Chat Completions, `/chat/completions`), `'responses'` (the Responses
  * API, `/responses`), or `'auto'` (the default): `'responses'` when the client's `baseURL` is OpenAI's own API
- * (`https://api.openai.com/...`), `'chat'` for every other base URL. The history, hooks, ids and results are the
- * same on both.
+ * (`https://api.openai.com/...`) and the client has `responses.create`, `'chat'` otherwise. The history, hooks, ids
+ * and results are the same on both.
  */
 export type Wire = 'auto' | 'chat' | 'responses';
 
