@@ -10,6 +10,7 @@ import {
   startBodyServer,
   usage,
   type ServedBody,
+  type StreamedItem,
 } from '../helpers/responses-server';
 import { user } from '../helpers/tools';
 
@@ -107,6 +108,23 @@ describe('Responses wire: reading a response', () => {
     );
     expect(res.toolCalls[0].id).not.toBe('call_old');
     expect(seen.calls).toEqual([`${res.toolCalls[0].id}:f`]);
+  });
+
+  it('reads a server that sends no output_index exactly as one that does, nothing twice', async () => {
+    const items: StreamedItem[] = [
+      { type: 'reasoning', id: 'rs_n', summary: ['hm'], encrypted_content: 'e' },
+      { type: 'message', text: ['no ', 'index'] },
+      { type: 'function_call', call_id: 'call_n', name: 'f', args: ['{"a"', ':1}'] },
+      { type: 'file_search_call', id: 'fs_1' },
+    ];
+    const withIndex = await respond(responseStream(items));
+    const events = responseEvents(items).map(({ output_index: _dropped, ...event }) => event);
+    const without = await respond({ body: sse(events) });
+    expect(without.seen).toEqual(withIndex.seen);
+    const { ms: _a, firstChunkMs: _b, ...expected } = withIndex.res;
+    expect(without.res).toMatchObject(expected);
+    expect(without.res.assistantMessage?.reasoning_items).toHaveLength(1);
+    expect(without.res.droppedToolCalls).toHaveLength(1);
   });
 
   it('keeps an unknown output item type out of the answer and names it in droppedToolCalls', async () => {

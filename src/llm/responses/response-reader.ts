@@ -37,9 +37,13 @@ export class ResponsesReader {
   private lastCall?: ChatCompletionMessageToolCall;
   /** Output indexes whose item was already kept, dropped or read whole (a `done` item and the final output repeat). */
   private settled?: Set<number>;
-  /** Output indexes whose text streamed in deltas. */
+  /** Output indexes whose text streamed in deltas (-1: a delta without an index). */
   private streamedText?: Set<number>;
-  private lastTextIndex = -1;
+  /** The tool call of each provider call id, and the ids of dropped items: a server that sends no output indexes
+   * must not get an item twice from its `done` event and the final output. */
+  private callsById?: Map<string, ChatCompletionMessageToolCall>;
+  private droppedIds?: Set<string>;
+  private lastTextIndex = -2;
   private ended = false;
 
   constructor(
@@ -54,13 +58,15 @@ export class ResponsesReader {
     if (!state.arrived()) return false;
     if (this.ended) return true;
     switch (event.type) {
-      case 'response.output_text.delta':
-        if (event.output_index !== this.lastTextIndex) {
-          this.lastTextIndex = event.output_index;
-          (this.streamedText ??= new Set()).add(event.output_index);
+      case 'response.output_text.delta': {
+        const index = typeof event.output_index === 'number' ? event.output_index : -1;
+        if (index !== this.lastTextIndex) {
+          this.lastTextIndex = index;
+          (this.streamedText ??= new Set()).add(index);
         }
         if (event.delta) state.addContent(event.delta);
         break;
+      }
       case 'response.function_call_arguments.delta': {
         // A server that leaves out the index means the call it opened last; an index not opened yet is read whole
         // from its `done` item or the final output.
@@ -150,12 +156,15 @@ export class ResponsesReader {
         }
         break;
       }
-      case 'reasoning':
-        if (this.settle(index)) (this.state.reasoningItems ??= []).push(keptReasoning(item));
+      case 'reasoning': {
+        const kept = this.state.reasoningItems;
+        if (!this.settle(index) || (typeof item.id === 'string' && kept?.some((r) => r.id === item.id))) break;
+        (this.state.reasoningItems ??= []).push(keptReasoning(item));
         break;
+      }
       case 'message':
         // A server that sends a message whole, without text deltas: its text is the answer all the same.
-        if (!this.streamedText?.has(index) && this.settle(index)) {
+        if (!this.streamedText?.has(index) && !this.streamedText?.has(-1) && this.settle(index)) {
           const text = messageText(item.content);
           if (text) this.state.addContent(text);
         }
@@ -167,15 +176,25 @@ export class ResponsesReader {
 
   private openCall(index: number, item: Item): void {
     if (this.calls[index]) return;
-    const callId = typeof item.call_id === 'string' ? item.call_id : undefined;
+    const callId = typeof item.call_id === 'string' && item.call_id ? item.call_id : undefined;
+    const known = callId === undefined ? undefined : this.callsById?.get(callId);
+    if (known) {
+      this.calls[index] = known;
+      return;
+    }
     const name = typeof item.name === 'string' ? item.name : '';
     const call = this.state.toolCalls.open(callId, name, argumentsOf(item.arguments));
     this.calls[index] = call;
     this.lastCall = call;
+    if (callId !== undefined) (this.callsById ??= new Map()).set(callId, call);
   }
 
   private drop(index: number, item: Item): void {
     if (!this.settle(index)) return;
+    if (typeof item.id === 'string') {
+      if (this.droppedIds?.has(item.id)) return;
+      (this.droppedIds ??= new Set()).add(item.id);
+    }
     const type = typeof item.type === 'string' ? item.type : 'output item without a type';
     this.state.drop(typeof item.id === 'string' ? { id: item.id, type } : { type });
   }
