@@ -24,8 +24,9 @@ import type {
 
 /**
  * What one model request accumulates: text, reasoning, tool calls, usage and finish reason, firing the hooks as
- * they arrive. Every stream reader hands it parsed chunks through {@link ResponseState.receive}, whatever way it
- * obtains them; a whole completion goes through {@link ResponseState.consumeCompletion}.
+ * they arrive. Every stream reader hands it parsed chat chunks through {@link ResponseState.receive}, whatever way it
+ * obtains them; a whole completion goes through {@link ResponseState.consume}. The Responses wire's reader feeds the
+ * same state through its `add…` methods and fields, so both wires end in the same result.
  *
  * @internal
  */
