@@ -5,7 +5,7 @@ import type { LLMClient } from '../../src/llm/client';
 import { createLLMResponse, type LLMRequestBody } from '../../src/llm/request';
 import type { ChatCompletionMessageParam, ReasoningItem } from '../../src/llm/type';
 import { chooseWire } from '../../src/llm/wire';
-import { responseStream, startBodyServer, type ServedBody } from '../helpers/responses-server';
+import { responseJson, responseStream, startBodyServer, type ServedBody } from '../helpers/responses-server';
 import { user } from '../helpers/tools';
 
 const reasoning = (id: string): ReasoningItem => ({
@@ -278,6 +278,25 @@ describe('choosing the wire', () => {
       const res = await createLLMResponse({ client, body: { model: 'gpt-test', messages: [user('hi')] } });
       expect(res.answerText).toBe('hi');
       expect(server.requests[0].path).toBe('/v1/responses');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('keeps a responses.create replaced on the client instance (the size caps do not copy it away)', async () => {
+    const server = await startBodyServer([responseJson([{ type: 'message', text: ['patched'] }])]);
+    try {
+      const client = server.client();
+      const original = client.responses.create.bind(client.responses);
+      let calls = 0;
+      client.responses.create = ((body: never, options: never) => (calls++, original(body, options))) as never;
+      const res = await createLLMResponse({
+        client,
+        wire: 'responses',
+        body: { model: 'gpt-test', messages: [user('hi')], stream: false },
+      });
+      expect(res.answerText).toBe('patched');
+      expect(calls).toBe(1);
     } finally {
       await server.close();
     }
