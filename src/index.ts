@@ -34,6 +34,8 @@ export {
   AgentcallError,
   EmptyModelResponseError,
   InvalidRunStateError,
+  MalformedResponseError,
+  ResponsesWireRequiredError,
   RunAbortedError,
   RunStateSignatureError,
   RunStateVersionError,
@@ -44,6 +46,7 @@ export {
   ToolDefinitionError,
   ToolTimeoutError,
   UnsupportedToolCallError,
+  UnsupportedWireFieldError,
 } from './errors';
 export type { RunStateSignatureProblem, ToolDefinitionProblem } from './errors';
 
@@ -82,7 +85,9 @@ export type {
 
 export { createLLMResponse } from './llm/request';
 export type { CreateLLMResponseProps, LLMRequestBody, LLMResponse, ResponseEvents, StreamParser } from './llm/request';
-export type { LLMClient, LLMCompletionPromise, LLMRequestOptions, UserKey } from './llm/client';
+export type { LLMClient, LLMCompletionPromise, LLMRequestOptions, LLMResponsesPromise, UserKey } from './llm/client';
+export type { Wire } from './llm/wire';
+export type { TokenUsage } from './llm/usage';
 export { estimateTokens, estimateMessageTokens, estimateMessagesTokens } from './llm/tokens';
 export type {
   ChatCompletionAssistantMessageParam,
@@ -90,6 +95,7 @@ export type {
   ChatCompletionMessageToolCall,
   ChatCompletionTool,
   CompletionFinishReason,
+  ReasoningItem,
   UsageItem,
 } from './llm/type';
 

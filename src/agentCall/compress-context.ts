@@ -3,6 +3,7 @@ import type { LLMClient } from '../llm/client';
 import { estimateMessageTokens, estimateMessagesTokens } from '../llm/tokens';
 import type { ChatCompletionMessageParam, UsageItem } from '../llm/type';
 import { summarize } from './summarize';
+import type { Wire } from '../llm/wire';
 import type { CompressContextEvent } from './type';
 
 const SUMMARY_PROMPT = `You compress the history of a conversation between a user, an AI agent and its tools, so the agent can continue the task with less context.
@@ -27,12 +28,15 @@ export async function compressContext({
   model,
   keepTokens,
   abortSignal,
+  wire,
 }: {
   messages: ChatCompletionMessageParam[];
   client: LLMClient;
   model: string;
   keepTokens: number;
   abortSignal?: AbortSignal;
+  /** The wire the summary request goes over (the run's). */
+  wire?: Wire;
 }): Promise<CompressedContext | undefined> {
   let start = 0;
   while (start < messages.length && (messages[start].role === 'system' || messages[start].role === 'developer'))
@@ -47,6 +51,7 @@ export async function compressContext({
     instructions: SUMMARY_PROMPT,
     text: transcript(messages.slice(start, cut)),
     abortSignal,
+    wire,
   });
   if (!summary) return undefined;
 

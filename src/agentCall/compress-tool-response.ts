@@ -1,6 +1,7 @@
 import { CUT_CHARS_PER_TOKEN, SUMMARY_INPUT_FACTOR } from '../constants';
 import type { LLMClient } from '../llm/client';
 import { summarize } from './summarize';
+import type { Wire } from '../llm/wire';
 import { estimateTokens } from '../llm/tokens';
 import type { UsageItem } from '../llm/type';
 import { truncateMiddle } from './truncate';
@@ -15,12 +16,15 @@ export async function compressToolResponse({
   client,
   model,
   abortSignal,
+  wire,
 }: {
   response: string;
   maxTokens: number;
   client?: LLMClient;
   model?: string;
   abortSignal?: AbortSignal;
+  /** The wire the summary request goes over (the run's). */
+  wire?: Wire;
 }): Promise<{ response: string; usage?: UsageItem } | undefined> {
   if (estimateTokens(response) <= maxTokens) return undefined;
   if (client && model) {
@@ -28,6 +32,7 @@ export async function compressToolResponse({
       client,
       model,
       abortSignal,
+      wire,
       instructions: `Shorten the tool output the user sends to at most ${maxTokens} tokens. Keep every fact, number, identifier and error that could matter; drop repetition and boilerplate. Never invent anything. Answer with the shortened output only.`,
       text: truncateMiddle(response, maxTokens * CUT_CHARS_PER_TOKEN * SUMMARY_INPUT_FACTOR),
     });

@@ -47,6 +47,7 @@ export class ContextFitting {
       client: compression ? this.client : undefined,
       model: compression?.model ?? this.model,
       abortSignal: this.signal,
+      wire: this.props.wire,
     });
     if (!shortened) return response;
     if (shortened.usage) this.pushUsages([shortened.usage]);
@@ -82,6 +83,7 @@ export class ContextFitting {
       model: compression.model ?? this.model,
       keepTokens: Math.floor(limit * COMPRESSION_KEEP_SHARE),
       abortSignal: this.signal,
+      wire: this.props.wire,
     });
     if (!compressed) return undefined;
     this.pushUsages([compressed.usage]);

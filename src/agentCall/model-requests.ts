@@ -39,6 +39,7 @@ export class ModelRequests {
       maxResponseBytes: props.maxResponseBytes,
       maxSseLineBytes: props.maxSseLineBytes,
       streamParser: props.streamParser,
+      wire: props.wire,
       onStreaming: props.onStreaming,
       onReasoning: props.onReasoning,
       onToolCall: props.onToolCall,

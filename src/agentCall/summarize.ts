@@ -1,5 +1,6 @@
 import type { LLMClient } from '../llm/client';
 import { createLLMResponse } from '../llm/request';
+import type { Wire } from '../llm/wire';
 
 /**
  * One plain (non-streamed), low-temperature request that rewrites `text` as `instructions` say: what both
@@ -11,16 +12,20 @@ export async function summarize({
   instructions,
   text,
   abortSignal,
+  wire,
 }: {
   client: LLMClient;
   model: string;
   instructions: string;
   text: string;
   abortSignal?: AbortSignal;
+  /** The run's wire: a summary goes over the same API as the run's own requests. */
+  wire?: Wire;
 }): Promise<{ text: string; inputTokens: number; outputTokens: number } | undefined> {
   const res = await createLLMResponse({
     client,
     abortSignal,
+    wire,
     body: {
       model,
       stream: false,

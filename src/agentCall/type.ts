@@ -1,5 +1,6 @@
 import type { LLMClient, UserKey } from '../llm/client';
 import type { LLMRequestBody, ResponseEvents, StreamParser } from '../llm/request';
+import type { Wire } from '../llm/wire';
 import type {
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
@@ -226,6 +227,14 @@ export type RunAgentCallProps = ResponseEvents & {
    * uses the openai SDK's own stream iterator. Both give the same responses and hooks.
    */
   streamParser?: StreamParser;
+  /**
+   * Which API this call's model requests (summaries included) go over: `'chat'` (Chat Completions), `'responses'`
+   * (the Responses API), or `'auto'` (default): `'responses'` when the client's `baseURL` is OpenAI's own API
+   * (`https://api.openai.com/...`), `'chat'` otherwise. The history, hooks, ids, stop reasons and `RunState` are the
+   * same on both; the Responses wire keeps the model's reasoning items on its assistant messages (`reasoning_items`)
+   * and sends them back on every later request. Each call chooses its own: a run resumed on the chat wire drops them.
+   */
+  wire?: Wire;
   /** Timeout for tools that set no `timeoutMs` of their own. */
   toolTimeoutMs?: number;
   /** Stop the whole run after this many milliseconds (`stopReason: 'timeout'`). */

@@ -13,3 +13,6 @@ export { RunAbortedError } from './run-aborted.error';
 export { RunTimeoutError } from './run-timeout.error';
 export { ToolTimeoutError } from './tool-timeout.error';
 export { UnsupportedToolCallError } from './unsupported-tool-call.error';
+export { UnsupportedWireFieldError } from './unsupported-wire-field.error';
+export { ResponsesWireRequiredError } from './responses-wire-required.error';
+export { MalformedResponseError } from './malformed-response.error';

@@ -4,6 +4,11 @@ import type {
   ChatCompletionChunk,
   ChatCompletionCreateParams,
 } from 'openai/resources/chat/completions';
+import type {
+  Response as ResponsesResponse,
+  ResponseCreateParams,
+  ResponseStreamEvent,
+} from 'openai/resources/responses/responses';
 
 /** The caller's own OpenAI-compatible account: used when no client is injected. */
 export type UserKey = {
@@ -30,7 +35,16 @@ export type LLMCompletionPromise = PromiseLike<AsyncIterable<ChatCompletionChunk
 };
 
 /**
- * The part of an openai SDK client agentcall calls: `chat.completions.create`.
+ * What `responses.create` returns: a promise of an event stream (streamed request) or a whole response, that can
+ * also hand over the raw HTTP response.
+ */
+export type LLMResponsesPromise = PromiseLike<AsyncIterable<ResponseStreamEvent> | ResponsesResponse> & {
+  asResponse(): Promise<Response>;
+};
+
+/**
+ * The part of an openai SDK client agentcall calls: `chat.completions.create`, and `responses.create` for the
+ * Responses wire (a client without it can only use the chat wire).
  *
  * A structural type rather than the SDK's `OpenAI` class on purpose: that class has `#private` members, so
  * the CommonJS and ESM declarations of it (and those of openai 6 and 7) are unrelated types to the
@@ -41,6 +55,9 @@ export interface LLMClient {
     completions: {
       create(body: ChatCompletionCreateParams, options?: LLMRequestOptions): LLMCompletionPromise;
     };
+  };
+  responses?: {
+    create(body: ResponseCreateParams, options?: LLMRequestOptions): LLMResponsesPromise;
   };
 }
 

@@ -5,10 +5,10 @@ import { startIdleTimer } from './idle-timer';
 import { ResponseByteCounter, type ResponseLimits } from './limit-response';
 import { LineEndings } from './line-endings';
 
-/** Where the chunks go: {@link ResponseState} in practice. */
-export type ChunkReceiver = {
-  /** Handles one chunk; false when the request must end here. */
-  receive(chunk: ChatCompletionChunk): boolean;
+/** Where the chunks go: {@link ResponseState} for the chat wire, the Responses wire's event reader for that wire. */
+export type ChunkReceiver<Chunk = ChatCompletionChunk> = {
+  /** Handles one chunk (one parsed event); false when the request must end here. */
+  receive(chunk: Chunk): boolean;
   /** Grows when a chunk brought something useful: only then is the idle timer refreshed. */
   readonly progress: number;
   /** The stream ended normally. */
@@ -49,9 +49,9 @@ export type LeanStreamOptions = {
  *
  * @internal
  */
-export async function readLeanStream(
+export async function readLeanStream<Chunk = ChatCompletionChunk>(
   response: Response,
-  receiver: ChunkReceiver,
+  receiver: ChunkReceiver<Chunk>,
   options: LeanStreamOptions,
 ): Promise<void> {
   const { controller, idleMs } = options;
@@ -80,11 +80,11 @@ export async function readLeanStream(
     }
     const parsed: unknown = JSON.parse(data);
     if (event.event?.startsWith('thread.')) {
-      stopped = !receiver.receive({ event: event.event, data: parsed } as unknown as ChatCompletionChunk);
+      stopped = !receiver.receive({ event: event.event, data: parsed } as unknown as Chunk);
     } else {
       const error: unknown = (parsed as { error?: unknown } | null)?.error;
       if (parsed && error) throw new ErrorClass(undefined, error, undefined, response.headers);
-      stopped = !receiver.receive(parsed as ChatCompletionChunk);
+      stopped = !receiver.receive(parsed as Chunk);
     }
     if (stopped) controller.abort();
   };

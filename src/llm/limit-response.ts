@@ -62,10 +62,13 @@ export function withResponseLimits<C extends object>(client: C, limits: Response
   return wrapped;
 }
 
-/** A client whose `chat.completions.create` was replaced on the instance: a copy would lose the replacement. */
+/** A client whose `chat.completions.create` (or `responses.create`) was replaced on the instance: a copy would lose it. */
 function hasPatchedCreate(client: object): boolean {
   const completions: unknown = Reflect.get(Reflect.get(client, 'chat') ?? {}, 'completions');
-  return typeof completions === 'object' && completions !== null && Object.hasOwn(completions, 'create');
+  const responses: unknown = Reflect.get(client, 'responses');
+  return [completions, responses].some(
+    (api) => typeof api === 'object' && api !== null && Object.hasOwn(api, 'create'),
+  );
 }
 
 function sameLimits(a: ResponseLimits, b: ResponseLimits): boolean {

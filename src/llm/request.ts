@@ -1,11 +1,16 @@
-import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { APIError } from 'openai';
 import { StreamIdleTimeoutError } from '../errors/stream-idle-timeout.error';
 import { linkAbort } from '../utils/abort';
 import { startIdleTimer } from './idle-timer';
-import { resolveClient, type LLMClient, type LLMCompletionPromise, type UserKey } from './client';
+import { resolveClient, type LLMClient, type UserKey } from './client';
 import type { ToolCallStreamEvents } from './tool-call-accumulator';
 import { wireLimit, withResponseLimits, type ResponseLimits } from './limit-response';
-import { readLeanStream, type LeanStreamOptions } from './lean-stream';
+import { readLeanStream, type ChunkReceiver, type LeanStreamOptions } from './lean-stream';
+import { chatWire } from './chat-wire';
+import { responsesWire } from './responses/wire';
+import type { APIErrorClass } from './responses/response-reader';
+import { chooseWire, type Wire, type WireProtocol } from './wire';
+import type { TokenUsage } from './usage';
 import { ResponseState } from './response-state';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_SSE_LINE_BYTES } from '../constants';
 import type {
@@ -70,6 +75,12 @@ export type CreateLLMResponseProps = ResponseEvents & {
    * `asResponse` (a stand-in object) always uses its iterator.
    */
   streamParser?: StreamParser;
+  /**
+   * Which API the request goes over: `'chat'` (Chat Completions), `'responses'` (the Responses API: the body and
+   * history are translated, reasoning items kept on the assistant message), or `'auto'` (the default): `'responses'`
+   * when the client's `baseURL` is OpenAI's own API, `'chat'` otherwise. The result has the same shape either way.
+   */
+  wire?: Wire;
 };
 
 /** How a streamed response body is parsed: see {@link CreateLLMResponseProps.streamParser}. */
@@ -86,12 +97,13 @@ export type LLMResponse = {
   toolCalls: ChatCompletionMessageToolCall[];
   /**
    * Tool calls of a type agentcall cannot run (anything but `function`; a call with a `function` and no
-   * `type` counts as a function call), left out of `toolCalls` and of the assistant message.
+   * `type` counts as a function call), left out of `toolCalls` and of the assistant message. On the Responses wire:
+   * every output item that is neither a message, a reasoning item nor a function call (a hosted tool's call).
    */
   droppedToolCalls?: { id?: string; type: string }[];
   finish_reason: CompletionFinishReason;
   /** The provider's numbers, or an estimate when it reports none. */
-  usage: { inputTokens: number; outputTokens: number };
+  usage: TokenUsage;
   /**
    * The message to append to the history. After an error or abort it keeps the partial text but no tool
    * calls, since those calls were never completed and would leave the history without their tool messages.
@@ -106,8 +118,9 @@ export type LLMResponse = {
 };
 
 /**
- * One chat-completions request over the openai SDK, streamed or not, with hooks for text, reasoning,
- * tool calls and argument fragments.
+ * One model request over the openai SDK, streamed or not, with hooks for text, reasoning, tool calls and argument
+ * fragments. It goes over Chat Completions or the Responses API (`wire`, by default chosen from the client's base
+ * URL); the body, history, hooks and result are chat-shaped either way.
  *
  * @example
  * const res = await createLLMResponse({ client, body: { model: 'gpt-4o-mini', messages, tools }, onStreaming: ({ text }) => process.stdout.write(text) });
@@ -118,6 +131,7 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
   const state = new ResponseState(props, stream);
   const { controller, dispose } = linkAbort(abortSignal);
   state.startedAt = performance.now();
+  let wire: WireProtocol = chatWire;
   try {
     if (isAborted?.() || controller.signal.aborted) return state.close();
     const maxResponseBytes = props.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -130,37 +144,32 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
     // The lean reader counts the wire bytes itself; the SDK's parser needs them capped before it sees them. What
     // the response keeps is counted by `state` on either path.
     const base = resolveClient(props.client, props.userKey);
+    if (chooseWire(props.wire, base) === 'responses') wire = responsesWire;
     const client = lean ? base : withResponseLimits(base, limits);
     // The SDK adds a listener to the signal it is given, and on Node 20 that costs microseconds on a fresh signal:
     // a request nothing outside can abort gets none (the lean reader stops by cancelling the body, a non-streamed
     // request has no stop before its end). The SDK's own parser stops only through the signal.
     const followed = abortSignal !== undefined || (stream && !lean);
     const options = followed ? { ...requestOptions, signal: controller.signal } : requestOptions;
+    const apiError = apiErrorOf(base) ?? (APIError as unknown as APIErrorClass);
+    const pending = wire.send(client, body, stream, options);
     if (!stream) {
-      const completion = await client.chat.completions.create({ ...body, stream: false }, options);
-      state.consumeCompletion(completion as ChatCompletion);
+      wire.receiver(state, apiError).consume(await pending);
+    } else if (lean && typeof pending.asResponse === 'function') {
+      const response = await pending.asResponse();
+      await readLeanStream(response, wire.receiver(state, apiError, response.headers), {
+        controller,
+        limits,
+        idleMs: requestOptions?.timeout,
+        apiError,
+      });
     } else {
-      const request = { ...body, stream: true as const, stream_options: { include_usage: true } };
-      const pending: Partial<LLMCompletionPromise> & PromiseLike<unknown> = client.chat.completions.create(
-        request,
-        options,
-      );
       // A stand-in client without `asResponse` has only the iterator to offer.
-      if (lean && typeof pending.asResponse === 'function') {
-        const response = await pending.asResponse();
-        await readLeanStream(response, state, {
-          controller,
-          limits,
-          idleMs: requestOptions?.timeout,
-          apiError: apiErrorOf(base),
-        });
-      } else {
-        const chunks = (await pending) as AsyncIterable<ChatCompletionChunk>;
-        await readSdkStream(chunks, state, controller, requestOptions?.timeout);
-      }
+      const chunks = (await pending) as AsyncIterable<unknown>;
+      await readSdkStream(chunks, wire.receiver(state, apiError), controller, requestOptions?.timeout);
     }
   } catch (error) {
-    state.error = error ?? new Error('Request failed');
+    state.error = wire.failure(error ?? new Error('Request failed'));
   } finally {
     dispose();
   }
@@ -174,10 +183,10 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
   return state.result();
 }
 
-/** Reads a stream through the SDK's own iterator, handing each chunk to `state`. */
-async function readSdkStream(
-  stream: AsyncIterable<ChatCompletionChunk>,
-  state: ResponseState,
+/** Reads a stream through the SDK's own iterator, handing each chunk to `receiver`. */
+async function readSdkStream<Chunk>(
+  stream: AsyncIterable<Chunk>,
+  receiver: ChunkReceiver<Chunk>,
   controller: AbortController,
   idleTimeoutMs: number | undefined,
 ): Promise<void> {
@@ -186,15 +195,15 @@ async function readSdkStream(
     for await (const chunk of stream) {
       // A hook may have aborted the request: chunks the SDK already buffered must not reach hooks after that.
       if (controller.signal.aborted) return;
-      const progress = state.progress;
-      if (!state.receive(chunk)) {
+      const progress = receiver.progress;
+      if (!receiver.receive(chunk)) {
         controller.abort();
         return;
       }
       // Only progress keeps the stream alive: empty chunks must not hold it open past the timeout.
-      if (state.progress !== progress) idle?.refresh();
+      if (receiver.progress !== progress) idle?.refresh();
     }
-    state.endStream();
+    receiver.endStream();
   } finally {
     clearTimeout(idle);
   }

@@ -21,13 +21,15 @@ import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionMessageToolCall,
   CompletionFinishReason,
+  ReasoningItem,
 } from './type';
 
 /**
  * What one model request accumulates: text, reasoning, tool calls, usage and finish reason, firing the hooks as
- * they arrive. Every stream reader hands it parsed chunks through {@link ResponseState.receive}, whatever way it
- * obtains them; a whole completion goes through {@link ResponseState.consumeCompletion}. What it keeps is counted
- * against `maxResponseBytes` before it is kept: past it, `receive` and `consumeCompletion` throw the
+ * they arrive. Every stream reader hands it parsed chat chunks through {@link ResponseState.receive}, whatever way it
+ * obtains them; a whole completion goes through {@link ResponseState.consume}. The Responses wire's reader feeds the
+ * same state through its `add…` methods and fields, so both wires end in the same result. What it keeps is counted
+ * against `maxResponseBytes` before it is kept: past it, `receive`, `consume` and the `add…` methods throw the
  * `ResponseTooLargeError`, and the text kept so far stays.
  *
  * @internal
@@ -40,10 +42,12 @@ export class ResponseState {
   reasoningText = '';
   finishReason: CompletionFinishReason = null;
   error: unknown;
-  private usage?: { inputTokens: number; outputTokens: number };
-  private readonly toolCalls: ToolCallAccumulator;
+  usage?: LLMResponse['usage'];
+  readonly toolCalls: ToolCallAccumulator;
   private readonly think = new ThinkTagSplitter();
   private dropped?: { id?: string; type: string }[];
+  /** The Responses wire's reasoning items, to go back on the assistant message. */
+  reasoningItems?: ReasoningItem[];
   /** Reasoning that came in a field, by field, to go back on the assistant message the way it came. */
   private readonly reasoningFields = new Map<ReasoningField, string>();
   private reasoningDetails?: Record<string, unknown>[];
@@ -75,11 +79,7 @@ export class ResponseState {
    * `'close'`, and the reader must end the request.
    */
   receive(chunk: ChatCompletionChunk): boolean {
-    this.firstChunkAt ??= performance.now();
-    if (this.props.isAborted?.()) {
-      this.finishReason = 'close';
-      return false;
-    }
+    if (!this.arrived()) return false;
     if (!this.requestId && chunk.id) this.requestId = chunk.id;
     const usage = usageOf(chunk);
     if (usage) this.usage = readUsage(usage) ?? this.usage;
@@ -89,11 +89,7 @@ export class ResponseState {
     const delta = choice.delta as ChatCompletionChunk.Choice.Delta | undefined;
     if (delta) {
       this.readReasoningFields(delta);
-      if (delta.content) {
-        const { reasoning, answer } = this.think.push(delta.content);
-        if (reasoning) this.addReasoning(reasoning);
-        if (answer) this.addAnswer(answer);
-      }
+      if (delta.content) this.addContent(delta.content);
       if (delta.tool_calls) this.toolCalls.push(delta.tool_calls);
     }
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
@@ -107,7 +103,21 @@ export class ResponseState {
     if (rest.answer) this.addAnswer(rest.answer);
   }
 
-  consumeCompletion(completion: ChatCompletion): void {
+  /**
+   * A chunk or event arrived: notes the first one's time and polls `isAborted`. False when it said stop: the finish
+   * reason is `'close'` and the reader must end the request.
+   */
+  arrived(): boolean {
+    this.firstChunkAt ??= performance.now();
+    if (this.props.isAborted?.()) {
+      this.finishReason = 'close';
+      return false;
+    }
+    return true;
+  }
+
+  /** A whole (non-streamed) completion. */
+  consume(completion: ChatCompletion): void {
     this.requestId = completion.id ?? '';
     const usage = usageOf(completion);
     if (usage) this.usage = readUsage(usage);
@@ -122,7 +132,7 @@ export class ResponseState {
     const calls: ChatCompletionMessageToolCall[] = [];
     for (const call of (message.tool_calls ?? []) as unknown[]) {
       if (isFunctionCall(call)) calls.push(call);
-      else (this.dropped ??= []).push(describeDropped(call));
+      else this.drop(describeDropped(call));
     }
     calls.forEach((call, index) =>
       this.toolCalls.push([
@@ -160,6 +170,7 @@ export class ResponseState {
           // field a provider never sent is added (Mistral refuses unknown fields).
           ...Object.fromEntries(this.reasoningFields),
           ...(this.reasoningDetails?.length ? { reasoning_details: this.reasoningDetails } : {}),
+          ...(this.reasoningItems?.length ? { reasoning_items: this.reasoningItems } : {}),
           ...(keptCalls.length ? { tool_calls: keptCalls } : {}),
         }
       : undefined;
@@ -194,12 +205,25 @@ export class ResponseState {
     }
   }
 
-  private count(kind: ContentKind, text: string): void {
+  /** Counts what the response is about to keep; throws the size error past `maxResponseBytes`. */
+  count(kind: ContentKind, text: string): void {
     const tooLarge = this.content.add(kind, text);
     if (tooLarge) throw tooLarge;
   }
 
-  private addReasoning(text: string): void {
+  /** An output item or call agentcall will not run: left out of the answer, named in `droppedToolCalls`. */
+  drop(dropped: { id?: string; type: string }): void {
+    (this.dropped ??= []).push(dropped);
+  }
+
+  /** Answer text as it streams in: a leading `<think>…</think>` block goes to reasoning. */
+  addContent(text: string): void {
+    const { reasoning, answer } = this.think.push(text);
+    if (reasoning) this.addReasoning(reasoning);
+    if (answer) this.addAnswer(answer);
+  }
+
+  addReasoning(text: string): void {
     this.count('reasoning', text);
     this.reasoningText += text;
     const { onReasoning } = this.props;
@@ -213,7 +237,7 @@ export class ResponseState {
     if (onStreaming) callHook(onStreaming, 'onStreaming', { text }, this.props.onHookError);
   }
 
-  private estimateUsage(toolCalls: ChatCompletionMessageToolCall[]): { inputTokens: number; outputTokens: number } {
+  private estimateUsage(toolCalls: ChatCompletionMessageToolCall[]): LLMResponse['usage'] {
     if (this.error !== undefined && !this.answerText && !toolCalls.length) return { inputTokens: 0, outputTokens: 0 };
     let outputTokens = estimateTokens(this.answerText) + estimateTokens(this.reasoningText);
     for (const call of toolCalls)

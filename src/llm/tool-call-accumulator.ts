@@ -136,6 +136,39 @@ export class ToolCallAccumulator {
     return delta.function?.name && this.calls[this.last].function.arguments ? undefined : this.last;
   }
 
+  /**
+   * Opens a call that arrived whole rather than as indexed deltas (a Responses `function_call` item), with the same
+   * id rules and hooks as a delta that opens one: `onToolCall`, then `onToolParam` for `args` when there are any.
+   */
+  open(providerId: string | undefined, name: string, args: string): ChatCompletionMessageToolCall {
+    const call: ChatCompletionMessageToolCall = {
+      id: this.claim(providerId || undefined),
+      type: 'function',
+      function: { name, arguments: '' },
+    };
+    this.count('tool call', call.id);
+    this.count('tool call', name);
+    this.calls.push(call);
+    this.providerIds.push(providerId || undefined);
+    const { onToolCall, onHookError } = this.events;
+    if (onToolCall) callHook(onToolCall, 'onToolCall', { call }, onHookError);
+    if (args) this.append(call, args);
+    return call;
+  }
+
+  /** Adds one arguments fragment to a call {@link open} returned, firing `onToolParam`. */
+  append(call: ChatCompletionMessageToolCall, argsDelta: string): void {
+    this.count('arguments', argsDelta);
+    call.function.arguments += argsDelta;
+    const { onToolParam, onHookError } = this.events;
+    if (onToolParam) callHook(onToolParam, 'onToolParam', { call, argsDelta, tool: call }, onHookError);
+  }
+
+  /** How many calls were opened so far. */
+  get size(): number {
+    return this.calls.length;
+  }
+
   /** The calls in arrival order. Empty arguments become `'{}'` (an empty string is not valid JSON for the API). */
   finish(): ChatCompletionMessageToolCall[] {
     for (const call of this.calls) if (!call.function.arguments) call.function.arguments = '{}';

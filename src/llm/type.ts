@@ -31,6 +31,27 @@ export type ChatCompletionAssistantMessageParam = OpenAIAssistantMessageParam & 
   reasoning?: string;
   /** OpenRouter's reasoning entries (signed or encrypted reasoning it wants back), as received. */
   reasoning_details?: Record<string, unknown>[];
+  /**
+   * The Responses wire's reasoning items that came with this message, in order, as received (plain JSON, so they
+   * survive a saved `RunState`). The Responses wire sends them back before the message on every later request;
+   * the chat wire never sends them.
+   */
+  reasoning_items?: ReasoningItem[];
+};
+
+/**
+ * One reasoning item of the Responses API, as the model returned it: its id, its summary, and (with
+ * `store: false`) the `encrypted_content` the model needs back to go on reasoning where it stopped.
+ */
+export type ReasoningItem = {
+  type: 'reasoning';
+  /** The item's id (absent only when the server sent none). */
+  id?: string;
+  summary: { type: 'summary_text'; text: string }[];
+  /** Absent when the server sent none (a server that does not encrypt reasoning). */
+  encrypted_content?: string | null;
+  /** The reasoning text itself, when the server sends it (Open Responses servers). */
+  content?: { type: 'reasoning_text'; text: string }[];
 };
 
 /** Why a model turn ended: the provider's value, `close` when the run was aborted, `error` when the request failed. */
@@ -45,6 +66,10 @@ export type UsageItem = {
   model?: string;
   inputTokens?: number;
   outputTokens?: number;
+  /** Of `inputTokens`, those read from the provider's prompt cache (when it reports them). */
+  cachedTokens?: number;
+  /** Of `outputTokens`, those spent reasoning (when the provider reports them). */
+  reasoningTokens?: number;
   totalPoints?: number;
 };
 

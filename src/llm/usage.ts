@@ -25,6 +25,43 @@ export function readUsage(usage: unknown): { inputTokens: number; outputTokens: 
 }
 
 /**
+ * The token counts of a Responses API `usage` object (`input_tokens`, `output_tokens` as sent, plus the cached and
+ * reasoning tokens they include when valid), or `undefined` when either main count is missing or not valid.
+ *
+ * @internal
+ */
+export function readResponsesUsage(usage: unknown): TokenUsage | undefined {
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  const { input_tokens, output_tokens, input_tokens_details, output_tokens_details } = usage as Record<string, unknown>;
+  const inputTokens = tokenCount(input_tokens);
+  const outputTokens = tokenCount(output_tokens);
+  if (inputTokens === undefined || outputTokens === undefined) return undefined;
+  const cachedTokens = tokenCount((input_tokens_details as { cached_tokens?: unknown } | null)?.cached_tokens);
+  const reasoningTokens = tokenCount(
+    (output_tokens_details as { reasoning_tokens?: unknown } | null)?.reasoning_tokens,
+  );
+  return {
+    inputTokens,
+    outputTokens,
+    ...(cachedTokens !== undefined && { cachedTokens }),
+    ...(reasoningTokens !== undefined && { reasoningTokens }),
+  };
+}
+
+/**
+ * The token counts of one model request. `cachedTokens` and `reasoningTokens` (when the endpoint reports them) are
+ * parts of `inputTokens` and `outputTokens`, never added to them.
+ */
+export type TokenUsage = {
+  inputTokens: number;
+  outputTokens: number;
+  /** Of `inputTokens`, those read from the provider's prompt cache. */
+  cachedTokens?: number;
+  /** Of `outputTokens`, those spent reasoning. */
+  reasoningTokens?: number;
+};
+
+/**
  * The usage items a tool returned, keeping only well-formed ones: a `moduleName` string, and the numbers that are
  * valid (token counts as {@link tokenCount}, `totalPoints` as a finite non-negative number). Never throws, even on
  * throwing getters or a value that is not an array.

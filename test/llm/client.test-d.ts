@@ -15,3 +15,13 @@ export const run = runAgentLoop({ client: esm, body: { model: 'm', messages: [] 
 
 // @ts-expect-error the two declarations of the class itself never match: why agentcall does not ask for `OpenAI`
 export const classToClass: OpenAI = esm;
+
+// A client with chat completions only (a stand-in, an older SDK) still fits: `responses` is optional.
+declare const chatOnly: { chat: OpenAI['chat'] };
+export const fromChatOnly: LLMClient = chatOnly;
+export const runChatOnly = runAgentLoop({
+  client: chatOnly,
+  wire: 'chat',
+  body: { model: 'm', messages: [] },
+  tools: [],
+});

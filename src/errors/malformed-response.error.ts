@@ -1,0 +1,16 @@
+import { AgentcallError } from './agentcall.error';
+
+/**
+ * Returned as `error` when a model endpoint answered with something its wire does not allow: a Responses stream
+ * that ended before its last event (`response.completed`, `response.incomplete` or `response.failed`), or a body
+ * that is not a response of that wire. What arrived before is kept on the result.
+ */
+export class MalformedResponseError extends AgentcallError {
+  static {
+    this.defineName('MalformedResponseError');
+  }
+
+  constructor(readonly reason: string) {
+    super(`The model endpoint sent a malformed response: ${reason}`);
+  }
+}

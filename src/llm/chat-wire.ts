@@ -1,0 +1,56 @@
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { ResponsesWireRequiredError } from '../errors/responses-wire-required.error';
+import type { ResponseState } from './response-state';
+import type { ChatCompletionAssistantMessageParam, ChatCompletionMessageParam } from './type';
+import type { WireProtocol, WireReceiver } from './wire';
+
+/**
+ * The Chat Completions wire: the body goes out as it is (streamed with `stream_options.include_usage`), with the
+ * history stripped of what only the Responses wire keeps; chunks and completions go to {@link ResponseState}.
+ *
+ * @internal
+ */
+export const chatWire: WireProtocol<ChatCompletionChunk> = {
+  name: 'chat',
+  send(client, body, stream, options) {
+    const messages = chatMessages(body.messages);
+    return stream
+      ? client.chat.completions.create(
+          { ...body, messages, stream: true, stream_options: { include_usage: true } },
+          options,
+        )
+      : client.chat.completions.create({ ...body, messages, stream: false }, options);
+  },
+  receiver(state: ResponseState): WireReceiver<ChatCompletionChunk> {
+    return state;
+  },
+  failure(error) {
+    return pointsToResponses(error) ? new ResponsesWireRequiredError(error) : error;
+  },
+};
+
+/**
+ * `messages` without the Responses wire's `reasoning_items` (a run resumed on this wire): the same array when no
+ * message has them, so the usual history is neither copied nor changed.
+ *
+ * @internal
+ */
+export function chatMessages(messages: ChatCompletionMessageParam[]): ChatCompletionMessageParam[] {
+  let stripped: ChatCompletionMessageParam[] | undefined;
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i];
+    if (message.role !== 'assistant' || (message as ChatCompletionAssistantMessageParam).reasoning_items === undefined)
+      continue;
+    stripped ??= messages.slice();
+    const { reasoning_items: _responsesOnly, ...rest } = message as ChatCompletionAssistantMessageParam;
+    stripped[i] = rest;
+  }
+  return stripped ?? messages;
+}
+
+/** A 400 whose message sends the caller to `/v1/responses` (OpenAI's reasoning models with function tools). */
+function pointsToResponses(error: unknown): error is Error & { status?: number } {
+  if (!(error instanceof Error)) return false;
+  const status = (error as { status?: unknown }).status;
+  return status === 400 && error.message.includes('/v1/responses');
+}

@@ -1,0 +1,62 @@
+import type { LLMClient, LLMRequestOptions } from './client';
+import type { ChunkReceiver } from './lean-stream';
+import type { LLMRequestBody } from './request';
+import type { ResponseState } from './response-state';
+import type { APIErrorClass } from './responses/response-reader';
+
+/**
+ * Which OpenAI API a request speaks: `'chat'` (Chat Completions, `/chat/completions`), `'responses'` (the Responses
+ * API, `/responses`), or `'auto'` (the default): `'responses'` when the client's `baseURL` is OpenAI's own API
+ * (`https://api.openai.com/...`) and the client has `responses.create`, `'chat'` otherwise. The history, hooks, ids
+ * and results are the same on both.
+ */
+export type Wire = 'auto' | 'chat' | 'responses';
+
+/** Where one wire's parsed stream events and whole responses go. */
+export type WireReceiver<Chunk> = ChunkReceiver<Chunk> & {
+  /** A whole (non-streamed) response body. */
+  consume(whole: unknown): void;
+};
+
+/**
+ * One wire: how a chat-shaped request goes out over it, and how what comes back reaches a {@link ResponseState}.
+ * `createLLMResponse` drives both the same way (limits, parsers, abort, idle timeout); nothing above it learns which
+ * one ran.
+ *
+ * @internal
+ */
+export interface WireProtocol<Chunk = unknown> {
+  readonly name: 'chat' | 'responses';
+  /**
+   * Sends the request through `client`: a promise of the event stream (`stream`) or of the whole response, with
+   * `asResponse` on a real SDK client. Throws, before anything is sent, on a body the wire cannot carry.
+   */
+  send(
+    client: LLMClient,
+    body: LLMRequestBody,
+    stream: boolean,
+    options: LLMRequestOptions | undefined,
+  ): PromiseLike<unknown> & { asResponse?: () => Promise<Response> };
+  /** The receiver of this request's stream events or whole response. */
+  receiver(state: ResponseState, apiError: APIErrorClass, headers?: Headers): WireReceiver<Chunk>;
+  /** The error a failed request comes back with (the request's own, or one that says what to do about it). */
+  failure(error: unknown): unknown;
+}
+
+/** Whether `client` talks to OpenAI's own API (its `baseURL`), where `'auto'` picks the Responses wire. */
+export function isOpenAIApi(client: object): boolean {
+  const url: unknown = Reflect.get(client, 'baseURL');
+  return typeof url === 'string' && (url === 'https://api.openai.com' || url.startsWith('https://api.openai.com/'));
+}
+
+/** The wire a request goes over: `wire`, or for `'auto'` the one `client`'s base URL calls for. */
+export function chooseWire(wire: Wire | undefined, client: object): 'chat' | 'responses' {
+  if (wire === 'chat' || wire === 'responses') return wire;
+  return isOpenAIApi(client) && hasResponses(client) ? 'responses' : 'chat';
+}
+
+/** Whether `client` has `responses.create` (an openai SDK client does; a stand-in may not). */
+export function hasResponses(client: object): boolean {
+  const responses: unknown = Reflect.get(client, 'responses');
+  return typeof responses === 'object' && responses !== null && typeof Reflect.get(responses, 'create') === 'function';
+}
