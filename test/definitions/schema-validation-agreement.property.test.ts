@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import type { ToolDefinition } from '../../src/toolCall/type';
 import { sampleTools } from '../../samples/tools';
@@ -17,7 +18,8 @@ import { buildTool, fieldsArb, valueArb } from './generated-dtos';
 
 const SEED = 20261201;
 
-const ajv = new Ajv({ strict: false, allErrors: false });
+// With the formats the schema names (`date-time`, `email` …) checked too, as a model-facing validator would.
+const ajv = addFormats(new Ajv({ strict: false, allErrors: false }));
 
 function agrees(tool: ToolDefinition, value: unknown): { schema: boolean; validation: boolean; detail: string } {
   const schema = ajv.validate(tool.schema.type === 'function' ? tool.schema.function.parameters! : {}, value);
