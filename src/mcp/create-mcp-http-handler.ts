@@ -61,7 +61,13 @@ export function createMcpHttpHandler(tools: McpToolSource, options: McpHttpOptio
   const callers = new WeakMap<object, unknown>();
   const callerOf = (authInfo: AuthInfo | undefined) => (authInfo ? callers.get(authInfo) : undefined);
 
-  const serve = (session: McpSession, req: AuthenticatedRequest, res: ServerResponse, body: unknown, caller: unknown) => {
+  const serve = (
+    session: McpSession,
+    req: AuthenticatedRequest,
+    res: ServerResponse,
+    body: unknown,
+    caller: unknown,
+  ) => {
     const carrier: AuthInfo = { token: '', clientId: '', scopes: [], ...req.auth };
     callers.set(carrier, caller);
     sessions.track(session, res);

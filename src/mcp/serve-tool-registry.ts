@@ -29,7 +29,10 @@ export type ToolRegistryLike = {
  * }
  */
 export function mcpHandlerForRegistry(registry: ToolRegistryLike, options: McpHttpOptions): McpHttpHandler {
-  return createMcpHttpHandler(() => registry.getTools(), { ...options, visible: visibilityOf(registry, options.visible) });
+  return createMcpHttpHandler(() => registry.getTools(), {
+    ...options,
+    visible: visibilityOf(registry, options.visible),
+  });
 }
 
 function visibilityOf(registry: ToolRegistryLike, own: McpToolVisibility | undefined): McpToolVisibility | undefined {
