@@ -27,7 +27,7 @@ function uniqueItems(): SchemaValidateFunction {
         validate.errors = [
           {
             keyword: 'uniqueItems',
-            message: `must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
+            message: `must NOT have duplicate items (items ## ${i} and ${j} are identical)`,
             params: { i, j },
           },
         ];

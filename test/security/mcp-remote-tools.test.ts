@@ -173,22 +173,13 @@ describe('mcpTools: checking what the model sends is linear in its size', () => 
 
   it('uniqueItems on objects is a hash set, not every pair', async () => {
     const parse = await toolOf({ type: 'object', properties: { items: { type: 'array', uniqueItems: true } } });
-    expect(
-      parse(
-        JSON.stringify({
-          items: [
-            { a: 1, b: 2 },
-            { b: 2, a: 1 },
-          ],
-        }),
-      ),
-    ).toMatchObject({
-      success: false,
-      errorMessage: expect.stringContaining('must NOT have duplicate items (items ## 1 and 0 are identical)'),
-    });
-    expect(parse(JSON.stringify({ items: [{ a: 1 }, { a: 2 }, [1], 1, '1'] })).success).toBe(true);
     const items = (n: number) => JSON.stringify({ items: Array.from({ length: n }, (_, i) => ({ id: i })) });
     expect(growth((n) => items(n), parse, 1_000)).toBeLessThan(LINEAR);
+    expect(parse(JSON.stringify({ items: [{ a: 1, b: 2 }, { b: 2, a: 1 }] }))).toMatchObject({
+      success: false,
+      errorMessage: expect.stringContaining('must NOT have duplicate items (items ## 0 and 1 are identical)'),
+    });
+    expect(parse(JSON.stringify({ items: [{ a: 1 }, { a: 2 }, [1], 1, '1'] })).success).toBe(true);
   });
 
   it('the regex format is decided by the linear-time engine', async () => {
@@ -196,7 +187,7 @@ describe('mcpTools: checking what the model sends is linear in its size', () => 
     expect(parse(JSON.stringify({ r: '^a+$' })).success).toBe(true);
     expect(parse(JSON.stringify({ r: '(' })).success).toBe(false);
     // V8 reads many groups followed by a backreference twice over: quadratic.
-    expect(growth((n) => JSON.stringify({ r: `${'(a)'.repeat(n / 3)}\\9999` }), parse, 3_000)).toBeLessThan(LINEAR);
+    expect(growth((n) => JSON.stringify({ r: `${'(a)'.repeat(n / 3)}\\9999` }), parse, 20_000)).toBeLessThan(LINEAR);
   });
 
   it('compiling a remote schema is bounded: a huge enum is refused in time linear in its size', () => {
