@@ -175,7 +175,16 @@ describe('mcpTools: checking what the model sends is linear in its size', () => 
     const parse = await toolOf({ type: 'object', properties: { items: { type: 'array', uniqueItems: true } } });
     const items = (n: number) => JSON.stringify({ items: Array.from({ length: n }, (_, i) => ({ id: i })) });
     expect(growth((n) => items(n), parse, 1_000)).toBeLessThan(LINEAR);
-    expect(parse(JSON.stringify({ items: [{ a: 1, b: 2 }, { b: 2, a: 1 }] }))).toMatchObject({
+    expect(
+      parse(
+        JSON.stringify({
+          items: [
+            { a: 1, b: 2 },
+            { b: 2, a: 1 },
+          ],
+        }),
+      ),
+    ).toMatchObject({
       success: false,
       errorMessage: expect.stringContaining('must NOT have duplicate items (items ## 0 and 1 are identical)'),
     });
