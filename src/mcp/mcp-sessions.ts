@@ -64,7 +64,9 @@ export class McpSessions {
     session.idleTimer = undefined;
     res.once('close', () => {
       session.inflight--;
-      if (session.inflight === 0 && session.transport.sessionId !== undefined) this.armIdle(session);
+      // Only a session still in the table expires: one ended meanwhile (DELETE, close()) has nothing to arm.
+      const id = session.transport.sessionId;
+      if (session.inflight === 0 && id !== undefined && this.open.get(id) === session) this.armIdle(session);
     });
   }
 
