@@ -32,6 +32,7 @@ export { toolMethodsOf } from './definitions/tool-methods-of';
 export type { ToolMethod, ToolMethodParameter } from './definitions/tool-methods-of';
 export {
   AgentcallError,
+  DuplicateToolNameError,
   EmptyModelResponseError,
   InvalidRunStateError,
   MalformedResponseError,

@@ -3,12 +3,14 @@ import {
   DEFAULT_MAX_RUN_AGENT_TIMES,
   DEFAULT_MAX_TOOL_CALLS_PER_TURN,
 } from '../constants';
+import { DuplicateToolNameError } from '../errors/duplicate-tool-name.error';
 import { EmptyModelResponseError } from '../errors/empty-model-response.error';
 import { UnsupportedToolCallError } from '../errors/unsupported-tool-call.error';
 import { resolveClient } from '../llm/client';
 import { callIdsIn } from '../llm/function-calls';
 import { estimateMessageTokens, estimateMessagesTokens } from '../llm/tokens';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, UsageItem } from '../llm/type';
+import { duplicateToolName } from '../toolCall/run-tool';
 import type { RunToolResult, ToolExecuteResult } from '../toolCall/type';
 import { callHook } from '../utils/call-hook';
 import { toError } from '../utils/to-error';
@@ -85,6 +87,12 @@ export class AgentLoop {
   }
 
   async run(): Promise<RunAgentResponse> {
+    const duplicate = duplicateToolName(this.props.tools);
+    if (duplicate !== undefined) {
+      // Nothing runs, and a state to resume from goes back as it came.
+      this.unreadableState = this.props.resumeFrom;
+      return this.finish('error', new DuplicateToolNameError(duplicate));
+    }
     if (this.props.resumeFrom !== undefined) {
       const resumed = await this.restore(this.props.resumeFrom);
       if (resumed) return resumed;

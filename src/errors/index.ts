@@ -1,6 +1,7 @@
 export { AgentcallError } from './agentcall.error';
 export { ToolDefinitionError } from './tool-definition.error';
 export type { ToolDefinitionProblem } from './tool-definition.error';
+export { DuplicateToolNameError } from './duplicate-tool-name.error';
 export { EmptyModelResponseError } from './empty-model-response.error';
 export { StreamIdleTimeoutError } from './stream-idle-timeout.error';
 export { ToolCallRejectedError } from './tool-call-rejected.error';

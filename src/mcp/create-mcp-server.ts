@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -6,16 +7,25 @@ import {
   McpError,
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolDefinition } from '../index';
-import type { McpServerOptions, McpToolSource } from './mcp-server-options';
+import { maskSecrets, type ToolDefinition } from '../index';
+import type { McpServerOptions, McpToolSource, McpToolVisibility } from './mcp-server-options';
 import { runMcpCall } from './run-mcp-call';
+
+/** The longest part of a requested tool name an error repeats; the core cuts a made-up name the same way. */
+const MAX_ECHOED_NAME_CHARS = 200;
+
+/** Who sent a request, from what the transport attached to it. */
+type CallerOf = (authInfo: AuthInfo | undefined) => unknown;
 
 /**
  * An MCP server (the SDK's `Server`) that lists each tool with its description and JSON Schema and runs each
  * `tools/call` through `runTool`: the same validation, timeouts, abort signal and masked error text as in
  * `runAgentLoop`. A failed call is a result with `isError: true` carrying that text (the model reads it and can
- * correct itself); an unknown tool name is a protocol error, as the MCP specification asks. Cancelling a request
- * aborts the tool's `signal`.
+ * correct itself); an unknown tool name is a protocol error, as the MCP specification asks, repeating at most
+ * 200 characters of the name. Cancelling a request aborts the tool's `signal`.
+ *
+ * Tools get the transport's `authInfo` (what auth middleware put on `req.auth`) as `ctx.caller`; a `visible`
+ * option hides tools from callers.
  *
  * Connect it to any transport: `serveStdio`, `createMcpHttpHandler`, or the SDK's own (`InMemoryTransport` in tests).
  *
@@ -24,31 +34,61 @@ import { runMcpCall } from './run-mcp-call';
  * await server.connect(new StdioServerTransport());
  */
 export function createMcpServer(tools: McpToolSource, options: McpServerOptions): Server {
+  return buildMcpServer(tools, options, (authInfo) => authInfo);
+}
+
+/**
+ * {@link createMcpServer} with the caller of each request found by `callerOf`.
+ *
+ * @internal
+ */
+export function buildMcpServer(tools: McpToolSource, options: McpServerOptions, callerOf: CallerOf): Server {
   const list = typeof tools === 'function' ? tools() : tools;
   const byName = new Map<string, ToolDefinition>();
   for (const tool of list) {
     const name = tool.schema.function.name;
     if (!byName.has(name)) byName.set(name, tool); // runTool's rule: the first of a name wins
   }
-  const listed = [...byName.values()].map(describeTool);
+  const described = new Map([...byName.values()].map((tool) => [tool, describeTool(tool)]));
   const server = new Server(
     { name: options.name, version: options.version },
     { capabilities: { tools: {} }, ...(options.instructions !== undefined && { instructions: options.instructions }) },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+  const { visible } = options;
+  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+    const caller = callerOf(extra.authInfo);
+    const tools = [...described.keys()];
+    const shown = visible ? await Promise.all(tools.map((tool) => isVisible(visible, tool, caller))) : undefined;
+    return { tools: tools.filter((_tool, i) => !shown || shown[i]).map((tool) => described.get(tool)!) };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const caller = callerOf(extra.authInfo);
     const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Call tool not found: ${request.params.name}`);
+    // A hidden tool is answered like one that does not exist: the caller learns nothing of it.
+    if (!tool || (visible && !(await isVisible(visible, tool, caller)))) {
+      const name = request.params.name.slice(0, MAX_ECHOED_NAME_CHARS);
+      throw new McpError(ErrorCode.InvalidParams, `Call tool not found: ${maskSecrets(name)}`);
+    }
     return runMcpCall({
       tool,
       requestId: extra.requestId,
       args: request.params.arguments,
       signal: extra.signal,
+      caller,
       defaultTimeoutMs: options.defaultTimeoutMs,
       maxResponseChars: options.maxResponseChars,
     });
   });
   return server;
+}
+
+/** A visibility hook's answer; one that throws hides the tool (a check that cannot decide must not show it). */
+async function isVisible(visible: McpToolVisibility, tool: ToolDefinition, caller: unknown): Promise<boolean> {
+  try {
+    return (await visible(tool, caller)) === true;
+  } catch {
+    return false;
+  }
 }
 
 function describeTool(tool: ToolDefinition): McpTool {

@@ -9,5 +9,13 @@ export { serveStdio } from './serve-stdio';
 export { mcpHandlerForRegistry } from './serve-tool-registry';
 export type { ToolRegistryLike } from './serve-tool-registry';
 export { mcpTools, McpToolCallError } from './mcp-tools';
-export type { McpToolsClient, McpToolsOptions } from './mcp-tools';
-export type { McpServerOptions, McpToolSource } from './mcp-server-options';
+export type { McpListingReport, McpToolsClient, McpToolsOptions } from './mcp-tools';
+export { McpSchemaError } from './mcp-schema-error';
+export type { McpSchemaProblem } from './mcp-schema-error';
+export type {
+  McpAuthInfo,
+  McpHttpOptions,
+  McpServerOptions,
+  McpToolSource,
+  McpToolVisibility,
+} from './mcp-server-options';

@@ -1,6 +1,8 @@
+import type { IncomingMessage } from 'node:http';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { ToolDefinition } from '../index';
 
-/** Options of {@link createMcpServer}. */
+/** Options of {@link createMcpServer} and `serveStdio`. */
 export type McpServerOptions = {
   /** The server name hosts show (`serverInfo.name`). */
   name: string;
@@ -12,6 +14,66 @@ export type McpServerOptions = {
   defaultTimeoutMs?: number;
   /** Cap each result's text at about this many characters, keeping its head and tail. Default: no cap. */
   maxResponseChars?: number;
+  /**
+   * Whether `caller` may see `tool`: a tool it says no to (or throws for) is left out of `tools/list` and a call
+   * of it is answered as an unknown tool. Asked on every listing and call, so it can follow roles that change.
+   * Default: every caller sees every tool. `mcpHandlerForRegistry` asks the tool's Nest guards instead.
+   *
+   * @example
+   * visible: (tool, caller) => !tool.schema.function.name.startsWith('admin_') || isAdmin(caller)
+   */
+  visible?: McpToolVisibility;
+};
+
+/** Whether a caller may see a tool (see `McpServerOptions.visible`). */
+export type McpToolVisibility = (tool: ToolDefinition, caller: unknown) => boolean | Promise<boolean>;
+
+/** The SDK's description of a verified access token, as auth middleware puts it on `req.auth`. */
+export type McpAuthInfo = AuthInfo;
+
+/**
+ * Options of `createMcpHttpHandler` and `mcpHandlerForRegistry`: the server's, plus what guards the HTTP endpoint.
+ * Every guard is on by default; each option below only widens or tunes it.
+ */
+export type McpHttpOptions = McpServerOptions & {
+  /**
+   * Host names (or `host:port`) accepted in the `Host` header besides the loopback names `localhost`,
+   * `127.0.0.1` and `[::1]`. Any other Host is answered 403 before a session opens (a web page reaching a
+   * loopback server through a rebound DNS name sends its own name). List the public name of a deployed server.
+   */
+  allowedHosts?: readonly string[];
+  /**
+   * Origins (`https://app.example.com`) accepted in the `Origin` header besides loopback ones. A request without
+   * `Origin` (not from a browser) passes; any other origin is answered 403 before a session opens.
+   */
+  allowedOrigins?: readonly string[];
+  /**
+   * Who is calling, from the SDK's `authInfo` (what auth middleware put on `req.auth`) and the request; tools get
+   * it as `ctx.caller` and Nest guards see it. It may return a promise. Returning (or resolving to) `undefined` or
+   * `null`, or throwing, means no identity.
+   * Default: `req.auth` itself.
+   *
+   * @example
+   * caller: (_auth, req) => (req as Request).user   // what a Passport strategy or a Nest guard attached
+   */
+  caller?: (authInfo: McpAuthInfo | undefined, req: IncomingMessage) => unknown;
+  /**
+   * Serve requests that carry no identity (tools get `ctx.caller === undefined`). Default false: such a request
+   * is answered 401. Only for a server that nothing untrusted can reach.
+   */
+  allowAnonymous?: boolean;
+  /**
+   * At most this many sessions open at once; an `initialize` past it is answered 503 with `Retry-After` until a
+   * session ends (DELETE, idle expiry, `close()`). Open sessions are never evicted for a new one. Default 100.
+   */
+  maxSessions?: number;
+  /**
+   * A session with no request in flight and none for this long closes (its client gets 404 and starts another).
+   * Default 600,000 (10 minutes).
+   */
+  sessionIdleMs?: number;
+  /** A request body over this many bytes is answered 413 before anything parses it. Default 4 MiB. */
+  maxBodyBytes?: number;
 };
 
 /** The tools to serve: a list, or a function read each time a server is created (a registry filled later). */

@@ -1,10 +1,14 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDefinition, ToolExecuteResult } from '../index';
 import { capText } from './cap-text';
 import { contentToText } from './content-to-text';
+import { listRemoteTools } from './list-remote-tools';
+import type { McpSchemaError } from './mcp-schema-error';
+import type { McpToolsClient } from './mcp-tools-client';
 import { createRemoteArgsChecker, type RemoteArgsChecker } from './remote-args-check';
-import { uniqueToolName } from './tool-names';
+import { ToolNamer } from './tool-names';
+
+export type { McpToolsClient } from './mcp-tools-client';
 
 /** Options of {@link mcpTools}. */
 export type McpToolsOptions = {
@@ -18,10 +22,40 @@ export type McpToolsOptions = {
   timeoutMs?: number;
   /** Cap each result's text at about this many characters, keeping its head and tail. Default 100,000. */
   maxResponseChars?: number;
+  /** Read at most this many `tools/list` pages. Default 50. */
+  maxPages?: number;
+  /** Keep at most this many tools (after `include` / `exclude`). Default 128, what OpenAI accepts in a request. */
+  maxTools?: number;
+  /** Cut each description to this many characters. Default 2,000. */
+  maxDescriptionChars?: number;
+  /** A tool whose input schema is longer than this as JSON gets a `McpSchemaError`. Default 32,768. */
+  maxSchemaChars?: number;
+  /** A tool whose schema holds more `enum` values than this (all together) gets a `McpSchemaError`. Default 1,000. */
+  maxEnumValues?: number;
+  /** A tool whose schema names more properties than this (all objects together) gets a `McpSchemaError`. Default 1,000. */
+  maxSchemaProperties?: number;
+  /** A tool whose schema holds more patterns than this gets a `McpSchemaError`. Default 100. */
+  maxSchemaPatterns?: number;
+  /**
+   * Told what the listing left out when anything was (tools past a bound, cut descriptions, refused schemas).
+   * Default: a process warning (`process.emitWarning`, code `AGENTCALL_MCP_LISTING_CUT`) with the counts.
+   */
+  onListingCut?: (report: McpListingReport) => void;
 };
 
-/** The client calls `mcpTools` needs: a connected SDK `Client`, or anything with the same two methods. */
-export type McpToolsClient = Pick<Client, 'listTools' | 'callTool'>;
+/** What `mcpTools` left out of a remote listing (see `McpToolsOptions.onListingCut`). */
+export type McpListingReport = {
+  /** `tools/list` pages read. */
+  readonly pagesRead: number;
+  /** The server had more pages (or more tools) than the bounds let `mcpTools` read. */
+  readonly unreadPages: boolean;
+  /** Tools read past `maxTools` and dropped. */
+  readonly droppedTools: number;
+  /** Remote names of the tools whose description was cut to `maxDescriptionChars`. */
+  readonly cutDescriptions: readonly string[];
+  /** The tools returned whose schema is not used: every call of one is answered with its error's message. */
+  readonly refusedSchemas: readonly McpSchemaError[];
+};
 
 /** Thrown inside a remote tool's `execute` (and answered by `runTool` as `Tool error: …`) when the server says the call failed. */
 export class McpToolCallError extends Error {
@@ -35,21 +69,41 @@ export class McpToolCallError extends Error {
   }
 }
 
-const DEFAULT_MAX_RESPONSE_CHARS = 100_000;
+const DEFAULTS = {
+  maxResponseChars: 100_000,
+  maxPages: 50,
+  maxTools: 128,
+  maxDescriptionChars: 2_000,
+  maxSchemaChars: 32_768,
+  maxEnumValues: 1_000,
+  maxSchemaProperties: 1_000,
+  maxSchemaPatterns: 100,
+} as const;
+
+/** The parameters a tool whose remote schema is refused shows the model: it is answered without them anyway. */
+const NO_PARAMETERS = { type: 'object', properties: {} } as const;
 
 /**
  * A connected MCP client's tools as `ToolDefinition`s, so `runAgentLoop` runs remote and local tools alike.
+ * The remote server is not trusted:
  *
- * - names: `prefix + remote name`, made valid for every model API (`^[a-zA-Z0-9_-]{1,64}$`) and unique;
- * - `parseParams` checks the arguments against the remote JSON Schema (Ajv) before anything is sent, and a
- *   bad call gets the same `Invalid arguments for tool "<name>":` + `path: message` lines as a local tool;
+ * - the listing is bounded (`maxPages`, `maxTools`, descriptions cut to `maxDescriptionChars`): past a bound it
+ *   is cut, never refused, and `onListingCut` hears what was left out;
+ * - names: `prefix + remote name`, made valid for every model API (`^[a-zA-Z0-9_-]{1,64}$`) and unique among
+ *   the remote tools; putting them next to local tools with a name in common is refused by `runAgentLoop` with
+ *   `DuplicateToolNameError`;
+ * - `parseParams` checks the arguments against the remote JSON Schema (Ajv, patterns on a linear-time engine,
+ *   `uniqueItems` by hashing) before anything is sent, and a bad call gets the same
+ *   `Invalid arguments for tool "<name>":` + `path: message` lines as a local tool;
+ * - a schema over a cap, recursive without end or not compilable makes the tool answer every call with a
+ *   `McpSchemaError` (`Tool error: …`) without calling the server;
  * - `execute` is `client.callTool` with the run's abort signal; text content is joined, other content
  *   described in a line, and the text capped;
  * - a result with `isError`, a protocol error or a broken transport is thrown inside `execute`, so `runTool`
  *   answers it like a local tool's throw (`Tool error: <masked first line>`); nothing reaches the caller as an
  *   exception.
  *
- * The list is read once (all pages); call again after the server announces `tools/list_changed`.
+ * The list is read once; call again after the server announces `tools/list_changed`.
  *
  * @example
  * const client = new Client({ name: 'my-agent', version: '1.0.0' });
@@ -57,26 +111,53 @@ const DEFAULT_MAX_RESPONSE_CHARS = 100_000;
  * const tools = [...toolsFrom(new WeatherTools(api)), ...(await mcpTools(client, { prefix: 'fs_' }))];
  */
 export async function mcpTools(client: McpToolsClient, options: McpToolsOptions = {}): Promise<ToolDefinition[]> {
-  const remote = await listAllTools(client);
   const include = options.include && new Set(options.include);
   const exclude = new Set(options.exclude ?? []);
-  const taken = new Set<string>();
-  const checker = createRemoteArgsChecker();
-  return remote
-    .filter((tool) => (!include || include.has(tool.name)) && !exclude.has(tool.name))
-    .map((tool) => remoteTool(client, tool, uniqueToolName(options.prefix ?? '', tool.name, taken), checker, options));
-}
-
-async function listAllTools(client: McpToolsClient): Promise<McpTool[]> {
-  const tools: McpTool[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor === undefined ? undefined : { cursor });
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
+  const read = await listRemoteTools(client, {
+    maxPages: options.maxPages ?? DEFAULTS.maxPages,
+    maxTools: options.maxTools ?? DEFAULTS.maxTools,
+    keep: (tool) => (!include || include.has(tool.name)) && !exclude.has(tool.name),
+  });
+  const checker = createRemoteArgsChecker({
+    maxSchemaChars: options.maxSchemaChars ?? DEFAULTS.maxSchemaChars,
+    maxEnumValues: options.maxEnumValues ?? DEFAULTS.maxEnumValues,
+    maxProperties: options.maxSchemaProperties ?? DEFAULTS.maxSchemaProperties,
+    maxPatterns: options.maxSchemaPatterns ?? DEFAULTS.maxSchemaPatterns,
+  });
+  const namer = new ToolNamer();
+  const cutDescriptions: string[] = [];
+  const refusedSchemas: McpSchemaError[] = [];
+  const tools = read.tools.map((tool) => {
+    const built = remoteTool(client, tool, namer.name(options.prefix ?? '', tool.name), checker, options);
+    if (built.descriptionCut) cutDescriptions.push(tool.name);
+    if (built.schemaError) refusedSchemas.push(built.schemaError);
+    return built.definition;
+  });
+  const { tools: _read, ...listing } = read;
+  const report: McpListingReport = { ...listing, cutDescriptions, refusedSchemas };
+  if (report.unreadPages || report.droppedTools || cutDescriptions.length || refusedSchemas.length) {
+    (options.onListingCut ?? warn)(report);
+  }
   return tools;
 }
+
+function warn(report: McpListingReport): void {
+  const parts = [
+    report.unreadPages && `stopped after ${report.pagesRead} pages with more to read`,
+    report.droppedTools > 0 && `${report.droppedTools} tools over maxTools dropped`,
+    report.cutDescriptions.length > 0 && `${report.cutDescriptions.length} descriptions cut`,
+    report.refusedSchemas.length > 0 && `${report.refusedSchemas.length} schemas refused`,
+  ].filter(Boolean);
+  process.emitWarning(`mcpTools: the remote listing was cut: ${parts.join(', ')}`, {
+    code: 'AGENTCALL_MCP_LISTING_CUT',
+  });
+}
+
+type BuiltTool = {
+  definition: ToolDefinition<Record<string, unknown>>;
+  descriptionCut: boolean;
+  schemaError?: McpSchemaError;
+};
 
 function remoteTool(
   client: McpToolsClient,
@@ -84,18 +165,27 @@ function remoteTool(
   name: string,
   checker: RemoteArgsChecker,
   options: McpToolsOptions,
-): ToolDefinition<Record<string, unknown>> {
-  const maxChars = options.maxResponseChars ?? DEFAULT_MAX_RESPONSE_CHARS;
+): BuiltTool {
+  const maxChars = options.maxResponseChars ?? DEFAULTS.maxResponseChars;
+  const maxDescription = options.maxDescriptionChars ?? DEFAULTS.maxDescriptionChars;
   // `$schema` stays out of what the model sees; some providers refuse keywords they do not know.
-  const { $schema: _dialect, ...parameters } = tool.inputSchema;
-  const description = tool.description ?? tool.title ?? tool.annotations?.title;
-  return {
+  const { $schema: _dialect, ...remoteParameters } = tool.inputSchema;
+  const check = checker.checkFor(name, tool.inputSchema);
+  const schemaError = check.error;
+  const parameters = schemaError ? NO_PARAMETERS : remoteParameters;
+  const remoteDescription = tool.description ?? tool.title ?? tool.annotations?.title;
+  const descriptionCut = remoteDescription !== undefined && remoteDescription.length > maxDescription;
+  const description = descriptionCut
+    ? `${remoteDescription.slice(0, Math.max(0, maxDescription - 1))}…`
+    : remoteDescription;
+  const definition: ToolDefinition<Record<string, unknown>> = {
     schema: {
       type: 'function',
       function: { name, ...(description !== undefined && { description }), parameters },
     },
-    parseParams: checker.parserFor(name, tool.inputSchema),
+    parseParams: check.parse,
     execute: async ({ params, signal }): Promise<ToolExecuteResult> => {
+      if (schemaError) throw schemaError;
       const result = await client.callTool({ name: tool.name, arguments: params }, undefined, {
         signal,
         ...(options.timeoutMs !== undefined && { timeout: options.timeoutMs }),
@@ -109,4 +199,5 @@ function remoteTool(
     },
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
   };
+  return { definition, descriptionCut, ...(schemaError && { schemaError }) };
 }

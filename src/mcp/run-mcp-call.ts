@@ -10,6 +10,8 @@ export type McpCallInput = {
   args: Record<string, unknown> | undefined;
   /** Aborted when the client cancels the request (`notifications/cancelled`) or the connection closes. */
   signal: AbortSignal;
+  /** Who sent the request: the tool's `ctx.caller`. */
+  caller?: unknown;
   defaultTimeoutMs?: number;
   maxResponseChars?: number;
 };
@@ -43,6 +45,7 @@ export async function runMcpCall(input: McpCallInput): Promise<CallToolResult> {
     messages: [],
     tools: [observed],
     signal: input.signal,
+    caller: input.caller,
     defaultTimeoutMs: input.defaultTimeoutMs,
   });
   const text = capText(result.response, input.maxResponseChars);

@@ -3,21 +3,28 @@ import { TOOL_NAME_PATTERN } from '../index';
 const MAX_NAME_LENGTH = 64;
 
 /**
- * A model-safe, unique tool name for a remote tool: `prefix + name`, every character the pattern refuses
- * replaced by `_`, cut to 64 characters, and a `_2`, `_3`… suffix when an earlier tool took the name.
- * `taken` is updated.
+ * Model-safe, unique tool names for remote tools: `prefix + name`, every character the pattern refuses
+ * replaced by `_`, cut to 64 characters, and a `_2`, `_3`… suffix when an earlier tool took the name. Each base
+ * name remembers the next suffix to try, so naming n tools that all collide costs time linear in n.
  *
- * @example uniqueToolName('docs_', 'search.files', new Set()) // 'docs_search_files'
+ * @example new ToolNamer().name('docs_', 'search.files') // 'docs_search_files'
  *
  * @internal
  */
-export function uniqueToolName(prefix: string, remoteName: string, taken: Set<string>): string {
-  const base = (prefix + remoteName).replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, MAX_NAME_LENGTH) || 'tool';
-  let name = base;
-  for (let n = 2; taken.has(name) || !TOOL_NAME_PATTERN.test(name); n++) {
-    const suffix = `_${n}`;
-    name = base.slice(0, MAX_NAME_LENGTH - suffix.length) + suffix;
+export class ToolNamer {
+  private readonly taken = new Set<string>();
+  private readonly nextSuffix = new Map<string, number>();
+
+  name(prefix: string, remoteName: string): string {
+    const base = (prefix + remoteName).replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, MAX_NAME_LENGTH) || 'tool';
+    let name = base;
+    let n = this.nextSuffix.get(base) ?? 2;
+    while (this.taken.has(name) || !TOOL_NAME_PATTERN.test(name)) {
+      const suffix = `_${n++}`;
+      name = base.slice(0, MAX_NAME_LENGTH - suffix.length) + suffix;
+    }
+    this.nextSuffix.set(base, n);
+    this.taken.add(name);
+    return name;
   }
-  taken.add(name);
-  return name;
 }

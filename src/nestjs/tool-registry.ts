@@ -1,11 +1,12 @@
 import { Inject, Injectable, type OnModuleInit, type Type } from '@nestjs/common';
 import { ContextIdFactory, DiscoveryService, ExternalContextCreator, ModuleRef, type ContextId } from '@nestjs/core';
-import { toolMethodsOf, toolsFrom, type ClassType, type ToolDefinition } from '../index';
+import { DuplicateToolNameError, toolMethodsOf, toolsFrom, type ClassType, type ToolDefinition } from '../index';
 import { AGENT_TOOLS_OPTIONS, type AgentToolsModuleOptions } from './agent-tools.options';
 import { discoverToolProviders, type ToolProvider } from './discover-tool-providers';
-import { enhanceTool, type ToolEnhancerSupport } from './enhance-tool';
+import { enhanceTool, type ToolEnhancerSupport, type ToolHost } from './enhance-tool';
 import { hasGlobalEnhancers } from './global-enhancers';
 import { logSchemaReport } from './log-schema-report';
+import { guardsAllow } from './tool-visibility';
 import { UnsupportedToolScopeError } from './unsupported-tool-scope.error';
 
 type Entry = {
@@ -37,7 +38,12 @@ export class ToolRegistry implements OnModuleInit {
   private entries?: Entry[];
   private all: ToolDefinition[] = [];
   private readonly byName = new Map<string, ToolDefinition>();
-  private readonly perContext = new WeakMap<ContextId, Promise<ToolDefinition[]>>();
+  /** Every tool name, request-scoped and transient providers' and added tools' included. */
+  private readonly names = new Set<string>();
+  /** Tools given to {@link addTools}, in the order they came. */
+  private readonly added: ToolDefinition[] = [];
+  private readonly hosts = new WeakMap<ToolDefinition, ToolHost>();
+  private perContext = new WeakMap<ContextId, Promise<ToolDefinition[]>>();
   private readonly support: ToolEnhancerSupport;
 
   constructor(
@@ -75,6 +81,46 @@ export class ToolRegistry implements OnModuleInit {
   }
 
   /**
+   * Add tools that no provider declares (a remote MCP server's, from `mcpTools`), after the discovered ones:
+   * `getTools()`, `resolveTools()` and an MCP handler serving the registry include them from now on. A name any
+   * tool already has (a provider's of any scope, or one added before) is refused with `DuplicateToolNameError`
+   * naming it, and nothing is added: a remote tool can never take a local tool's name.
+   *
+   * @example
+   * registry.addTools(await mcpTools(docsClient, { prefix: 'docs_' }));
+   */
+  addTools(tools: readonly ToolDefinition[]): void {
+    this.load();
+    const incoming = new Set<string>();
+    for (const tool of tools) {
+      const name = tool.schema.function.name;
+      if (this.names.has(name) || incoming.has(name)) throw new DuplicateToolNameError(name);
+      incoming.add(name);
+    }
+    for (const tool of tools) {
+      this.names.add(tool.schema.function.name);
+      this.byName.set(tool.schema.function.name, tool);
+      this.added.push(tool);
+      this.all.push(tool);
+    }
+    // Tool lists resolved before now lack the new tools.
+    this.perContext = new WeakMap();
+  }
+
+  /**
+   * Whether the guards that apply to `tool`'s method (its class's, its own and global ones) would let `caller`
+   * call it, asked without calling it. An MCP server of the registry (`mcpHandlerForRegistry`) shows each caller
+   * only these tools in `tools/list`. The guards get the `'agent-tool'` context of a call with no params yet
+   * (`getArgByIndex(0)` is `undefined`; a guard that needs them should allow the listing and decide on the call)
+   * and a `ToolExecuteContext` carrying `caller`. A guard returning false or throwing hides the tool. A tool
+   * without guards, or one added with {@link addTools}, is visible.
+   */
+  isVisible(tool: ToolDefinition, caller: unknown): Promise<boolean> {
+    const host = this.hosts.get(tool);
+    return host ? guardsAllow(tool, host, this.support, caller) : Promise.resolve(true);
+  }
+
+  /**
    * Every tool, in discovery order, with request-scoped and transient providers (and their dependency trees)
    * resolved in the Nest context `contextId`: a fresh one when none is given, so each run gets its own
    * instances; `ContextIdFactory.getByRequest(request)` for the context of the HTTP request the run serves.
@@ -93,7 +139,7 @@ export class ToolRegistry implements OnModuleInit {
     if (!tools) {
       tools = Promise.all(
         entries.map(async (entry) => (entry.provider.instance ? entry.tools : this.resolveEntry(entry, contextId))),
-      ).then((lists) => lists.flat());
+      ).then((lists) => [...lists.flat(), ...this.added]);
       this.perContext.set(contextId, tools);
     }
     return tools;
@@ -119,9 +165,12 @@ export class ToolRegistry implements OnModuleInit {
 
   private bind(instance: object, contextId?: ContextId, inquirerId?: string): ToolDefinition[] {
     const methods = toolMethodsOf(instance.constructor as ClassType);
-    return toolsFrom([instance], this.defaults()).map((definition, i) =>
-      enhanceTool(definition, { instance, method: methods[i], contextId, inquirerId }, this.support),
-    );
+    return toolsFrom([instance], this.defaults()).map((definition, i) => {
+      const host: ToolHost = { instance, method: methods[i], contextId, inquirerId };
+      const tool = enhanceTool(definition, host, this.support);
+      this.hosts.set(tool, host);
+      return tool;
+    });
   }
 
   private defaults(): Omit<AgentToolsModuleOptions, 'global' | 'schemaReport'> {
@@ -134,10 +183,11 @@ export class ToolRegistry implements OnModuleInit {
     const providers = discoverToolProviders(this.discovery);
     // Checked together, so problems and duplicate names across providers surface at bootstrap. A request-scoped
     // or transient provider has no instance yet: its definitions are checked on a bare object of its class.
-    toolsFrom(
+    const checked = toolsFrom(
       providers.map((provider) => provider.instance ?? (Object.create(provider.type.prototype as object) as object)),
       this.defaults(),
     );
+    for (const tool of checked) this.names.add(tool.schema.function.name);
     logSchemaReport(
       providers.map((provider) => provider.type),
       this.options,

@@ -163,26 +163,36 @@ async function execute(tool: ToolDefinition, ctx: Parameters<ToolDefinition['exe
 
 /** The names of the tools offered, from the same index {@link findTool} reads. */
 function toolNames(tools: ToolDefinition[]): string[] {
-  return Array.isArray(tools) ? [...toolIndex(tools).byName.keys()] : [];
+  return Array.isArray(tools) ? [...indexOf(tools).byName.keys()] : [];
 }
 
-const indexes = new WeakMap<ToolDefinition[], { length: number; byName: Map<string, ToolDefinition> }>();
+type ToolIndex = { length: number; byName: Map<string, ToolDefinition>; duplicate?: string };
+
+const indexes = new WeakMap<ToolDefinition[], ToolIndex>();
 
 /** Look a tool up by name through a map built once per tools array (model output never indexes a plain object). */
 export function findTool(tools: ToolDefinition[], name: string | undefined): ToolDefinition | undefined {
   if (typeof name !== 'string' || !Array.isArray(tools)) return undefined;
-  return toolIndex(tools).byName.get(name);
+  return indexOf(tools).byName.get(name);
 }
 
-function toolIndex(tools: ToolDefinition[]): { length: number; byName: Map<string, ToolDefinition> } {
+/** The first name two of `tools` share, found while indexing them (`runAgentLoop` refuses such a set). */
+export function duplicateToolName(tools: ToolDefinition[]): string | undefined {
+  return Array.isArray(tools) ? indexOf(tools).duplicate : undefined;
+}
+
+function indexOf(tools: ToolDefinition[]): ToolIndex {
   let index = indexes.get(tools);
   if (!index || index.length !== tools.length) {
     const byName = new Map<string, ToolDefinition>();
+    let duplicate: string | undefined;
     for (const tool of tools) {
       const toolName = tool?.schema?.function?.name;
-      if (toolName !== undefined && !byName.has(toolName)) byName.set(toolName, tool);
+      if (toolName === undefined) continue;
+      if (!byName.has(toolName)) byName.set(toolName, tool);
+      else duplicate ??= toolName;
     }
-    index = { length: tools.length, byName };
+    index = { length: tools.length, byName, duplicate };
     indexes.set(tools, index);
   }
   return index;

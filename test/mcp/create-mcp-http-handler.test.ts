@@ -30,7 +30,8 @@ describe('createMcpHttpHandler: Streamable HTTP on 127.0.0.1, driven by the SDK 
   let url: URL;
 
   beforeAll(async () => {
-    handler = createMcpHttpHandler(toolsFrom(shop), { name: 'shop', version: '1.0.0' });
+    // Identity is covered in test/security/mcp-http.test.ts; these tests are about the transport.
+    handler = createMcpHttpHandler(toolsFrom(shop), { name: 'shop', version: '1.0.0', allowAnonymous: true });
     http = createServer((req, res) => {
       if (req.url === '/mcp') void handler(req, res);
       else res.writeHead(404).end();
