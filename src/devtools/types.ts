@@ -1,0 +1,147 @@
+import type { Decision, PendingCall } from '../index';
+
+/** Where a run stands, as the page shows it. */
+export type DevtoolsRunStatus = 'queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
+
+/** One line of the run list. */
+export type RunSummary = {
+  runId: string;
+  status: DevtoolsRunStatus;
+  model?: string;
+  /** Model requests so far. */
+  turns: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** In the currency of `pricing`; absent without a price for the model. */
+  cost?: number;
+  /** Epoch milliseconds of the first thing seen of the run. */
+  startedAt: number;
+  /** Epoch milliseconds of the last thing seen of the run. */
+  updatedAt: number;
+  stopReason?: string;
+  /** Tool calls so far. */
+  toolCalls: number;
+};
+
+/** A text that may have been cut for the page: `length` is the whole text's, `text` its first part. */
+export type ShownText = { text: string; length: number };
+
+/** One model request of a run. */
+export type RequestItem = {
+  kind: 'request';
+  /** Position in the run's timeline. */
+  index: number;
+  model?: string;
+  startedAt: number;
+  /** Milliseconds to the first streamed chunk. */
+  firstChunkMs?: number;
+  /** Milliseconds from sending the request to its end; absent while it streams. */
+  durationMs?: number;
+  inputTokens?: number;
+  outputTokens?: number;
+  finishReason?: string;
+  text: ShownText;
+  reasoning: ShownText;
+  error?: string;
+};
+
+/** One tool call of a run. */
+export type ToolItem = {
+  kind: 'tool';
+  index: number;
+  callId: string;
+  name: string;
+  arguments: ShownText;
+  startedAt: number;
+  /** How the call ended (absent while it runs, or when the source does not know). */
+  outcome?: string;
+  durationMs?: number;
+  /** The tool's own text. */
+  response?: ShownText;
+  /** What the model read, when it differs from `response` (shortened to fit the budget). */
+  modelResponse?: ShownText;
+};
+
+/** A change of status: a pause, a resume, a worker taking the run, a retry. */
+export type StatusItem = {
+  kind: 'status';
+  index: number;
+  at: number;
+  status: DevtoolsRunStatus;
+  stopReason?: string;
+  attempt?: number;
+};
+
+/** One entry of a run's timeline. */
+export type TimelineItem = RequestItem | ToolItem | StatusItem;
+
+/** A call waiting for a person. */
+export type PendingView = {
+  callId: string;
+  name: string;
+  kind: PendingCall['kind'];
+  arguments: string;
+};
+
+/** One page of a run: its summary, a slice of its timeline, and what waits for a person. */
+export type RunPage = {
+  summary: RunSummary;
+  /** Entries of the whole timeline. */
+  total: number;
+  offset: number;
+  items: TimelineItem[];
+  pending: PendingView[];
+  text?: string;
+  error?: string;
+  /** Whether the page may approve, reject and cancel. */
+  canDecide: boolean;
+  canCancel: boolean;
+};
+
+/** What the export needs of one model request: the reply the model gave. */
+export type RecordedTurn = {
+  text: string;
+  reasoning: string;
+  toolCalls: { id: string; name: string; arguments: string }[];
+  finishReason?: string;
+};
+
+/** A run as the export reads it: model replies, tool results and decisions, in order. */
+export type RecordedRun = {
+  runId: string;
+  model?: string;
+  /** The run's first messages (the input), before any model reply. */
+  input: unknown[];
+  turns: RecordedTurn[];
+  /** Each tool call's outcome and the text the tool gave, by call id. */
+  results: Record<string, { name: string; outcome?: string; response: string }>;
+  /** Each decision a person made, by call id. */
+  decisions: Record<string, Decision>;
+  stopReason?: string;
+  text?: string;
+};
+
+/** Where the page reads runs from, and how it steers them. */
+export interface RunSource {
+  /** Runs, newest first. */
+  list(): Promise<RunSummary[]>;
+  /** One slice of a run's timeline, texts cut to `maxChars`; `undefined` for an unknown run. */
+  page(runId: string, options: { offset: number; limit: number; maxChars: number }): Promise<RunPage | undefined>;
+  /** One whole text of a timeline entry (`field` of entry `index`); `undefined` when there is none. */
+  fullText(runId: string, index: number, field: string): Promise<string | undefined>;
+  /** The run as the test export reads it. */
+  recorded(runId: string): Promise<RecordedRun | undefined>;
+  /** Be told when a run changed (`runId`) or the runs did (`undefined`); returns the unsubscribe. */
+  subscribe(listener: (runId?: string) => void): () => void;
+  /** Answer the pending calls of a waiting run. */
+  decide?(runId: string, decisions: Record<string, Decision>): Promise<void>;
+  /** Cancel a running or waiting run. */
+  cancel?(runId: string): Promise<void>;
+  /** What keeps the source from reading runs now (Redis unreachable), for the page to show; `undefined` when fine. */
+  problem?(): string | undefined;
+  /** Stop whatever the source keeps open. */
+  close?(): Promise<void>;
+}
+
+/** Price of a model, per million tokens. */
+export type ModelPrice = { input: number; output: number };
