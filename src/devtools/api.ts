@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Decision } from '../index';
 import { exportFileName, exportRunAsTest } from './export-test';
 import { send } from './respond';
-import type { ModelPrice } from './types';
+import type { ModelPrice } from './source';
 import type { DevtoolsOptions } from './server';
 
 /** Characters of each text a page of the timeline carries; the whole text is one more request away. */

@@ -1,4 +1,4 @@
-import type { RecordedRun } from './types';
+import type { RecordedRun } from './source';
 
 /** A file name for the exported test of `runId`: letters, digits and dashes only. */
 export function exportFileName(runId: string): string {

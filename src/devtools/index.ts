@@ -10,15 +10,12 @@ export type { RecorderHooks, RunRecorder, RunRecorderOptions } from './sources/r
 export { bullmqRunSource } from './sources/bullmq';
 export type { BullmqRunSourceOptions } from './sources/bullmq';
 export { exportRunAsTest } from './export-test';
+export type { ModelPrice, RecordedRun, RecordedTurn, RunSource } from './source';
 export type {
   DevtoolsRunStatus,
-  ModelPrice,
   PendingView,
-  RecordedRun,
-  RecordedTurn,
   RequestItem,
   RunPage,
-  RunSource,
   RunSummary,
   ShownText,
   StatusItem,

@@ -1,9 +1,8 @@
 import type { Decision } from '../index';
+import type { ModelPrice, RecordedRun } from './source';
 import type {
   DevtoolsRunStatus,
-  ModelPrice,
   PendingView,
-  RecordedRun,
   RequestItem,
   RunPage,
   RunSummary,

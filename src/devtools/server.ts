@@ -6,7 +6,7 @@ import { handleApi } from './api';
 import { SECURITY_HEADERS, send } from './respond';
 import { pageHtml } from './page-html';
 import { SseHub } from './sse';
-import type { ModelPrice, RunSource } from './types';
+import type { ModelPrice, RunSource } from './source';
 import { uiAssets } from './ui-bundle';
 
 /** Options of {@link startDevtools}. */

@@ -3,7 +3,8 @@ import type { Decision } from '../../index';
 import { listRuns } from '../../bullmq';
 import type { AgentRuns, RunEvent, RunListing, RunRecord } from '../../bullmq';
 import { RunModel } from '../run-model';
-import type { RunSource, RunSummary } from '../types';
+import type { RunSource } from '../source';
+import type { RunSummary } from '../types';
 import { pendingViews, readModelResponses } from './state-view';
 
 /** Options of {@link bullmqRunSource}. */

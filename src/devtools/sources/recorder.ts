@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Decision, RunAgentCallProps, RunAgentResponse, RunState } from '../../index';
 import { RunModel } from '../run-model';
-import type { ModelPrice, RunSource } from '../types';
+import type { RunSource } from '../source';
 import { pendingViews, readModelResponses } from './state-view';
 
 /** The props `recorder.hooks()` returns, to spread into `runAgentLoop`. */
