@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 /** The page's script and style sheet. */
@@ -17,7 +18,8 @@ export async function uiAssets(): Promise<UiAssets> {
     cached = { js: readFileSync(join(dir, 'app.js'), 'utf8'), css: readFileSync(join(dir, 'app.css'), 'utf8') };
     return cached;
   }
-  const esbuild = await import('esbuild');
+  // A plain require: esbuild is CommonJS, and a dynamic import would need a loader jest does not give.
+  const esbuild = createRequire(__filename)('esbuild') as typeof import('esbuild');
   const result = await esbuild.build({
     entryPoints: { app: join(dir, 'main.ts') },
     bundle: true,
