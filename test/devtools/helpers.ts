@@ -1,4 +1,7 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
 
 /** A raw HTTP request to the devtools server, with headers of our choosing (fetch would not let us set Host). */
 export function rawRequest(
@@ -39,5 +42,37 @@ export async function eventually<T>(check: () => Promise<T | undefined> | T | un
     }
     if (Date.now() > deadline) throw new Error(`timed out${last ? `: ${String(last)}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Run one test file (its text) with jest in a child process, `agentcall` and its entries mapped to the source
+ * tree the way a user's project maps them to the package. Resolves with the exit code and the output.
+ */
+export async function runJestFile(text: string, name: string): Promise<{ code: number; output: string }> {
+  const root = join(__dirname, '../..');
+  const dir = mkdtempSync(join(root, 'test/devtools/.exported-'));
+  try {
+    writeFileSync(join(dir, name), text);
+    const config = {
+      rootDir: dir,
+      testEnvironment: 'node',
+      testMatch: ['**/*.test.ts'],
+      transform: { '^.+\\.ts$': [join(root, 'node_modules/ts-jest'), { tsconfig: join(root, 'tsconfig.json') }] },
+      moduleNameMapper: { '^agentcall$': join(root, 'src/index.ts'), '^agentcall/(.*)$': join(root, 'src/$1') },
+      moduleDirectories: ['node_modules', join(root, 'node_modules')],
+    };
+    const child = spawn(
+      process.execPath,
+      [join(root, 'node_modules/jest/bin/jest.js'), '--config', JSON.stringify(config), '--ci', '--colors=false'],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number>((resolve) => child.once('exit', (c) => resolve(c ?? 1)));
+    return { code, output };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
