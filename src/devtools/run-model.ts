@@ -144,7 +144,9 @@ export class RunModel {
   /** What the model read of a call's result, when it differs from the tool's own text. */
   setModelResponse(callId: string, text: string): void {
     const tool = this.tools.get(callId);
-    if (tool && tool.response !== undefined && text !== tool.response) tool.modelResponse = text;
+    if (!tool || tool.response === undefined) return;
+    if (text !== tool.response) tool.modelResponse = text;
+    else delete tool.modelResponse;
   }
 
   /** A change of status. */

@@ -99,6 +99,7 @@ export function bullmqRunSource(options: BullmqRunSourceOptions): RunSource {
           const next = await reader.next();
           if (next.done) break;
           apply(entry, next.value);
+          if (entry.record && next.value.type === 'status') entry.readAt = undefined;
           notify(runId);
         }
       } catch {
@@ -217,9 +218,8 @@ function apply(entry: Followed, event: RunEvent): void {
   else if (event.type === 'tool_call')
     model.addToolCall({ id: event.call.id, name: event.call.function.name, arguments: event.call.function.arguments }, at);
   else if (event.type === 'tool_result') {
+    // What the model read of it comes with the next record read (`absorb`): the stored history may be older.
     model.endTool(event.callId, { name: event.name, response: event.response }, at);
-    const modelText = entry.record ? readModelResponses(entry.record.state.messages).get(event.callId) : undefined;
-    if (modelText !== undefined) model.setModelResponse(event.callId, modelText);
   } else if (event.type === 'status') {
     model.addStatus(event.status, { stopReason: event.stopReason, attempt: event.attempt }, at);
     if (event.status === 'queued' && model.length === 1) model.startedAt = at;

@@ -19,9 +19,11 @@ export function Timeline({ runId, items }: { runId: string; items: TimelineItem[
 function Request({ runId, item }: { runId: string; item: RequestItem }) {
   return html`<li class="item request" data-testid="request">
     <div class="head">
-      <strong>Request</strong> ${item.model ?? ''} · ${clock(item.startedAt)} · first chunk ${ms(item.firstChunkMs)} ·
-      ${item.durationMs === undefined ? html`<span class="live">streaming…</span>` : `took ${ms(item.durationMs)}`} ·
-      tokens ${tokens(item.inputTokens)} / ${tokens(item.outputTokens)}${item.finishReason ? ` · ${item.finishReason}` : ''}
+      <strong>Request</strong> ${item.model ?? ''} · ${clock(item.startedAt)}
+      ${item.firstChunkMs !== undefined && ` · first chunk ${ms(item.firstChunkMs)}`} ·${' '}
+      ${item.durationMs === undefined ? html`<span class="live">streaming…</span>` : `took ${ms(item.durationMs)}`}
+      ${item.inputTokens !== undefined && ` · tokens ${tokens(item.inputTokens)} / ${tokens(item.outputTokens)}`}
+      ${item.finishReason ? ` · ${item.finishReason}` : ''}
     </div>
     ${item.reasoning.length > 0 &&
     html`<${LongText} runId=${runId} index=${item.index} field="reasoning" value=${item.reasoning} label="Reasoning" />`}
@@ -34,7 +36,7 @@ function Request({ runId, item }: { runId: string; item: RequestItem }) {
 function Tool({ runId, item }: { runId: string; item: ToolItem }) {
   return html`<li class=${`item tool outcome-${item.outcome ?? 'unknown'}`} data-testid="tool-call" data-call-id=${item.callId}>
     <div class="head">
-      <strong>Tool</strong> <code>${item.name}</code> · ${clock(item.startedAt)} ·
+      <strong>Tool</strong> <code>${item.name}</code> · ${clock(item.startedAt)} ·${' '}
       ${item.response === undefined ? html`<span class="live">running…</span>` : `took ${ms(item.durationMs)}`}
       ${item.outcome && html` · <span class="outcome" data-testid="outcome">${item.outcome}</span>`}
     </div>
