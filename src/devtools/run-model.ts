@@ -247,10 +247,7 @@ export class RunModel {
 
   private request(at: number): LiveRequest {
     this.touch(at);
-    if (this.open) {
-      if (this.open.firstChunkMs === undefined) this.open.firstChunkMs = Math.max(0, at - this.open.startedAt);
-      return this.open;
-    }
+    if (this.open) return this.open;
     this.open = {
       kind: 'request',
       index: this.items.length,

@@ -175,7 +175,13 @@ export function bullmqRunSource(options: BullmqRunSourceOptions): RunSource {
       if (!entry) return undefined;
       const waiting = entry.record?.status === 'waiting';
       const running = ['queued', 'running', 'waiting'].includes(entry.record?.status ?? '');
-      return entry.model.page(page, { canDecide: waiting, canCancel: running });
+      const out = entry.model.page(page, { canDecide: waiting, canCancel: running });
+      // The stored record is the truth on status; the events may still be catching up with it.
+      if (entry.record) {
+        out.summary.status = entry.record.status;
+        if (entry.record.stopReason) out.summary.stopReason = entry.record.stopReason;
+      }
+      return out;
     },
     fullText: async (runId, index, field) => (await open(runId))?.model.fullText(index, field),
     recorded: async (runId) => (await open(runId))?.model.recorded(),
