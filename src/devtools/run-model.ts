@@ -184,12 +184,14 @@ export class RunModel {
     };
   }
 
-  /** A slice of the timeline with texts cut to `maxChars`. */
+  /** A slice of the timeline with texts cut to `maxChars` (`offset` -1: the last `limit` entries). */
   page(
     options: { offset: number; limit: number; maxChars: number },
     extra: { canDecide: boolean; canCancel: boolean; pricing?: Record<string, ModelPrice> },
   ): RunPage {
-    const offset = Math.max(0, Math.min(options.offset, this.items.length));
+    // A negative offset counts from the end: the newest page in one request.
+    const from = options.offset < 0 ? this.items.length - options.limit : options.offset;
+    const offset = Math.max(0, Math.min(from, this.items.length));
     const items = this.items.slice(offset, offset + options.limit).map((item) => view(item, options.maxChars));
     return {
       summary: this.summary(extra.pricing),

@@ -28,7 +28,7 @@ export type RecordedRun = {
 export interface RunSource {
   /** Runs, newest first. */
   list(): Promise<RunSummary[]>;
-  /** One slice of a run's timeline, texts cut to `maxChars`; `undefined` for an unknown run. */
+  /** One slice of a run's timeline, texts cut to `maxChars` (`offset` -1: the newest); `undefined` for an unknown run. */
   page(runId: string, options: { offset: number; limit: number; maxChars: number }): Promise<RunPage | undefined>;
   /** One whole text of a timeline entry (`field` of entry `index`); `undefined` when there is none. */
   fullText(runId: string, index: number, field: string): Promise<string | undefined>;

@@ -5,6 +5,11 @@ import { join } from 'node:path';
 /** The page's script and style sheet. */
 export type UiAssets = { js: string; css: string };
 
+/** The part of esbuild used here, so that nothing of the package is needed where the page is built already. */
+type Esbuild = {
+  build(options: object): Promise<{ outputFiles: { path: string; text: string }[] }>;
+};
+
 let cached: UiAssets | undefined;
 
 /**
@@ -19,7 +24,7 @@ export async function uiAssets(): Promise<UiAssets> {
     return cached;
   }
   // A plain require: esbuild is CommonJS, and a dynamic import would need a loader jest does not give.
-  const esbuild = createRequire(__filename)('esbuild') as typeof import('esbuild');
+  const esbuild = createRequire(__filename)('esbuild') as Esbuild;
   const result = await esbuild.build({
     entryPoints: { app: join(dir, 'main.ts') },
     bundle: true,

@@ -20,12 +20,7 @@ export function RunView({ runId, version }: { runId: string; version: number }) 
   useEffect(() => {
     let live = true;
     const load = async () => {
-      let at = offset ?? 0;
-      let next = await fetchRun(runId, at, PAGE);
-      if (offset === undefined && next.total > at + PAGE) {
-        at = Math.max(0, next.total - PAGE);
-        next = await fetchRun(runId, at, PAGE);
-      }
+      const next = await fetchRun(runId, offset ?? -1, PAGE);
       if (live) {
         setPage(next);
         setError(undefined);
