@@ -19,14 +19,22 @@ const OPENS = 7;
 
 export async function devtoolsOpen(): Promise<void> {
   const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!existsSync(executablePath)) throw new Error(`devtools open needs Chromium at ${executablePath} (apt-get install chromium)`);
+  if (!existsSync(executablePath))
+    throw new Error(`devtools open needs Chromium at ${executablePath} (apt-get install chromium)`);
   await bundlePage();
   const server = await startScriptedServer({ chunkSize: 64 });
   const recorder = createRunRecorder();
   const devtools = await startDevtools({ source: recorder.source });
   const browser = await chromium.launch({
     executablePath,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
   try {
     const lookup: ToolDefinition = {
@@ -34,7 +42,10 @@ export async function devtoolsOpen(): Promise<void> {
       execute: async ({ call }) => ({ response: `${call.id}: ${'r'.repeat(2048)}` }),
     };
     for (let i = 0; i < TURNS - 1; i++)
-      server.enqueue({ text: `Turn ${i}: looking it up. `.repeat(8), toolCalls: [{ name: 'lookup', arguments: { i } }] });
+      server.enqueue({
+        text: `Turn ${i}: looking it up. `.repeat(8),
+        toolCalls: [{ name: 'lookup', arguments: { i } }],
+      });
     server.enqueue({ text: 'Done.' });
     const props = {
       client: server.client(),
@@ -60,7 +71,9 @@ export async function devtoolsOpen(): Promise<void> {
       loaded.push(performance.now() - start);
       await page.close();
     }
-    console.log(`devtools open: a recorded run of ${TURNS} turns (${TURNS - 1} tool calls of 2 KB), page opened ${OPENS} times`);
+    console.log(
+      `devtools open: a recorded run of ${TURNS} turns (${TURNS - 1} tool calls of 2 KB), page opened ${OPENS} times`,
+    );
     report('goto → newest entries and the answer shown (median)', median(shown), 'ms');
     report('slowest of the opens', Math.max(...shown), 'ms');
   } finally {

@@ -67,8 +67,7 @@ export async function handleApi(
     }
     if (req.method === 'POST' && (action === 'decide' || action === 'cancel')) {
       // A form post from another page cannot set this type without a CORS preflight, which is never answered.
-      if (!String(req.headers['content-type']).startsWith('application/json'))
-        return json(415, { error: 'Send JSON' });
+      if (!String(req.headers['content-type']).startsWith('application/json')) return json(415, { error: 'Send JSON' });
       const body = await readJson(req);
       if (action === 'cancel') {
         if (!source.cancel) return json(405, { error: 'This source cannot cancel runs' });
@@ -113,7 +112,10 @@ function parseDecisions(body: unknown): Record<string, Decision> | undefined {
     const d = value as { approve?: unknown; reason?: unknown };
     if (d?.approve === true) out[id] = { approve: true };
     else if (d?.approve === false)
-      out[id] = typeof d.reason === 'string' && d.reason ? { approve: false, reason: d.reason.slice(0, 2000) } : { approve: false };
+      out[id] =
+        typeof d.reason === 'string' && d.reason
+          ? { approve: false, reason: d.reason.slice(0, 2000) }
+          : { approve: false };
     else return undefined;
   }
   return Object.keys(out).length ? out : undefined;

@@ -14,4 +14,3 @@ export function send(res: ServerResponse, status: number, type: string, body: st
   res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, ...extra });
   res.end(body);
 }
-

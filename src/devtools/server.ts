@@ -31,7 +31,6 @@ export type Devtools = {
   close(): Promise<void>;
 };
 
-
 /**
  * Serve the devtools page on 127.0.0.1. Every request needs the URL's token (401 otherwise) and a loopback
  * `Host` and `Origin` (403 otherwise), so neither another site nor another user of the machine can read or steer
@@ -72,7 +71,8 @@ export async function startDevtools(options: DevtoolsOptions): Promise<Devtools>
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const given = url.searchParams.get('token') ?? header(req, 'x-devtools-token');
     if (!tokenMatches(token, given)) return send(res, 401, 'text/plain', 'Unauthorized');
-    if (req.method === 'GET' && url.pathname === '/') return send(res, 200, 'text/html; charset=utf-8', pageHtml(token));
+    if (req.method === 'GET' && url.pathname === '/')
+      return send(res, 200, 'text/html; charset=utf-8', pageHtml(token));
     if (req.method === 'GET' && url.pathname === '/app.js')
       return send(res, 200, 'text/javascript; charset=utf-8', (await uiAssets()).js);
     if (req.method === 'GET' && url.pathname === '/app.css')

@@ -96,4 +96,3 @@ export type RunPage = {
   canDecide: boolean;
   canCancel: boolean;
 };
-

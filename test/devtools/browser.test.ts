@@ -28,8 +28,15 @@ describe('the devtools page in a real Chromium, over a queue on a real Redis', (
     server = await startScriptedServer();
     const connectionOptions = { host: redis.host, port: redis.port };
     const prefix = `${redis.namespace}:devtools`;
-    runs = new AgentRuns({ connection: connectionOptions, queueName: `${redis.namespace}-devtools`, prefix, secret: 's3cret' });
-    const lookup = fakeTool('lookup_order', ({ call }) => ({ response: `order ${call.function.arguments}: shipped ${HOSTILE}` }));
+    runs = new AgentRuns({
+      connection: connectionOptions,
+      queueName: `${redis.namespace}-devtools`,
+      prefix,
+      secret: 's3cret',
+    });
+    const lookup = fakeTool('lookup_order', ({ call }) => ({
+      response: `order ${call.function.arguments}: shipped ${HOSTILE}`,
+    }));
     const refund = fakeTool('refund', () => ({ response: 'refunded 42 EUR' }), { needsApproval: true });
     runs.worker({ setup: async () => ({ client: server.client(), tools: [lookup, refund] }) });
     connection = new Redis({ ...connectionOptions, maxRetriesPerRequest: 1 });
@@ -85,8 +92,8 @@ describe('the devtools page in a real Chromium, over a queue on a real Redis', (
     await text.waitFor();
     const partial = await text.textContent();
     expect(partial!.length).toBeGreaterThan(0);
-    await page.waitForFunction(
-      () => (document.querySelector('[data-testid="text-text"]')?.textContent ?? '').includes('one moment please.'),
+    await page.waitForFunction(() =>
+      (document.querySelector('[data-testid="text-text"]')?.textContent ?? '').includes('one moment please.'),
     );
     const streamed = await text.textContent();
     expect(streamed!.length).toBeGreaterThan(partial!.length);
@@ -97,9 +104,13 @@ describe('the devtools page in a real Chromium, over a queue on a real Redis', (
     expect(await pending.textContent()).toContain('refund');
     expect(await page.getByTestId('run-status').textContent()).toBe('waiting');
     await pending.getByTestId('approve').click();
-    await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.textContent === 'completed', undefined, {
-      timeout: 20_000,
-    });
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="run-status"]')?.textContent === 'completed',
+      undefined,
+      {
+        timeout: 20_000,
+      },
+    );
     expect((await runs.get(runId)).text).toBe('Refunded 42 EUR for order 1234.');
     await page.getByTestId('answer').waitFor();
     expect(await page.getByTestId('answer').textContent()).toBe('Refunded 42 EUR for order 1234.');
@@ -137,14 +148,21 @@ describe('the devtools page in a real Chromium, over a queue on a real Redis', (
 
   it('cancels a running run from the page', async () => {
     server.enqueue({ text: 'a long answer '.repeat(200), chunkSize: 2, chunkDelayMs: 50 });
-    const { runId } = await runs.start({ runId: 'to-cancel', body: { model: 'gpt-4o-mini', messages: [user('talk')] } });
+    const { runId } = await runs.start({
+      runId: 'to-cancel',
+      body: { model: 'gpt-4o-mini', messages: [user('talk')] },
+    });
     const page = await browser.newPage();
     await page.goto(`${devtools.url}#/run/${runId}`);
     await page.getByTestId('text-text').first().waitFor({ timeout: 20_000 });
     await page.getByTestId('cancel').click();
-    await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.textContent === 'cancelled', undefined, {
-      timeout: 20_000,
-    });
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="run-status"]')?.textContent === 'cancelled',
+      undefined,
+      {
+        timeout: 20_000,
+      },
+    );
     expect((await runs.get(runId)).status).toBe('cancelled');
     await page.close();
   }, 60_000);

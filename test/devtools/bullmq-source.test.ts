@@ -10,9 +10,13 @@ import { apiUrl, eventually, rawRequest } from './helpers';
 
 /** A redis-server of this file's own, on a fixed port, so that it can be stopped and started again. */
 async function redisOn(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -20,7 +24,9 @@ async function redisOn(port: number): Promise<ChildProcess> {
       if (out.includes('Ready to accept connections')) resolve();
     });
     child.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'ENOENT' ? new Error('These tests need redis-server (apt-get install -y redis-server).') : error),
+      reject(
+        error.code === 'ENOENT' ? new Error('These tests need redis-server (apt-get install -y redis-server).') : error,
+      ),
     );
   });
   child.stdout!.resume();
@@ -87,7 +93,9 @@ describe('the devtools page over AgentRuns on a real Redis', () => {
       return body.pending?.length ? body : undefined;
     });
     expect(page.summary.status).toBe('waiting');
-    expect(page.pending).toEqual([{ callId: 'd1', name: 'delete_file', kind: 'approval', arguments: '{"path":"/tmp/x"}' }]);
+    expect(page.pending).toEqual([
+      { callId: 'd1', name: 'delete_file', kind: 'approval', arguments: '{"path":"/tmp/x"}' },
+    ]);
     const res = await rawRequest(apiUrl(devtools.url, `/api/runs/${runId}/decide`), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -14,7 +14,12 @@ describe('exporting a run as a Jest test', () => {
       const recorder = createRunRecorder();
       server.enqueue(
         { reasoning: 'thinking', toolCalls: [{ id: 'l1', name: 'lookup', arguments: { q: '`${x}` */ </script>' } }] },
-        { toolCalls: [{ id: 'p1', name: 'pay', arguments: { amount: 5 } }, { id: 'r1', name: 'refund', arguments: {} }] },
+        {
+          toolCalls: [
+            { id: 'p1', name: 'pay', arguments: { amount: 5 } },
+            { id: 'r1', name: 'refund', arguments: {} },
+          ],
+        },
         { text: 'Paid, not refunded: "quotes" and \\ backslashes' },
       );
       const props = {
@@ -44,7 +49,10 @@ describe('exporting a run as a Jest test', () => {
           i === 0 ? { ...turn, toolCalls: [{ ...turn.toolCalls[0], arguments: '{"q":"other"}' }] } : turn,
         ),
       });
-      const tampered = changed.replace(/(expect\(calls\)\.toEqual\(\[[\s\S]*?"arguments": )"[^"\n]*(?:\\"[^"\n]*)*"/, '$1"{}"');
+      const tampered = changed.replace(
+        /(expect\(calls\)\.toEqual\(\[[\s\S]*?"arguments": )"[^"\n]*(?:\\"[^"\n]*)*"/,
+        '$1"{}"',
+      );
       expect(tampered).not.toBe(changed);
       const failing = await runJestFile(tampered, 'replay.test.ts');
       expect(failing.code).not.toBe(0);

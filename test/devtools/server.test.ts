@@ -29,7 +29,12 @@ describe('the devtools server over an in-process recorder', () => {
 
   async function recordRun(runId: string, turns: Parameters<ScriptedServer['enqueue']>) {
     server.enqueue(...turns);
-    const props = { client: server.client(), body: { model: 'gpt-test', messages: [user('hi')] }, tools: [lookup], runId };
+    const props = {
+      client: server.client(),
+      body: { model: 'gpt-test', messages: [user('hi')] },
+      tools: [lookup],
+      runId,
+    };
     const result = await runAgentLoop({ ...props, ...recorder.hooks(props) });
     recorder.finish(result);
     return result;
@@ -85,7 +90,10 @@ describe('the devtools server over an in-process recorder', () => {
     expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(js.body).toContain('devtools');
     // Only the page's own script and style sheet are loaded.
-    expect([...res.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1].split('?')[0])).toEqual(['/app.css', '/app.js']);
+    expect([...res.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1].split('?')[0])).toEqual([
+      '/app.css',
+      '/app.js',
+    ]);
   });
 
   it('lists runs with their numbers and shows one as a timeline of requests and tool calls', async () => {
@@ -179,7 +187,12 @@ describe('the devtools server over an in-process recorder', () => {
         resumed.push(decisions);
         const props = { client: server.client(), body: { model: 'gpt-test', messages: [] }, tools: [gated] };
         approvals.finish(
-          await runAgentLoop({ ...props, resumeFrom: state, decisions, ...approvals.hooks({ ...props, resumeFrom: state, decisions }) }),
+          await runAgentLoop({
+            ...props,
+            resumeFrom: state,
+            decisions,
+            ...approvals.hooks({ ...props, resumeFrom: state, decisions }),
+          }),
         );
       },
     });
@@ -188,7 +201,8 @@ describe('the devtools server over an in-process recorder', () => {
       server.enqueue({ toolCalls: [{ id: 'p1', name: 'pay', arguments: { amount: 5 } }] }, { text: 'all paid' });
       const props = { client: server.client(), body: { model: 'gpt-test', messages: [user('pay')] }, tools: [gated] };
       approvals.finish(await runAgentLoop({ ...props, ...approvals.hooks(props) }));
-      const [summary] = (JSON.parse((await rawRequest(apiUrl(tools.url, '/api/runs'))).body) as { runs: RunSummary[] }).runs;
+      const [summary] = (JSON.parse((await rawRequest(apiUrl(tools.url, '/api/runs'))).body) as { runs: RunSummary[] })
+        .runs;
       expect(summary.status).toBe('waiting');
       const page = JSON.parse((await rawRequest(apiUrl(tools.url, `/api/runs/${summary.runId}`))).body) as RunPage;
       expect(page.pending).toEqual([{ callId: 'p1', name: 'pay', kind: 'approval', arguments: '{"amount":5}' }]);
@@ -222,7 +236,12 @@ describe('the devtools server over an in-process recorder', () => {
 
   it('cancels a running run', async () => {
     server.enqueue({ text: 'z'.repeat(400), chunkSize: 4, chunkDelayMs: 20 });
-    const props = { client: server.client(), body: { model: 'gpt-test', messages: [user('hi')] }, tools: [lookup], runId: 'slow' };
+    const props = {
+      client: server.client(),
+      body: { model: 'gpt-test', messages: [user('hi')] },
+      tools: [lookup],
+      runId: 'slow',
+    };
     const running = runAgentLoop({ ...props, ...recorder.hooks(props) });
     await eventually(async () => {
       const res = await rawRequest(apiUrl(devtools.url, '/api/runs/slow'));

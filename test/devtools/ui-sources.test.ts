@@ -9,7 +9,10 @@ describe('the devtools page sources', () => {
     expect(files.length).toBeGreaterThan(5);
     for (const name of files) {
       const text = readFileSync(join(dir, name), 'utf8');
-      expect({ name, found: /innerHTML|outerHTML|dangerouslySetInnerHTML|insertAdjacentHTML|document\.write/.exec(text)?.[0] }).toEqual({
+      expect({
+        name,
+        found: /innerHTML|outerHTML|dangerouslySetInnerHTML|insertAdjacentHTML|document\.write/.exec(text)?.[0],
+      }).toEqual({
         name,
         found: undefined,
       });
@@ -19,7 +22,10 @@ describe('the devtools page sources', () => {
   it('load nothing from outside the machine', () => {
     for (const name of [...files, 'style.css']) {
       const text = readFileSync(join(dir, name), 'utf8');
-      expect({ name, url: /(?:https?:)?\/\/[a-z][\w.-]+\.[a-z]{2,}/i.exec(text)?.[0] }).toEqual({ name, url: undefined });
+      expect({ name, url: /(?:https?:)?\/\/[a-z][\w.-]+\.[a-z]{2,}/i.exec(text)?.[0] }).toEqual({
+        name,
+        url: undefined,
+      });
     }
   });
 });

@@ -222,7 +222,10 @@ function apply(entry: Followed, event: RunEvent): void {
   if (event.type === 'text') model.addText(event.text, at);
   else if (event.type === 'reasoning') model.addReasoning(event.text, at);
   else if (event.type === 'tool_call')
-    model.addToolCall({ id: event.call.id, name: event.call.function.name, arguments: event.call.function.arguments }, at);
+    model.addToolCall(
+      { id: event.call.id, name: event.call.function.name, arguments: event.call.function.arguments },
+      at,
+    );
   else if (event.type === 'tool_result') {
     // What the model read of it comes with the next record read (`absorb`): the stored history may be older.
     model.endTool(event.callId, { name: event.name, response: event.response }, at);

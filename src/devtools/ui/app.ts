@@ -55,8 +55,11 @@ export function App() {
   return html`<main>
     ${!connected && html`<div class="banner" data-testid="disconnected">The devtools server does not answer; reconnecting…</div>`}
     ${problem && html`<div class="banner" data-testid="problem">${problem}</div>`}
-    ${runId
-      ? html`<${RunView} runId=${runId} version=${runVersion + listVersion} />`
-      : html`<h1>Runs</h1><${RunList} runs=${runs} />`}
+    ${
+      runId
+        ? html`<${RunView} runId=${runId} version=${runVersion + listVersion} />`
+        : html`<h1>Runs</h1>
+            <${RunList} runs=${runs} />`
+    }
   </main>`;
 }

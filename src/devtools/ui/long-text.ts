@@ -18,10 +18,13 @@ export function LongText(props: { runId: string; index: number; field: string; v
   return html`<div class="long-text">
     <div class="label">${props.label}</div>
     <pre data-testid=${`text-${props.field}`}>${text}</pre>
-    ${cut &&
-    html`<button class="link" data-testid="show-all" onClick=${showAll}>
-      Show all (${value.length.toLocaleString('en-US')} characters, ${(value.length - value.text.length).toLocaleString('en-US')} more)
-    </button>`}
+    ${
+      cut &&
+      html`<button class="link" data-testid="show-all" onClick=${showAll}>
+        Show all (${value.length.toLocaleString('en-US')} characters,
+        ${(value.length - value.text.length).toLocaleString('en-US')} more)
+      </button>`
+    }
     ${failed && html`<div class="error">${failed}</div>`}
   </div>`;
 }

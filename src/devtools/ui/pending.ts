@@ -10,8 +10,14 @@ export function Pending(props: { runId: string; pending: PendingView[]; canDecid
   return html`<section class="pending" data-testid="pending">
     <h2>Waiting for a decision</h2>
     ${props.pending.map(
-      (call) => html`<${PendingCall} key=${call.callId} runId=${props.runId} call=${call} canDecide=${props.canDecide}
-        onDone=${props.onDone} />`,
+      (call) =>
+        html`<${PendingCall}
+          key=${call.callId}
+          runId=${props.runId}
+          call=${call}
+          canDecide=${props.canDecide}
+          onDone=${props.onDone}
+        />`,
     )}
   </section>`;
 }
@@ -36,19 +42,21 @@ function PendingCall(props: { runId: string; call: PendingView; canDecide: boole
   return html`<div class="pending-call" data-testid="pending-call" data-call-id=${call.callId}>
     <div><code>${call.name}</code> (${call.kind})</div>
     <pre>${prettyJson(call.arguments)}</pre>
-    ${props.canDecide
-      ? html`<div class="actions">
-          <button data-testid="approve" disabled=${busy} onClick=${() => decide(true)}>Approve</button>
-          <input
-            data-testid="reject-reason"
-            placeholder="Reason (optional)"
-            maxlength="2000"
-            value=${reason}
-            onInput=${(e: Event) => setReason((e.target as HTMLInputElement).value)}
-          />
-          <button data-testid="reject" disabled=${busy} onClick=${() => decide(false)}>Reject</button>
-        </div>`
-      : html`<p class="note">This source cannot decide here (for a queue, give the runs their secret).</p>`}
+    ${
+      props.canDecide
+        ? html`<div class="actions">
+            <button data-testid="approve" disabled=${busy} onClick=${() => decide(true)}>Approve</button>
+            <input
+              data-testid="reject-reason"
+              placeholder="Reason (optional)"
+              maxlength="2000"
+              value=${reason}
+              onInput=${(e: Event) => setReason((e.target as HTMLInputElement).value)}
+            />
+            <button data-testid="reject" disabled=${busy} onClick=${() => decide(false)}>Reject</button>
+          </div>`
+        : html`<p class="note">This source cannot decide here (for a queue, give the runs their secret).</p>`
+    }
     ${error && html`<div class="error" data-testid="decide-error">${error}</div>`}
   </div>`;
 }

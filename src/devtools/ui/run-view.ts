@@ -34,7 +34,11 @@ export function RunView({ runId, version }: { runId: string; version: number }) 
 
   if (!page) return html`<p>${error ?? 'Loading…'}</p>`;
   const { summary } = page;
-  const cancel = () => postAction(runId, 'cancel', {}).then(() => setRefresh((n) => n + 1), (e: Error) => setError(e.message));
+  const cancel = () =>
+    postAction(runId, 'cancel', {}).then(
+      () => setRefresh((n) => n + 1),
+      (e: Error) => setError(e.message),
+    );
   const last = page.offset + page.items.length;
   return html`<section class="run" data-testid="run-view">
     <h1><a href="#/">Runs</a> / <span data-testid="run-id">${runId}</span></h1>
@@ -54,7 +58,12 @@ export function RunView({ runId, version }: { runId: string; version: number }) 
     </div>
     ${error && html`<div class="error">${error}</div>`}
     ${page.error && html`<div class="error" data-testid="run-error">${page.error}</div>`}
-    <${Pending} runId=${runId} pending=${page.pending} canDecide=${page.canDecide} onDone=${() => setRefresh((n) => n + 1)} />
+    <${Pending}
+      runId=${runId}
+      pending=${page.pending}
+      canDecide=${page.canDecide}
+      onDone=${() => setRefresh((n) => n + 1)}
+    />
     <div class="pager" data-testid="pager">
       <button disabled=${page.offset === 0} onClick=${() => setOffset(Math.max(0, page.offset - PAGE))}>Older</button>
       <span>entries ${page.total ? page.offset + 1 : 0}–${last} of ${page.total}</span>
@@ -64,6 +73,12 @@ export function RunView({ runId, version }: { runId: string; version: number }) 
       ${offset !== undefined && html`<button onClick=${() => setOffset(undefined)}>Follow newest</button>`}
     </div>
     <${Timeline} runId=${runId} items=${page.items} />
-    ${page.text !== undefined && html`<div class="final"><div class="label">Answer</div><pre data-testid="answer">${page.text}</pre></div>`}
+    ${
+      page.text !== undefined &&
+      html`<div class="final">
+        <div class="label">Answer</div>
+        <pre data-testid="answer">${page.text}</pre>
+      </div>`
+    }
   </section>`;
 }

@@ -25,38 +25,56 @@ function Request({ runId, item }: { runId: string; item: RequestItem }) {
       ${item.inputTokens !== undefined && ` · tokens ${tokens(item.inputTokens)} / ${tokens(item.outputTokens)}`}
       ${item.finishReason ? ` · ${item.finishReason}` : ''}
     </div>
-    ${item.reasoning.length > 0 &&
-    html`<${LongText} runId=${runId} index=${item.index} field="reasoning" value=${item.reasoning} label="Reasoning" />`}
-    ${item.text.length > 0 &&
-    html`<${LongText} runId=${runId} index=${item.index} field="text" value=${item.text} label="Text" />`}
+    ${
+      item.reasoning.length > 0 &&
+      html`<${LongText}
+        runId=${runId}
+        index=${item.index}
+        field="reasoning"
+        value=${item.reasoning}
+        label="Reasoning"
+      />`
+    }
+    ${
+      item.text.length > 0 &&
+      html`<${LongText} runId=${runId} index=${item.index} field="text" value=${item.text} label="Text" />`
+    }
     ${item.error && html`<div class="error">${item.error}</div>`}
   </li>`;
 }
 
 function Tool({ runId, item }: { runId: string; item: ToolItem }) {
-  return html`<li class=${`item tool outcome-${item.outcome ?? 'unknown'}`} data-testid="tool-call" data-call-id=${item.callId}>
+  return html`<li
+    class=${`item tool outcome-${item.outcome ?? 'unknown'}`}
+    data-testid="tool-call"
+    data-call-id=${item.callId}
+  >
     <div class="head">
       <strong>Tool</strong> <code>${item.name}</code> · ${clock(item.startedAt)} ·${' '}
       ${item.response === undefined ? html`<span class="live">running…</span>` : `took ${ms(item.durationMs)}`}
       ${item.outcome && html` · <span class="outcome" data-testid="outcome">${item.outcome}</span>`}
     </div>
     <${LongText} runId=${runId} index=${item.index} field="arguments" value=${item.arguments} label="Arguments" />
-    ${item.response &&
-    html`<${LongText}
-      runId=${runId}
-      index=${item.index}
-      field="response"
-      value=${item.response}
-      label=${item.modelResponse ? 'Response (before compression)' : 'Response (as the model read it)'}
-    />`}
-    ${item.modelResponse &&
-    html`<${LongText}
-      runId=${runId}
-      index=${item.index}
-      field="modelResponse"
-      value=${item.modelResponse}
-      label="Response as the model read it (after compression)"
-    />`}
+    ${
+      item.response &&
+      html`<${LongText}
+        runId=${runId}
+        index=${item.index}
+        field="response"
+        value=${item.response}
+        label=${item.modelResponse ? 'Response (before compression)' : 'Response (as the model read it)'}
+      />`
+    }
+    ${
+      item.modelResponse &&
+      html`<${LongText}
+        runId=${runId}
+        index=${item.index}
+        field="modelResponse"
+        value=${item.modelResponse}
+        label="Response as the model read it (after compression)"
+      />`
+    }
   </li>`;
 }
 
