@@ -154,8 +154,7 @@ export class RunModel {
     this.closeRequest(at);
     const last = this.items[this.items.length - 1];
     const same = last?.kind === 'status' && last.status === status && !e.attempt;
-    if (!same)
-      this.items.push({ kind: 'status', index: this.items.length, at, status, ...withDefined(e) } as StatusItem);
+    if (!same) this.items.push({ kind: 'status', index: this.items.length, at, status, ...withDefined(e) });
     this.status = status;
     if (e.stopReason) this.stopReason = e.stopReason;
     this.touch(at);

@@ -129,7 +129,7 @@ describe('the devtools page in a real Chromium, over a queue on a real Redis', (
     // One click downloads a Jest test that replays the run; it passes.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export').click()]);
     expect(download.suggestedFilename()).toBe(`run-${runId}.test.ts`);
-    const file = readFileSync((await download.path())!, 'utf8');
+    const file = readFileSync(await download.path(), 'utf8');
     expect(file).toContain('"lookup_order"');
     const replay = await runJestFile(file, 'replay.test.ts');
     expect({ code: replay.code, output: replay.code ? replay.output : '' }).toEqual({ code: 0, output: '' });

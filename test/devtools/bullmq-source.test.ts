@@ -19,7 +19,7 @@ async function redisOn(port: number): Promise<ChildProcess> {
   );
   await new Promise<void>((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       if (out.includes('Ready to accept connections')) resolve();
     });
@@ -29,7 +29,7 @@ async function redisOn(port: number): Promise<ChildProcess> {
       ),
     );
   });
-  child.stdout!.resume();
+  child.stdout.resume();
   return child;
 }
 

@@ -208,7 +208,7 @@ export function bullmqRunSource(options: BullmqRunSourceOptions): RunSource {
       closed = true;
       clearInterval(timer);
       await polling;
-      await Promise.all([...followed.values()].map((entry) => entry.reader?.return?.()));
+      await Promise.all([...followed.values()].map(async (entry) => entry.reader?.return?.()));
       followed.clear();
     },
   };

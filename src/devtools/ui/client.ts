@@ -52,7 +52,9 @@ export function watchChanges(
   onState: (connected: boolean) => void,
 ): () => void {
   const source = new EventSource(withToken('/api/events'));
-  source.addEventListener('changed', (e) => onChange(JSON.parse((e as MessageEvent<string>).data)));
+  source.addEventListener('changed', (e) =>
+    onChange(JSON.parse((e as MessageEvent<string>).data) as { runs: string[]; list: boolean }),
+  );
   source.onopen = () => onState(true);
   source.onerror = () => onState(false);
   return () => source.close();
