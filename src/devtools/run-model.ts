@@ -13,7 +13,11 @@ import type {
 } from './types';
 
 /** A request while it is recorded: texts as growing strings. */
-type LiveRequest = Omit<RequestItem, 'text' | 'reasoning'> & { text: string; reasoning: string; toolCallIds: string[] };
+type LiveRequest = Omit<RequestItem, 'text' | 'reasoning' | 'live'> & {
+  text: string;
+  reasoning: string;
+  toolCallIds: string[];
+};
 /** A tool call while it is recorded. */
 type LiveTool = Omit<ToolItem, 'arguments' | 'response' | 'modelResponse'> & {
   arguments: string;
@@ -110,8 +114,7 @@ export class RunModel {
   }
 
   /** Mark the current request ended without numbers (a source that only sees its events). */
-  closeRequest(at = Date.now()): void {
-    if (this.open && this.open.durationMs === undefined) this.open.durationMs = Math.max(0, at - this.open.startedAt);
+  closeRequest(_at = Date.now()): void {
     this.open = undefined;
   }
 
@@ -191,7 +194,9 @@ export class RunModel {
     // A negative offset counts from the end: the newest page in one request.
     const from = options.offset < 0 ? this.items.length - options.limit : options.offset;
     const offset = Math.max(0, Math.min(from, this.items.length));
-    const items = this.items.slice(offset, offset + options.limit).map((item) => view(item, options.maxChars));
+    const items = this.items
+      .slice(offset, offset + options.limit)
+      .map((item) => view(item, options.maxChars, this.open));
     return {
       summary: this.summary(extra.pricing),
       total: this.items.length,
@@ -268,11 +273,11 @@ export class RunModel {
 }
 
 /** An entry as the page gets it. */
-function view(item: LiveItem, max: number): TimelineItem {
+function view(item: LiveItem, max: number, open: LiveRequest | undefined): TimelineItem {
   if (item.kind === 'status') return item;
   if (item.kind === 'request') {
     const { toolCallIds: _ids, text, reasoning, ...rest } = item;
-    return { ...rest, text: shown(text, max), reasoning: shown(reasoning, max) };
+    return { ...rest, live: item === open, text: shown(text, max), reasoning: shown(reasoning, max) };
   }
   const { arguments: args, response, modelResponse, ...rest } = item;
   return {

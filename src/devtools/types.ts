@@ -33,8 +33,10 @@ export type RequestItem = {
   startedAt: number;
   /** Milliseconds to the first streamed chunk. */
   firstChunkMs?: number;
-  /** Milliseconds from sending the request to its end; absent while it streams. */
+  /** Milliseconds from sending the request to its end; absent while it streams, or when the source cannot know. */
   durationMs?: number;
+  /** Whether the request is still streaming. */
+  live: boolean;
   inputTokens?: number;
   outputTokens?: number;
   finishReason?: string;

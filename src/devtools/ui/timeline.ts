@@ -19,11 +19,7 @@ export function Timeline({ runId, items }: { runId: string; items: TimelineItem[
 function Request({ runId, item }: { runId: string; item: RequestItem }) {
   return html`<li class="item request" data-testid="request">
     <div class="head">
-      <strong>Request</strong> ${item.model ?? ''} · ${clock(item.startedAt)}
-      ${item.firstChunkMs !== undefined && ` · first chunk ${ms(item.firstChunkMs)}`} ·${' '}
-      ${item.durationMs === undefined ? html`<span class="live">streaming…</span>` : `took ${ms(item.durationMs)}`}
-      ${item.inputTokens !== undefined && ` · tokens ${tokens(item.inputTokens)} / ${tokens(item.outputTokens)}`}
-      ${item.finishReason ? ` · ${item.finishReason}` : ''}
+      <strong>Request</strong> ${requestFacts(item)}${item.live && html` · <span class="live">streaming…</span>`}
     </div>
     ${
       item.reasoning.length > 0 &&
@@ -41,6 +37,20 @@ function Request({ runId, item }: { runId: string; item: RequestItem }) {
     }
     ${item.error && html`<div class="error">${item.error}</div>`}
   </li>`;
+}
+
+/** Model, start, time to first chunk, duration, tokens and finish reason, as far as they are known. */
+function requestFacts(item: RequestItem): string {
+  return [
+    item.model,
+    clock(item.startedAt),
+    item.firstChunkMs !== undefined && `first chunk ${ms(item.firstChunkMs)}`,
+    item.durationMs !== undefined && `took ${ms(item.durationMs)}`,
+    item.inputTokens !== undefined && `tokens ${tokens(item.inputTokens)} / ${tokens(item.outputTokens)}`,
+    item.finishReason,
+  ]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 function Tool({ runId, item }: { runId: string; item: ToolItem }) {
