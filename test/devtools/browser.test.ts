@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { Browser } from 'playwright-core';
 import { AgentRuns } from '../../src/bullmq';
-import { bullmqRunSource, startDevtools } from '../../src/devtools';
+import { runAgentLoop } from '../../src';
+import { bullmqRunSource, createRunRecorder, startDevtools } from '../../src/devtools';
 import type { Devtools } from '../../src/devtools';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { launchChromium } from '../helpers/chromium';
@@ -166,4 +167,68 @@ describe('the devtools page in a real Chromium, over a queue on a real Redis', (
     expect((await runs.get(runId)).status).toBe('cancelled');
     await page.close();
   }, 60_000);
+});
+
+describe('the devtools page in a real Chromium, over an in-process recorder', () => {
+  let browser: Browser;
+  let server: ScriptedServer;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    server = await startScriptedServer();
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await browser?.close();
+  });
+
+  it('cuts a huge text with a way to see the whole, and pages 1,000 tool calls', async () => {
+    const recorder = createRunRecorder();
+    const devtools = await startDevtools({ source: recorder.source });
+    try {
+      const lookup = fakeTool('lookup', ({ call }) => ({ response: `result ${call.function.arguments}` }));
+      const calls = Array.from({ length: 50 }, (_, i) => ({ name: 'lookup', arguments: { i } }));
+      const huge = `${HOSTILE}${'w'.repeat(2 * 1024 * 1024)}THE END`;
+      server.enqueue({ text: huge, chunkSize: 64 * 1024, toolCalls: calls });
+      server.enqueue(...Array.from({ length: 19 }, () => ({ toolCalls: calls })), { text: 'done' });
+      const props = {
+        client: server.client(),
+        body: { model: 'gpt-test', messages: [user('go')] },
+        tools: [lookup],
+        runId: 'huge',
+        maxRunAgentTimes: 30,
+        maxConsecutiveToolTurns: 0,
+      };
+      recorder.finish(await runAgentLoop({ ...props, ...recorder.hooks(props) }));
+
+      const page = await browser.newPage();
+      await page.goto(`${devtools.url}#/run/huge`);
+      await page.getByTestId('answer').waitFor();
+      // The newest page: at most 100 entries of the 1,022 on screen.
+      expect(await page.getByTestId('pager').textContent()).toContain('of 1022');
+      expect(await page.locator('[data-testid="timeline"] > li').count()).toBe(100);
+      // Back to the first page, where the huge text is: cut, with a button for the whole of it.
+      const older = page.getByRole('button', { name: 'Older' });
+      for (let i = 0; i < 12 && !(await older.isDisabled()); i++) {
+        const before = await page.getByTestId('pager').textContent();
+        await older.click();
+        await page.waitForFunction(
+          (shown) => document.querySelector('[data-testid="pager"]')?.textContent !== shown,
+          before,
+        );
+      }
+      expect(await page.getByTestId('pager').textContent()).toContain('entries 1–100 of 1022');
+      const text = page.getByTestId('text-text').first();
+      expect((await text.textContent())!.length).toBe(4000);
+      await page.getByTestId('show-all').first().click();
+      await page.waitForFunction(() =>
+        document.querySelector('[data-testid="text-text"]')?.textContent?.endsWith('THE END'),
+      );
+      expect((await text.textContent())!.length).toBe(huge.length);
+      expect(await page.locator('#app img, #app script').count()).toBe(0);
+      await page.close();
+    } finally {
+      await devtools.close();
+    }
+  }, 120_000);
 });
