@@ -30,6 +30,8 @@ const sdkStream: Project = {
     '/node_modules/',
     'lean-stream\\.property\\.test\\.ts$',
     '/test/(definitions|decorators|metadata|errors|docs)/',
+    // The browser tests drive the page, not the stream parser; once is enough (and one screenshot).
+    '/test/devtools/browser\\.test\\.ts$',
   ],
   setupFiles: [...base.setupFiles, '<rootDir>/test/helpers/sdk-stream-parser.ts'],
 };
