@@ -4,6 +4,7 @@ import { AgentRuns, listRuns } from '../../src/bullmq';
 import { bullmqRunSource, startDevtools } from '../../src/devtools';
 import type { Devtools, RunPage, RunSummary } from '../../src/devtools';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
+import { launchChromium } from '../helpers/chromium';
 import { unusedPort } from '../helpers/network';
 import { fakeTool, user } from '../helpers/tools';
 import { apiUrl, eventually, rawRequest } from './helpers';
@@ -112,13 +113,22 @@ describe('the devtools page over AgentRuns on a real Redis', () => {
   });
 
   it('says Redis is unreachable while it is down, and recovers when it returns', async () => {
+    const browser = await launchChromium();
+    const page = await browser.newPage();
+    await page.goto(devtools.url);
+    await page.getByTestId('run-list').waitFor();
     await stop(redis);
     const down = await eventually(async () => {
       const res = await getJson<{ error?: string }>('/api/runs');
       return res.status === 503 ? res.body : undefined;
     });
     expect(down.error).toMatch(/Redis (is unreachable|did not answer)/);
+    const banner = page.getByTestId('problem');
+    await banner.waitFor({ timeout: 20_000 });
+    expect(await banner.textContent()).toMatch(/Redis (is unreachable|did not answer)/);
     redis = await redisOn(port);
+    await banner.waitFor({ state: 'detached', timeout: 20_000 });
+    await browser.close();
     await eventually(async () => {
       const res = await getJson<{ runs: RunSummary[]; problem: string | null }>('/api/runs');
       return res.status === 200 && res.body.problem === null ? true : undefined;
