@@ -114,31 +114,34 @@ describe('the devtools page over AgentRuns on a real Redis', () => {
 
   it('says Redis is unreachable while it is down, and recovers when it returns', async () => {
     const browser = await launchChromium();
-    const page = await browser.newPage();
-    await page.goto(devtools.url);
-    await page.getByTestId('run-list').waitFor();
-    await stop(redis);
-    const down = await eventually(async () => {
-      const res = await getJson<{ error?: string }>('/api/runs');
-      return res.status === 503 ? res.body : undefined;
-    });
-    expect(down.error).toMatch(/Redis (is unreachable|did not answer)/);
-    const banner = page.getByTestId('problem');
-    await banner.waitFor({ timeout: 20_000 });
-    expect(await banner.textContent()).toMatch(/Redis (is unreachable|did not answer)/);
-    redis = await redisOn(port);
-    await banner.waitFor({ state: 'detached', timeout: 20_000 });
-    await browser.close();
-    await eventually(async () => {
-      const res = await getJson<{ runs: RunSummary[]; problem: string | null }>('/api/runs');
-      return res.status === 200 && res.body.problem === null ? true : undefined;
-    }, 20_000);
-    // A run started after the return shows up.
-    server.enqueue({ text: 'back' });
-    await runs.start({ runId: 'after-return', body: { model: 'm', messages: [user('hi')] } });
-    await eventually(async () => {
-      const res = await getJson<{ runs: RunSummary[] }>('/api/runs');
-      return res.body.runs?.some((run) => run.runId === 'after-return') ? true : undefined;
-    }, 20_000);
+    try {
+      const page = await browser.newPage();
+      await page.goto(devtools.url);
+      await page.getByTestId('run-list').waitFor();
+      await stop(redis);
+      const down = await eventually(async () => {
+        const res = await getJson<{ error?: string }>('/api/runs');
+        return res.status === 503 ? res.body : undefined;
+      });
+      expect(down.error).toMatch(/Redis (is unreachable|did not answer)/);
+      const banner = page.getByTestId('problem');
+      await banner.waitFor({ timeout: 20_000 });
+      expect(await banner.textContent()).toMatch(/Redis (is unreachable|did not answer)/);
+      redis = await redisOn(port);
+      await banner.waitFor({ state: 'detached', timeout: 20_000 });
+      await eventually(async () => {
+        const res = await getJson<{ runs: RunSummary[]; problem: string | null }>('/api/runs');
+        return res.status === 200 && res.body.problem === null ? true : undefined;
+      }, 20_000);
+      // A run started after the return shows up.
+      server.enqueue({ text: 'back' });
+      await runs.start({ runId: 'after-return', body: { model: 'm', messages: [user('hi')] } });
+      await eventually(async () => {
+        const res = await getJson<{ runs: RunSummary[] }>('/api/runs');
+        return res.body.runs?.some((run) => run.runId === 'after-return') ? true : undefined;
+      }, 20_000);
+    } finally {
+      await browser.close();
+    }
   }, 60_000);
 });
