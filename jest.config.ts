@@ -10,7 +10,9 @@ type Project = NonNullable<Config['projects']>[number] & object;
 const SYSTEM_SUITES = [
   '/test/bullmq/',
   '/test/samples/',
-  '/test/devtools/.*browser',
+  '/test/devtools/browser\\.test\\.ts$',
+  '/test/devtools/bullmq-source\\.test\\.ts$',
+  '/test/devtools/export-test\\.test\\.ts$',
   '/test/toolCall/journal\\.crash\\.test\\.ts$',
   '/test/agentCall/resume-across-processes\\.test\\.ts$',
   '/test/reliability/load\\.test\\.ts$',

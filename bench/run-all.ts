@@ -1,5 +1,6 @@
 /** Runs every benchmark in turn: `npm run bench`. Each file also runs alone: `node .bench/bench/<name>.js`. */
 import { concurrentStreams } from './concurrent-streams';
+import { devtoolsOpen } from './devtools-open';
 import { historyGrowth } from './history-growth';
 import { masking } from './masking';
 import { nestjsTools } from './nestjs-tools';
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
     nestjsTools,
     runStateSize,
     pausedRunsMemory,
+    devtoolsOpen,
   ]) {
     await bench();
     console.log();

@@ -13,6 +13,8 @@ export {
 } from './errors';
 export type { ResumeTokenProblem } from './errors';
 export { isRetryableModelError } from './retryable';
+export { listRuns } from './list-runs';
+export type { ListRunsOptions, RunListing } from './list-runs';
 export type {
   AgentRunsOptions,
   Decision,

@@ -40,12 +40,23 @@ describe('entry points', () => {
     expect(files.size).toBeGreaterThan(10);
   });
 
+  it('the core entry never imports the devtools, Preact, htm, esbuild or Playwright', () => {
+    const { files, packages } = importGraph(join(src, 'index.ts'));
+    expect([...files].filter((f) => f.startsWith(join(src, 'devtools')))).toEqual([]);
+    expect([...packages].filter((p) => /^(preact|htm|esbuild|playwright)/.test(p))).toEqual([]);
+  });
+
+  it('the devtools entry loads neither Preact nor esbuild on the server (the page is a built bundle)', () => {
+    const { packages } = importGraph(join(src, 'devtools/index.ts'));
+    expect([...packages].filter((p) => /^(preact|htm|esbuild|playwright)/.test(p))).toEqual([]);
+  });
+
   it('the nestjs entry imports only @nestjs/common and @nestjs/core from Nest', () => {
     const { packages } = importGraph(join(src, 'nestjs/index.ts'));
     expect([...packages].filter((p) => p.startsWith('@nestjs')).sort()).toEqual(['@nestjs/common', '@nestjs/core']);
   });
 
-  const ADAPTERS = ['nestjs', 'bullmq', 'mcp', 'testing'];
+  const ADAPTERS = ['nestjs', 'bullmq', 'mcp', 'testing', 'devtools'];
 
   it.each(ADAPTERS)('the %s adapter uses only the public entry of the core (and of other adapters)', (adapter) => {
     const folder = join(src, adapter);

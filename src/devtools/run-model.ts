@@ -1,0 +1,293 @@
+import type { Decision } from '../index';
+import type { ModelPrice, RecordedRun } from './source';
+import type {
+  DevtoolsRunStatus,
+  PendingView,
+  RequestItem,
+  RunPage,
+  RunSummary,
+  ShownText,
+  StatusItem,
+  TimelineItem,
+  ToolItem,
+} from './types';
+
+/** A request while it is recorded: texts as growing strings. */
+type LiveRequest = Omit<RequestItem, 'text' | 'reasoning' | 'live'> & {
+  text: string;
+  reasoning: string;
+  toolCallIds: string[];
+};
+/** A tool call while it is recorded. */
+type LiveTool = Omit<ToolItem, 'arguments' | 'response' | 'modelResponse'> & {
+  arguments: string;
+  response?: string;
+  modelResponse?: string;
+};
+type LiveItem = LiveRequest | LiveTool | StatusItem;
+
+/** Cut `text` to `max` characters for the page, keeping its whole length. */
+export function shown(text: string, max: number): ShownText {
+  return { text: text.length > max ? text.slice(0, max) : text, length: text.length };
+}
+
+/**
+ * Everything known of one run, in timeline order, built up as its events arrive. Both sources fill one, so the
+ * page, the paging and the test export read every source alike.
+ */
+export class RunModel {
+  status: DevtoolsRunStatus = 'running';
+  model?: string;
+  turns = 0;
+  inputTokens = 0;
+  outputTokens = 0;
+  startedAt: number;
+  updatedAt: number;
+  stopReason?: string;
+  text?: string;
+  error?: string;
+  input: unknown[] = [];
+  pending: PendingView[] = [];
+  readonly decisions: Record<string, Decision> = {};
+  private readonly items: LiveItem[] = [];
+  private readonly tools = new Map<string, LiveTool>();
+  private open?: LiveRequest;
+  private toolCount = 0;
+
+  constructor(
+    readonly runId: string,
+    at = Date.now(),
+  ) {
+    this.startedAt = at;
+    this.updatedAt = at;
+  }
+
+  /** A streamed answer delta. */
+  addText(text: string, at = Date.now()): void {
+    this.request(at).text += text;
+  }
+
+  /** A streamed reasoning delta. */
+  addReasoning(text: string, at = Date.now()): void {
+    this.request(at).reasoning += text;
+  }
+
+  /** A tool call the model made (its arguments may come later, with `setArguments`). */
+  addToolCall(call: { id: string; name: string; arguments: string }, at = Date.now()): void {
+    if (this.tools.has(call.id)) return this.setArguments(call.id, call.arguments);
+    this.request(at).toolCallIds.push(call.id);
+    const tool: LiveTool = {
+      kind: 'tool',
+      index: this.items.length,
+      callId: call.id,
+      name: call.name,
+      arguments: call.arguments,
+      startedAt: at,
+    };
+    this.items.push(tool);
+    this.tools.set(call.id, tool);
+    this.toolCount++;
+  }
+
+  /** The call's whole arguments, once they are known. */
+  setArguments(callId: string, args: string): void {
+    const tool = this.tools.get(callId);
+    if (tool && args) tool.arguments = args;
+  }
+
+  /** A main model request ended. */
+  endRequest(
+    e: { model?: string; ms?: number; firstChunkMs?: number; inputTokens?: number; outputTokens?: number },
+    at = Date.now(),
+  ): void {
+    const request = this.request(at);
+    this.open = undefined;
+    if (e.model) request.model = e.model;
+    if (e.ms !== undefined) {
+      request.durationMs = e.ms;
+      request.startedAt = Math.min(request.startedAt, at - e.ms);
+    }
+    if (e.firstChunkMs !== undefined) request.firstChunkMs = e.firstChunkMs;
+    if (e.inputTokens !== undefined) request.inputTokens = e.inputTokens;
+    if (e.outputTokens !== undefined) request.outputTokens = e.outputTokens;
+    this.touch(at);
+  }
+
+  /** Mark the current request ended without numbers (a source that only sees its events). */
+  closeRequest(_at = Date.now()): void {
+    this.open = undefined;
+  }
+
+  /** Details of the request that just ended. */
+  finishRequest(e: { finishReason?: string; error?: string }): void {
+    const last = [...this.items].reverse().find((item): item is LiveRequest => item.kind === 'request');
+    if (!last) return;
+    if (e.finishReason) last.finishReason = e.finishReason;
+    if (e.error) last.error = e.error;
+  }
+
+  /** A tool call ended. */
+  endTool(
+    callId: string,
+    e: { name?: string; outcome?: string; response: string; durationMs?: number },
+    at = Date.now(),
+  ): void {
+    this.closeRequest(at);
+    let tool = this.tools.get(callId);
+    if (!tool) {
+      this.addToolCall({ id: callId, name: e.name ?? '', arguments: '' }, at);
+      tool = this.tools.get(callId)!;
+    }
+    tool.response = e.response;
+    if (e.outcome) tool.outcome = e.outcome;
+    tool.durationMs = e.durationMs ?? Math.max(0, at - tool.startedAt);
+    this.touch(at);
+  }
+
+  /** What the model read of a call's result, when it differs from the tool's own text. */
+  setModelResponse(callId: string, text: string): void {
+    const tool = this.tools.get(callId);
+    if (!tool || tool.response === undefined) return;
+    if (text !== tool.response) tool.modelResponse = text;
+    else delete tool.modelResponse;
+  }
+
+  /** A change of status. */
+  addStatus(status: DevtoolsRunStatus, e: { stopReason?: string; attempt?: number } = {}, at = Date.now()): void {
+    this.closeRequest(at);
+    const last = this.items[this.items.length - 1];
+    const same = last?.kind === 'status' && last.status === status && !e.attempt;
+    if (!same) this.items.push({ kind: 'status', index: this.items.length, at, status, ...withDefined(e) });
+    this.status = status;
+    if (e.stopReason) this.stopReason = e.stopReason;
+    this.touch(at);
+  }
+
+  /** Timeline entries so far. */
+  get length(): number {
+    return this.items.length;
+  }
+
+  /** The run's line in the list. */
+  summary(pricing?: Record<string, ModelPrice>): RunSummary {
+    const price = this.model ? pricing?.[this.model] : undefined;
+    return {
+      runId: this.runId,
+      status: this.status,
+      ...(this.model ? { model: this.model } : {}),
+      turns: Math.max(this.turns, this.items.filter((item) => item.kind === 'request').length),
+      inputTokens: this.inputTokens,
+      outputTokens: this.outputTokens,
+      ...(price ? { cost: (this.inputTokens * price.input + this.outputTokens * price.output) / 1e6 } : {}),
+      startedAt: this.startedAt,
+      updatedAt: this.updatedAt,
+      ...(this.stopReason ? { stopReason: this.stopReason } : {}),
+      toolCalls: this.toolCount,
+    };
+  }
+
+  /** A slice of the timeline with texts cut to `maxChars` (`offset` -1: the last `limit` entries). */
+  page(
+    options: { offset: number; limit: number; maxChars: number },
+    extra: { canDecide: boolean; canCancel: boolean; pricing?: Record<string, ModelPrice> },
+  ): RunPage {
+    // A negative offset counts from the end: the newest page in one request.
+    const from = options.offset < 0 ? this.items.length - options.limit : options.offset;
+    const offset = Math.max(0, Math.min(from, this.items.length));
+    const items = this.items
+      .slice(offset, offset + options.limit)
+      .map((item) => view(item, options.maxChars, this.open));
+    return {
+      summary: this.summary(extra.pricing),
+      total: this.items.length,
+      offset,
+      items,
+      pending: this.pending,
+      ...(this.text !== undefined ? { text: this.text.slice(0, options.maxChars) } : {}),
+      ...(this.error !== undefined ? { error: this.error } : {}),
+      canDecide: extra.canDecide,
+      canCancel: extra.canCancel,
+    };
+  }
+
+  /** The whole `field` text of entry `index`. */
+  fullText(index: number, field: string): string | undefined {
+    const item = this.items[index];
+    if (!item || item.kind === 'status') return undefined;
+    const value = (item as Record<string, unknown>)[field];
+    return typeof value === 'string' ? value : undefined;
+  }
+
+  /** The run as the test export reads it. */
+  recorded(): RecordedRun {
+    const results: RecordedRun['results'] = {};
+    for (const tool of this.tools.values())
+      if (tool.response !== undefined)
+        results[tool.callId] = {
+          name: tool.name,
+          response: tool.response,
+          ...(tool.outcome ? { outcome: tool.outcome } : {}),
+        };
+    const turns = this.items
+      .filter((item): item is LiveRequest => item.kind === 'request')
+      .map((request) => ({
+        text: request.text,
+        reasoning: request.reasoning,
+        toolCalls: request.toolCallIds.map((id) => {
+          const tool = this.tools.get(id)!;
+          return { id, name: tool.name, arguments: tool.arguments };
+        }),
+        ...(request.finishReason ? { finishReason: request.finishReason } : {}),
+      }));
+    return {
+      runId: this.runId,
+      ...(this.model ? { model: this.model } : {}),
+      input: this.input,
+      turns,
+      results,
+      decisions: this.decisions,
+      ...(this.stopReason ? { stopReason: this.stopReason } : {}),
+      ...(this.text !== undefined ? { text: this.text } : {}),
+    };
+  }
+
+  private request(at: number): LiveRequest {
+    this.touch(at);
+    if (this.open) return this.open;
+    this.open = {
+      kind: 'request',
+      index: this.items.length,
+      startedAt: at,
+      text: '',
+      reasoning: '',
+      toolCallIds: [],
+      ...(this.model ? { model: this.model } : {}),
+    };
+    this.items.push(this.open);
+    return this.open;
+  }
+
+  private touch(at: number): void {
+    if (at > this.updatedAt) this.updatedAt = at;
+  }
+}
+
+/** An entry as the page gets it. */
+function view(item: LiveItem, max: number, open: LiveRequest | undefined): TimelineItem {
+  if (item.kind === 'status') return item;
+  if (item.kind === 'request') {
+    const { toolCallIds: _ids, text, reasoning, ...rest } = item;
+    return { ...rest, live: item === open, text: shown(text, max), reasoning: shown(reasoning, max) };
+  }
+  const { arguments: args, response, modelResponse, ...rest } = item;
+  return {
+    ...rest,
+    arguments: shown(args, max),
+    ...(response !== undefined ? { response: shown(response, max) } : {}),
+    ...(modelResponse !== undefined ? { modelResponse: shown(modelResponse, max) } : {}),
+  };
+}
+
+function withDefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

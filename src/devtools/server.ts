@@ -1,0 +1,111 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { hostAllowed, newToken, tokenMatches } from './auth';
+import { handleApi } from './api';
+import { SECURITY_HEADERS, send } from './respond';
+import { pageHtml } from './page-html';
+import { SseHub } from './sse';
+import type { ModelPrice, RunSource } from './source';
+import { uiAssets } from './ui-bundle';
+
+/** Options of {@link startDevtools}. */
+export type DevtoolsOptions = {
+  /** Where runs come from: `createRunRecorder().source` or `bullmqRunSource(...)`. */
+  source: RunSource;
+  /** Port on 127.0.0.1 (default: a free one). */
+  port?: number;
+  /** The token of the URL (default: 24 random bytes, hex). */
+  token?: string;
+  /** Host names besides the loopback ones that the page may be served under (default none). */
+  allowedHosts?: string[];
+  /** Prices per million tokens, by model name, for the cost column. */
+  pricing?: Record<string, ModelPrice>;
+};
+
+/** A running devtools page. */
+export type Devtools = {
+  /** The page's address, token included: open it in a browser. */
+  url: string;
+  /** Stop serving and close the source's connections. */
+  close(): Promise<void>;
+};
+
+/**
+ * Serve the devtools page on 127.0.0.1. Every request needs the URL's token (401 otherwise) and a loopback
+ * `Host` and `Origin` (403 otherwise), so neither another site nor another user of the machine can read or steer
+ * the runs.
+ *
+ * @example
+ * const devtools = await startDevtools({ source: recorder.source });
+ * console.log(`devtools: ${devtools.url}`);
+ */
+export async function startDevtools(options: DevtoolsOptions): Promise<Devtools> {
+  const token = options.token ?? newToken();
+  const hub = new SseHub();
+  const changed = new Set<string>();
+  let listChanged = false;
+  let flush: NodeJS.Timeout | undefined;
+  // Changes are coalesced: a run streaming thousands of deltas a second costs the page a few refreshes.
+  const unsubscribe = options.source.subscribe((runId) => {
+    if (runId === undefined) listChanged = true;
+    else changed.add(runId);
+    flush ??= setTimeout(() => {
+      flush = undefined;
+      hub.send('changed', { runs: [...changed], list: listChanged || changed.size > 0 });
+      changed.clear();
+      listChanged = false;
+    }, 100);
+  });
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) send(res, 500, 'text/plain', 'Internal error');
+      else res.end();
+      void error;
+    });
+  });
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (!hostAllowed(req, options.allowedHosts)) return send(res, 403, 'text/plain', 'Forbidden host or origin');
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const given = url.searchParams.get('token') ?? header(req, 'x-devtools-token');
+    if (!tokenMatches(token, given)) return send(res, 401, 'text/plain', 'Unauthorized');
+    if (req.method === 'GET' && url.pathname === '/')
+      return send(res, 200, 'text/html; charset=utf-8', pageHtml(token));
+    if (req.method === 'GET' && url.pathname === '/app.js')
+      return send(res, 200, 'text/javascript; charset=utf-8', (await uiAssets()).js);
+    if (req.method === 'GET' && url.pathname === '/app.css')
+      return send(res, 200, 'text/css; charset=utf-8', (await uiAssets()).css);
+    if (req.method === 'GET' && url.pathname === '/api/events') {
+      for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+      return hub.add(res);
+    }
+    if (url.pathname.startsWith('/api/')) return handleApi(req, res, url, options);
+    return send(res, 404, 'text/plain', 'Not found');
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  let closed: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    close: () =>
+      (closed ??= (async () => {
+        unsubscribe();
+        if (flush) clearTimeout(flush);
+        hub.close();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await options.source.close?.();
+      })()),
+  };
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,50 @@
+import type { Decision } from '../index';
+import type { RunPage, RunSummary } from './types';
+
+/** What the export needs of one model request: the reply the model gave. */
+export type RecordedTurn = {
+  text: string;
+  reasoning: string;
+  toolCalls: { id: string; name: string; arguments: string }[];
+  finishReason?: string;
+};
+
+/** A run as the export reads it: model replies, tool results and decisions, in order. */
+export type RecordedRun = {
+  runId: string;
+  model?: string;
+  /** The run's first messages (the input), before any model reply. */
+  input: unknown[];
+  turns: RecordedTurn[];
+  /** Each tool call's outcome and the text the tool gave, by call id. */
+  results: Record<string, { name: string; outcome?: string; response: string }>;
+  /** Each decision a person made, by call id. */
+  decisions: Record<string, Decision>;
+  stopReason?: string;
+  text?: string;
+};
+
+/** Where the page reads runs from, and how it steers them. */
+export interface RunSource {
+  /** Runs, newest first. */
+  list(): Promise<RunSummary[]>;
+  /** One slice of a run's timeline, texts cut to `maxChars` (`offset` -1: the newest); `undefined` for an unknown run. */
+  page(runId: string, options: { offset: number; limit: number; maxChars: number }): Promise<RunPage | undefined>;
+  /** One whole text of a timeline entry (`field` of entry `index`); `undefined` when there is none. */
+  fullText(runId: string, index: number, field: string): Promise<string | undefined>;
+  /** The run as the test export reads it. */
+  recorded(runId: string): Promise<RecordedRun | undefined>;
+  /** Be told when a run changed (`runId`) or the runs did (`undefined`); returns the unsubscribe. */
+  subscribe(listener: (runId?: string) => void): () => void;
+  /** Answer the pending calls of a waiting run. */
+  decide?(runId: string, decisions: Record<string, Decision>): Promise<void>;
+  /** Cancel a running or waiting run. */
+  cancel?(runId: string): Promise<void>;
+  /** What keeps the source from reading runs now (Redis unreachable), for the page to show; `undefined` when fine. */
+  problem?(): string | undefined;
+  /** Stop whatever the source keeps open. */
+  close?(): Promise<void>;
+}
+
+/** Price of a model, per million tokens. */
+export type ModelPrice = { input: number; output: number };

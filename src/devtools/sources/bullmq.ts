@@ -1,0 +1,271 @@
+import type { Redis } from 'ioredis';
+import type { Decision } from '../../index';
+import { listRuns } from '../../bullmq';
+import type { AgentRuns, RunEvent, RunListing, RunRecord } from '../../bullmq';
+import { RunModel } from '../run-model';
+import type { RunSource } from '../source';
+import type { RunSummary } from '../types';
+import { pendingViews, readModelResponses } from './state-view';
+
+/** Options of {@link bullmqRunSource}. */
+export type BullmqRunSourceOptions = {
+  /** The runs to show and steer. Give it the runs' `secret` so that the page can approve and reject. */
+  runs: AgentRuns;
+  /** A Redis client on the runs' Redis, to list them. */
+  connection: Redis;
+  /** The runs' `prefix` (default `'agentcall'`). */
+  prefix?: string;
+  /** How often the list is read again, in ms (default 1000). */
+  pollMs?: number;
+  /** Runs whose events are followed at once (default 50); the least recently opened stops past it. */
+  maxFollowed?: number;
+  /** Milliseconds a Redis call may take before the page says Redis does not answer (default 3000). */
+  timeoutMs?: number;
+};
+
+type Followed = {
+  model: RunModel;
+  lastEventId?: string;
+  reader?: AsyncIterator<RunEvent>;
+  /** `updatedAt` of the record last read. */
+  readAt?: number;
+  record?: RunRecord;
+};
+
+/**
+ * The runs of an `AgentRuns` queue as a devtools source: the list from Redis, each opened run followed through
+ * `runs.events` (from any worker, across pauses and retries), approvals through `runs.decide` with the run's
+ * `runs.resumeToken`, and `runs.cancel`.
+ */
+export function bullmqRunSource(options: BullmqRunSourceOptions): RunSource {
+  const { runs } = options;
+  const timeoutMs = options.timeoutMs ?? 3000;
+  const maxFollowed = options.maxFollowed ?? 50;
+  const followed = new Map<string, Followed>();
+  const summaries = new Map<string, { updatedAt: number; summary: RunSummary }>();
+  const listeners = new Set<(runId?: string) => void>();
+  const notify = (runId?: string) => listeners.forEach((listener) => listener(runId));
+  let listing: RunListing[] = [];
+  let problem: string | undefined;
+  let closed = false;
+
+  const setProblem = (next: string | undefined) => {
+    if (next === problem) return;
+    problem = next;
+    notify();
+  };
+  const guarded = async <T>(work: Promise<T>): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      return await Promise.race([work, timeout]);
+    } catch (error) {
+      if (isConnectionError(error)) setProblem(`Redis is unreachable: ${message(error)}. Retrying…`);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  const poll = async () => {
+    try {
+      const next = await guarded(listRuns(options.connection, { prefix: options.prefix }));
+      const before = new Map(listing.map((run) => [run.runId, run.updatedAt]));
+      listing = next;
+      setProblem(undefined);
+      for (const run of next) if (before.get(run.runId) !== run.updatedAt) notify(run.runId);
+      if (next.length !== before.size) notify();
+      for (const [runId, entry] of followed) if (!entry.reader) follow(runId, entry);
+    } catch {
+      // Said on the page through `problem`; the next poll tries again.
+    }
+  };
+  let polling: Promise<void> = poll();
+  const timer = setInterval(() => {
+    polling = polling.then(poll);
+  }, options.pollMs ?? 1000);
+  timer.unref();
+
+  const follow = (runId: string, entry: Followed) => {
+    if (closed || entry.record?.status === undefined) return;
+    const iterable = runs.events(runId, entry.lastEventId ? { after: entry.lastEventId } : {});
+    const reader = iterable[Symbol.asyncIterator]();
+    entry.reader = reader;
+    void (async () => {
+      try {
+        for (;;) {
+          const next = await reader.next();
+          if (next.done) break;
+          apply(entry, next.value);
+          if (entry.record && next.value.type === 'status') entry.readAt = undefined;
+          notify(runId);
+        }
+      } catch {
+        // Redis went away: `poll` follows again from the last event once it answers.
+        if (entry.reader === reader) entry.reader = undefined;
+      }
+    })();
+  };
+
+  const open = async (runId: string): Promise<Followed | undefined> => {
+    let entry = followed.get(runId);
+    if (entry) {
+      followed.delete(runId);
+      followed.set(runId, entry);
+    } else {
+      entry = { model: new RunModel(runId) };
+      followed.set(runId, entry);
+      for (const [oldId, old] of followed) {
+        if (followed.size <= maxFollowed) break;
+        followed.delete(oldId);
+        void old.reader?.return?.();
+      }
+    }
+    const listed = listing.find((run) => run.runId === runId);
+    if (!entry.record || entry.readAt !== listed?.updatedAt) {
+      try {
+        entry.record = await guarded(runs.get(runId));
+      } catch (error) {
+        if (message(error).includes('not found') || (error as Error).name === 'RunNotFoundError') {
+          followed.delete(runId);
+          return undefined;
+        }
+        throw error;
+      }
+      entry.readAt = listed?.updatedAt;
+      absorb(entry.model, entry.record, listed);
+    }
+    if (!entry.reader) follow(runId, entry);
+    return entry;
+  };
+
+  const summaryOf = async (run: RunListing): Promise<RunSummary> => {
+    const cached = summaries.get(run.runId);
+    if (cached && cached.updatedAt === run.updatedAt) return cached.summary;
+    const record = await guarded(runs.get(run.runId));
+    const model = followed.get(run.runId)?.model;
+    const summary: RunSummary = {
+      runId: run.runId,
+      status: record.status,
+      ...(run.model ? { model: run.model } : {}),
+      turns: record.state.turn,
+      inputTokens: record.state.usage.inputTokens,
+      outputTokens: record.state.usage.outputTokens,
+      startedAt: run.createdAt,
+      updatedAt: run.updatedAt,
+      ...(record.stopReason ? { stopReason: record.stopReason } : {}),
+      toolCalls: model?.summary().toolCalls ?? countCalls(record),
+    };
+    summaries.set(run.runId, { updatedAt: run.updatedAt, summary });
+    return summary;
+  };
+
+  return {
+    list: async () => {
+      await polling;
+      if (problem) throw new Error(problem);
+      const shown = listing.slice(0, 200);
+      const out = await Promise.all(shown.map((run) => summaryOf(run).catch(() => undefined)));
+      return out.filter((summary): summary is RunSummary => summary !== undefined);
+    },
+    page: async (runId, page) => {
+      const entry = await open(runId);
+      if (!entry) return undefined;
+      const waiting = entry.record?.status === 'waiting';
+      const running = ['queued', 'running', 'waiting'].includes(entry.record?.status ?? '');
+      const out = entry.model.page(page, { canDecide: waiting, canCancel: running });
+      // The stored record is the truth on status; the events may still be catching up with it.
+      if (entry.record) {
+        out.summary.status = entry.record.status;
+        if (entry.record.stopReason) out.summary.stopReason = entry.record.stopReason;
+      }
+      return out;
+    },
+    fullText: async (runId, index, field) => (await open(runId))?.model.fullText(index, field),
+    recorded: async (runId) => (await open(runId))?.model.recorded(),
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    problem: () => problem,
+    decide: async (runId, decisions: Record<string, Decision>) => {
+      const token = await guarded(runs.resumeToken(runId));
+      await guarded(runs.decide(runId, decisions, { token }));
+      const entry = followed.get(runId);
+      if (entry) {
+        Object.assign(entry.model.decisions, decisions);
+        entry.model.pending = [];
+      }
+      notify(runId);
+    },
+    cancel: async (runId) => {
+      await guarded(runs.cancel(runId));
+      notify(runId);
+    },
+    close: async () => {
+      closed = true;
+      clearInterval(timer);
+      await polling;
+      await Promise.all([...followed.values()].map(async (entry) => entry.reader?.return?.()));
+      followed.clear();
+    },
+  };
+}
+
+/** Fold one stream event into the run's model, at the time its stream id carries. */
+function apply(entry: Followed, event: RunEvent): void {
+  entry.lastEventId = event.id;
+  const at = Number(event.id.split('-')[0]) || Date.now();
+  const model = entry.model;
+  if (event.type === 'text') model.addText(event.text, at);
+  else if (event.type === 'reasoning') model.addReasoning(event.text, at);
+  else if (event.type === 'tool_call')
+    model.addToolCall(
+      { id: event.call.id, name: event.call.function.name, arguments: event.call.function.arguments },
+      at,
+    );
+  else if (event.type === 'tool_result') {
+    // What the model read of it comes with the next record read (`absorb`): the stored history may be older.
+    model.endTool(event.callId, { name: event.name, response: event.response }, at);
+  } else if (event.type === 'status') {
+    model.addStatus(event.status, { stopReason: event.stopReason, attempt: event.attempt }, at);
+    if (event.status === 'queued' && model.length === 1) model.startedAt = at;
+  }
+}
+
+/** What the stored record adds to the events: totals, pending calls, the answer, what the model read. */
+function absorb(model: RunModel, record: RunRecord, listed: RunListing | undefined): void {
+  if (listed?.model) model.model = listed.model;
+  if (listed) model.startedAt = listed.createdAt;
+  model.turns = record.state.turn;
+  model.inputTokens = record.state.usage.inputTokens;
+  model.outputTokens = record.state.usage.outputTokens;
+  model.pending = record.status === 'waiting' ? pendingViews(record.state) : [];
+  if (record.stopReason) model.stopReason = record.stopReason;
+  if (record.text !== undefined) model.text = record.text;
+  if (record.error) model.error = `${record.error.name}: ${record.error.message}`;
+  const firstReply = record.state.messages.findIndex((m) => m.role === 'assistant');
+  model.input = firstReply === -1 ? record.state.messages : record.state.messages.slice(0, firstReply);
+  for (const [callId, text] of readModelResponses(record.state.messages)) model.setModelResponse(callId, text);
+}
+
+function countCalls(record: RunRecord): number {
+  return record.state.messages.reduce(
+    (n, m) => n + (m.role === 'assistant' && m.tool_calls ? m.tool_calls.length : 0),
+    0,
+  );
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Errors of a Redis that is down or does not answer, as opposed to an unknown run or a refused decision. */
+function isConnectionError(error: unknown): boolean {
+  const text = message(error);
+  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Connection is closed|did not answer|max retries|Stream isn't writeable|enableOfflineQueue/i.test(
+    text,
+  );
+}

@@ -1,0 +1,26 @@
+import type { ChatCompletionMessageParam, RunState } from '../../index';
+import type { PendingView } from '../types';
+
+/** The pending calls of a state, as the page shows them. */
+export function pendingViews(state: RunState): PendingView[] {
+  return state.pending.map((pending) => ({
+    callId: pending.call.id,
+    name: pending.call.function.name,
+    kind: pending.kind,
+    arguments: pending.call.function.arguments,
+  }));
+}
+
+/** The text of each tool message of a history, by call id: what the model read of each call. */
+export function readModelResponses(messages: ChatCompletionMessageParam[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const message of messages) {
+    if (message.role !== 'tool') continue;
+    const content = message.content;
+    out.set(
+      message.tool_call_id,
+      typeof content === 'string' ? content : content.map((part) => ('text' in part ? part.text : '')).join(''),
+    );
+  }
+  return out;
+}

@@ -1,0 +1,147 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Redis } from 'ioredis';
+import { AgentRuns, listRuns } from '../../src/bullmq';
+import { bullmqRunSource, startDevtools } from '../../src/devtools';
+import type { Devtools, RunPage, RunSummary } from '../../src/devtools';
+import { startScriptedServer, type ScriptedServer } from '../../src/testing';
+import { launchChromium } from '../helpers/chromium';
+import { unusedPort } from '../helpers/network';
+import { fakeTool, user } from '../helpers/tools';
+import { apiUrl, eventually, rawRequest } from './helpers';
+
+/** A redis-server of this file's own, on a fixed port, so that it can be stopped and started again. */
+async function redisOn(port: number): Promise<ChildProcess> {
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('Ready to accept connections')) resolve();
+    });
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'ENOENT' ? new Error('These tests need redis-server (apt-get install -y redis-server).') : error,
+      ),
+    );
+  });
+  child.stdout.resume();
+  return child;
+}
+
+const stop = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+
+describe('the devtools page over AgentRuns on a real Redis', () => {
+  let port: number;
+  let redis: ChildProcess;
+  let server: ScriptedServer;
+  let runs: AgentRuns;
+  let connection: Redis;
+  let devtools: Devtools;
+
+  beforeAll(async () => {
+    port = await unusedPort();
+    redis = await redisOn(port);
+    server = await startScriptedServer();
+    runs = new AgentRuns({ connection: { host: '127.0.0.1', port }, secret: 'k' });
+    const gated = fakeTool('delete_file', () => ({ response: 'deleted' }), { needsApproval: true });
+    runs.worker({ setup: async () => ({ client: server.client(), tools: [gated] }) });
+    connection = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 1 });
+    connection.on('error', () => undefined);
+    devtools = await startDevtools({ source: bullmqRunSource({ runs, connection, pollMs: 200, timeoutMs: 1500 }) });
+  });
+  afterAll(async () => {
+    await devtools.close();
+    await runs.close();
+    connection.disconnect();
+    await server.close();
+    await stop(redis);
+  });
+
+  const getJson = async <T>(path: string): Promise<{ status: number; body: T }> => {
+    const res = await rawRequest(apiUrl(devtools.url, path));
+    return { status: res.status, body: JSON.parse(res.body) as T };
+  };
+
+  it('listRuns lists the runs under a prefix, newest first, with their model', async () => {
+    await runs.start({ runId: 'listed-1', body: { model: 'm-one', messages: [user('a')] } });
+    await runs.start({ runId: 'listed-2', body: { model: 'm-two', messages: [user('b')] } });
+    server.enqueue({ text: 'one' }, { text: 'two' });
+    const listed = await listRuns(connection);
+    expect(listed.map((run) => run.runId)).toEqual(expect.arrayContaining(['listed-1', 'listed-2']));
+    expect(listed.find((run) => run.runId === 'listed-2')).toMatchObject({ model: 'm-two' });
+    expect(await listRuns(connection, { prefix: 'other' })).toEqual([]);
+    await runs.wait('listed-1');
+    await runs.wait('listed-2');
+  });
+
+  it('shows a run and decides it with its resume token', async () => {
+    server.enqueue({ toolCalls: [{ id: 'd1', name: 'delete_file', arguments: { path: '/tmp/x' } }] }, { text: 'gone' });
+    const { runId } = await runs.start({ runId: 'to-decide', body: { model: 'm', messages: [user('delete')] } });
+    await runs.wait(runId);
+    const page = await eventually(async () => {
+      const { body } = await getJson<RunPage>(`/api/runs/${runId}`);
+      return body.pending?.length ? body : undefined;
+    });
+    expect(page.summary.status).toBe('waiting');
+    expect(page.pending).toEqual([
+      { callId: 'd1', name: 'delete_file', kind: 'approval', arguments: '{"path":"/tmp/x"}' },
+    ]);
+    const res = await rawRequest(apiUrl(devtools.url, `/api/runs/${runId}/decide`), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ decisions: { d1: { approve: false, reason: 'keep it' } } }),
+    });
+    expect(res.status).toBe(200);
+    const done = await runs.wait(runId);
+    expect(done.status).toBe('completed');
+    const tool = await eventually(async () => {
+      const { body } = await getJson<RunPage>(`/api/runs/${runId}`);
+      return body.items.find((item) => item.kind === 'tool' && item.response);
+    });
+    expect(tool).toMatchObject({ name: 'delete_file', response: { text: 'Tool call rejected by the user: keep it' } });
+  });
+
+  it('says Redis is unreachable while it is down, and recovers when it returns', async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(devtools.url);
+      await page.getByTestId('run-list').waitFor();
+      await stop(redis);
+      const down = await eventually(async () => {
+        const res = await getJson<{ error?: string }>('/api/runs');
+        return res.status === 503 ? res.body : undefined;
+      });
+      expect(down.error).toMatch(/Redis (is unreachable|did not answer)/);
+      const banner = page.getByTestId('problem');
+      await banner.waitFor({ timeout: 20_000 });
+      expect(await banner.textContent()).toMatch(/Redis (is unreachable|did not answer)/);
+      redis = await redisOn(port);
+      await banner.waitFor({ state: 'detached', timeout: 20_000 });
+      await eventually(async () => {
+        const res = await getJson<{ runs: RunSummary[]; problem: string | null }>('/api/runs');
+        return res.status === 200 && res.body.problem === null ? true : undefined;
+      }, 20_000);
+      // A run started after the return shows up.
+      server.enqueue({ text: 'back' });
+      await runs.start({ runId: 'after-return', body: { model: 'm', messages: [user('hi')] } });
+      await eventually(async () => {
+        const res = await getJson<{ runs: RunSummary[] }>('/api/runs');
+        return res.body.runs?.some((run) => run.runId === 'after-return') ? true : undefined;
+      }, 20_000);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+});
