@@ -35,6 +35,7 @@ export {
   EmptyModelResponseError,
   InvalidRunStateError,
   MalformedResponseError,
+  ModelConnectionError,
   ResponsesWireRequiredError,
   RunAbortedError,
   RunStateSignatureError,

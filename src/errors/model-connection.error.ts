@@ -1,0 +1,103 @@
+import { APIConnectionError } from 'openai';
+import { maskSecrets } from '../toolCall/mask-secrets';
+
+const BRAND: unique symbol = Symbol.for('agentcall.ModelConnectionError');
+const NAME = 'ModelConnectionError';
+/** The SDK's own message, which says nothing the name does not. */
+const SDK_MESSAGE = 'Connection error.';
+const MAX_CAUSES = 4;
+const MAX_CAUSE_CHARS = 200;
+
+/** The `APIConnectionError` class of one openai module (its CommonJS and ESM builds each have their own). */
+export type APIConnectionErrorClass = new (options: { message?: string; cause?: Error }) => Error;
+
+/**
+ * Returned as `error` when the model endpoint could not be reached (a wrong host, port or scheme, DNS, TLS, a
+ * refused or reset connection), once the SDK's own retries are spent. Its message names the URL the request went
+ * to, without user, password or query string, and what the connection said (`fetch failed: connect ECONNREFUSED
+ * …`); the SDK's `APIConnectionError` is the `cause`.
+ *
+ * It extends the `APIConnectionError` of the openai module the client was built from, so `error instanceof
+ * APIConnectionError` holds as it does for the SDK's own error, from CommonJS or ESM; `instanceof
+ * ModelConnectionError` and {@link ModelConnectionError.isInstance} hold whichever module that is. A timeout is
+ * not one: it stays the SDK's `APIConnectionTimeoutError`.
+ *
+ * @example
+ * if (result.error instanceof ModelConnectionError) console.error(`check the base URL: ${result.error.url}`);
+ */
+export class ModelConnectionError extends APIConnectionError {
+  static {
+    Object.defineProperty(this, 'name', { value: NAME, configurable: true });
+  }
+
+  /** The request's URL (base URL and path), without user, password, query string or fragment. */
+  declare readonly url: string;
+  /** The SDK's `APIConnectionError`, whose own `cause` is what `fetch` threw. */
+  declare readonly cause: Error;
+
+  constructor(url: string, cause: Error) {
+    super({ message: connectionMessage(url, cause), cause });
+    brand(this, url);
+  }
+
+  /** True for a `ModelConnectionError` built on any openai module's `APIConnectionError`, or from another agentcall copy. */
+  static override [Symbol.hasInstance](value: unknown): value is ModelConnectionError {
+    return isBranded(value);
+  }
+
+  /** Whether `error` is a `ModelConnectionError`, whichever openai module or agentcall copy it came from. */
+  static isInstance(error: unknown): error is ModelConnectionError {
+    return isBranded(error);
+  }
+}
+
+const siblings = new WeakMap<APIConnectionErrorClass, new (url: string, cause: Error) => ModelConnectionError>();
+
+/**
+ * A {@link ModelConnectionError} on `base`, the `APIConnectionError` class of the client's openai module: the
+ * exported class when that is the module agentcall imports, else a subclass of `base` made once, with the same name
+ * and brand, so the user's `instanceof APIConnectionError` holds.
+ *
+ * @internal
+ */
+export function modelConnectionErrorOn(base: APIConnectionErrorClass, url: string, cause: Error): ModelConnectionError {
+  if (base === (APIConnectionError as unknown as APIConnectionErrorClass)) return new ModelConnectionError(url, cause);
+  let Sibling = siblings.get(base);
+  if (!Sibling) {
+    Sibling = class extends base {
+      constructor(url: string, cause: Error) {
+        super({ message: connectionMessage(url, cause), cause });
+        brand(this, url);
+      }
+    } as unknown as new (url: string, cause: Error) => ModelConnectionError;
+    Object.defineProperty(Sibling, 'name', { value: NAME, configurable: true });
+    siblings.set(base, Sibling);
+  }
+  return new Sibling(url, cause);
+}
+
+function brand(error: Error, url: string): void {
+  error.name = NAME;
+  Object.defineProperty(error, 'url', { value: url, enumerable: true });
+  Object.defineProperty(error, BRAND, { value: true });
+}
+
+function isBranded(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
+}
+
+/**
+ * `Connection error: could not reach <url> (<what the connection said>)`. The causes' messages are masked: one of
+ * fetch's (a URL with credentials) quotes the URL whole.
+ */
+function connectionMessage(url: string, error: Error): string {
+  const said: string[] = error.message && error.message !== SDK_MESSAGE ? [error.message] : [];
+  let current: unknown = error.cause;
+  for (let i = 0; i < MAX_CAUSES && typeof current === 'object' && current !== null; i++) {
+    const message: unknown = Reflect.get(current, 'message');
+    if (typeof message === 'string' && message) said.push(message.slice(0, MAX_CAUSE_CHARS));
+    current = Reflect.get(current, 'cause');
+  }
+  const reason = said.length ? ` (${maskSecrets(said.join(': '))})` : '';
+  return `Connection error: could not reach ${url}${reason}`;
+}
