@@ -1,5 +1,4 @@
 import { APIConnectionError } from 'openai';
-import { maskSecrets } from '../toolCall/mask-secrets';
 
 const BRAND: unique symbol = Symbol.for('agentcall.ModelConnectionError');
 const NAME = 'ModelConnectionError';
@@ -27,7 +26,7 @@ export type APIConnectionErrorClass = new (options: { message?: string; cause?: 
  */
 export class ModelConnectionError extends APIConnectionError {
   static {
-    Object.defineProperty(this, 'name', { value: NAME, configurable: true });
+    Object.defineProperty(this, 'name', { value: 'ModelConnectionError' });
   }
 
   /** The request's URL (base URL and path), without user, password, query string or fragment. */
@@ -35,6 +34,7 @@ export class ModelConnectionError extends APIConnectionError {
   /** The SDK's `APIConnectionError`, whose own `cause` is what `fetch` threw. */
   declare readonly cause: Error;
 
+  /** `url` is the request's URL as sent: its credentials and query string are left out here. */
   constructor(url: string, cause: Error) {
     super({ message: connectionMessage(url, cause), cause });
     brand(this, url);
@@ -49,36 +49,37 @@ export class ModelConnectionError extends APIConnectionError {
   static isInstance(error: unknown): error is ModelConnectionError {
     return isBranded(error);
   }
+
+  /**
+   * A `ModelConnectionError` on `base`, the `APIConnectionError` class of the client's openai module: this class
+   * when that is the module agentcall imports, else a subclass of `base` made once, with the same name and brand, so
+   * the user's `instanceof APIConnectionError` holds.
+   *
+   * @internal
+   */
+  static on(base: APIConnectionErrorClass, url: string, cause: Error): ModelConnectionError {
+    if (base === (APIConnectionError as unknown as APIConnectionErrorClass))
+      return new ModelConnectionError(url, cause);
+    let Sibling = siblings.get(base);
+    if (!Sibling) {
+      Sibling = class extends base {
+        constructor(url: string, cause: Error) {
+          super({ message: connectionMessage(url, cause), cause });
+          brand(this, url);
+        }
+      } as unknown as new (url: string, cause: Error) => ModelConnectionError;
+      Object.defineProperty(Sibling, 'name', { value: NAME, configurable: true });
+      siblings.set(base, Sibling);
+    }
+    return new Sibling(url, cause);
+  }
 }
 
 const siblings = new WeakMap<APIConnectionErrorClass, new (url: string, cause: Error) => ModelConnectionError>();
 
-/**
- * A {@link ModelConnectionError} on `base`, the `APIConnectionError` class of the client's openai module: the
- * exported class when that is the module agentcall imports, else a subclass of `base` made once, with the same name
- * and brand, so the user's `instanceof APIConnectionError` holds.
- *
- * @internal
- */
-export function modelConnectionErrorOn(base: APIConnectionErrorClass, url: string, cause: Error): ModelConnectionError {
-  if (base === (APIConnectionError as unknown as APIConnectionErrorClass)) return new ModelConnectionError(url, cause);
-  let Sibling = siblings.get(base);
-  if (!Sibling) {
-    Sibling = class extends base {
-      constructor(url: string, cause: Error) {
-        super({ message: connectionMessage(url, cause), cause });
-        brand(this, url);
-      }
-    } as unknown as new (url: string, cause: Error) => ModelConnectionError;
-    Object.defineProperty(Sibling, 'name', { value: NAME, configurable: true });
-    siblings.set(base, Sibling);
-  }
-  return new Sibling(url, cause);
-}
-
 function brand(error: Error, url: string): void {
   error.name = NAME;
-  Object.defineProperty(error, 'url', { value: url, enumerable: true });
+  Object.defineProperty(error, 'url', { value: safeUrl(url) ?? url, enumerable: true });
   Object.defineProperty(error, BRAND, { value: true });
 }
 
@@ -87,8 +88,8 @@ function isBranded(value: unknown): boolean {
 }
 
 /**
- * `Connection error: could not reach <url> (<what the connection said>)`. The causes' messages are masked: one of
- * fetch's (a URL with credentials) quotes the URL whole.
+ * `Connection error: could not reach <url> (<what the connection said>)`. The URLs in the causes' messages lose
+ * their credentials and query strings too: one of fetch's (a URL with credentials) quotes the URL whole.
  */
 function connectionMessage(url: string, error: Error): string {
   const said: string[] = error.message && error.message !== SDK_MESSAGE ? [error.message] : [];
@@ -98,6 +99,26 @@ function connectionMessage(url: string, error: Error): string {
     if (typeof message === 'string' && message) said.push(message.slice(0, MAX_CAUSE_CHARS));
     current = Reflect.get(current, 'cause');
   }
-  const reason = said.length ? ` (${maskSecrets(said.join(': '))})` : '';
-  return `Connection error: could not reach ${url}${reason}`;
+  const reason = said.length ? ` (${said.join(': ').replace(URL_IN_TEXT, (found) => safeUrl(found) ?? '[url]')})` : '';
+  return `Connection error: could not reach ${safeUrl(url) ?? url}${reason}`;
+}
+
+const URL_IN_TEXT = /\b[a-z][a-z\d+.-]*:\/\/[^\s'"<>()]+/gi;
+
+/**
+ * `href` without user, password, query string or fragment (a base URL may carry credentials, a default query a
+ * key such as Azure's `api-key`); undefined when it is not a URL.
+ */
+function safeUrl(href: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    return undefined;
+  }
+  url.username = '';
+  url.password = '';
+  url.search = '';
+  url.hash = '';
+  return url.href;
 }

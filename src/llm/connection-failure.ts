@@ -1,6 +1,5 @@
 import { APIConnectionError, APIConnectionTimeoutError } from 'openai';
-import { modelConnectionErrorOn, type APIConnectionErrorClass } from '../errors/model-connection.error';
-import type { ModelConnectionError } from '../errors/model-connection.error';
+import { ModelConnectionError, type APIConnectionErrorClass } from '../errors/model-connection.error';
 
 /**
  * `error` as a {@link ModelConnectionError} naming the URL of the request when it is the SDK's connection error
@@ -12,11 +11,11 @@ import type { ModelConnectionError } from '../errors/model-connection.error';
 export function nameConnectionFailure(error: unknown, client: object | undefined, path: string): unknown {
   if (client === undefined || !(error instanceof Error)) return error;
   const ctor: unknown = Reflect.get(client, 'constructor');
-  const base = classOf(ctor, 'APIConnectionError') ?? (APIConnectionError);
+  const base = classOf(ctor, 'APIConnectionError') ?? APIConnectionError;
   const timeout = classOf(ctor, 'APIConnectionTimeoutError') ?? APIConnectionTimeoutError;
   if (!(error instanceof base) || error instanceof timeout) return error;
   const url = requestUrl(Reflect.get(client, 'baseURL'), path);
-  return url === undefined ? error : (modelConnectionErrorOn(base, url, error) satisfies ModelConnectionError);
+  return url === undefined ? error : ModelConnectionError.on(base, url, error);
 }
 
 function classOf(ctor: unknown, name: string): APIConnectionErrorClass | undefined {
@@ -24,21 +23,7 @@ function classOf(ctor: unknown, name: string): APIConnectionErrorClass | undefin
   return typeof found === 'function' ? (found as APIConnectionErrorClass) : undefined;
 }
 
-/**
- * `baseURL` + `path` without user, password, query string or fragment: the client's default query may carry a
- * key (Azure's `api-key`), and a base URL may carry credentials.
- */
+/** `baseURL` + `path` (the error leaves out credentials and query string); undefined when it is not a URL. */
 function requestUrl(baseURL: unknown, path: string): string | undefined {
-  if (typeof baseURL !== 'string') return undefined;
-  let url: URL;
-  try {
-    url = new URL(baseURL);
-  } catch {
-    return undefined;
-  }
-  url.username = '';
-  url.password = '';
-  url.search = '';
-  url.hash = '';
-  return url.href.replace(/\/+$/, '') + path;
+  return typeof baseURL === 'string' && URL.canParse(baseURL) ? baseURL.replace(/\/+$/, '') + path : undefined;
 }
