@@ -186,6 +186,35 @@ describe('retries are counted on both wires, both parsers, streamed or not', () 
     }
   });
 
+  it("a body serialized by a create wrapper or by a debug logger is not counted as the SDK's attempt", async () => {
+    const server = await startBodyServer([chatAnswer(true)]);
+    try {
+      const logged: string[] = [];
+      const log = (...args: unknown[]) => void logged.push(JSON.stringify(args));
+      const client = new OpenAI({
+        apiKey: 'x',
+        baseURL: server.baseURL,
+        maxRetries: 0,
+        logLevel: 'debug',
+        logger: { debug: log, info: log, warn: log, error: log },
+      });
+      const create = client.chat.completions.create.bind(client.chat.completions);
+      const sent: string[] = [];
+      client.chat.completions.create = ((body: object, options?: object) => {
+        sent.push(JSON.stringify(body));
+        return create(body as never, options);
+      }) as typeof client.chat.completions.create;
+      const res = await createLLMResponse({ client, body: { model: 'm', messages: [user('hi')] } });
+      expect(res.answerText).toBe('ok');
+      expect(res.retries).toBe(0);
+      // Both did serialize the body.
+      expect(sent).toHaveLength(1);
+      expect(logged.some((line) => line.includes('"messages"'))).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a failure that outlasts the retries reports them with the error', async () => {
     const server = await startBodyServer([failure, failure]);
     try {
