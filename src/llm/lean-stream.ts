@@ -45,8 +45,8 @@ export type LeanStreamOptions = {
  * not JSON throws the `SyntaxError`, an event named `thread.*` is handed over as `{ event, data }`, a last event
  * without its blank line is dropped. A body not labelled `text/event-stream` is read all the same (some servers
  * mislabel their streams), but if not one event comes out of it, it throws a `MalformedResponseError` quoting its
- * content type and first characters instead of ending as an empty response. The wire guard and the line cap are counted on the raw reads; what the
- * response keeps is counted by the receiver. Line ends are made `\n` before parsing (see {@link LineEndings}). An abort of `controller` ends the
+ * content type and first characters instead of ending as an empty response. The wire guard and the line cap are
+ * counted on the raw reads; what the response keeps is counted by the receiver. Line ends are made `\n` before parsing (see {@link LineEndings}). An abort of `controller` ends the
  * read without a throw, whether or not the request follows `controller`; any other end before the body's own closes
  * the connection.
  *

@@ -110,7 +110,7 @@ describe('a model endpoint that cannot be reached', () => {
         expect(error.message).toMatch(/ECONNREFUSED|fetch failed/);
         expect(error.message).not.toContain('sk-in-the-query');
         expect(error.cause).toBeInstanceOf(APIConnectionError);
-        expect((error.cause).message).toBe('Connection error.');
+        expect(error.cause.message).toBe('Connection error.');
       },
     );
 
