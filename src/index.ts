@@ -36,6 +36,7 @@ export {
   EmptyModelResponseError,
   InvalidRunStateError,
   MalformedResponseError,
+  ModelConnectionError,
   ResponsesWireRequiredError,
   RunAbortedError,
   RunStateSignatureError,

@@ -15,7 +15,7 @@ export function reportRequestEnd(
   model: string,
   res: LLMResponse,
 ): void {
-  const { requestId, usage, ms, firstChunkMs, finish_reason: finishReason, error } = res;
+  const { requestId, usage, ms, firstChunkMs, finish_reason: finishReason, retries, error } = res;
   const event = {
     requestId,
     model,
@@ -23,6 +23,7 @@ export function reportRequestEnd(
     ms,
     ...(firstChunkMs !== undefined && { firstChunkMs }),
     finishReason,
+    retries,
     ...(error !== undefined && { error }),
   };
   callHook(props.onRequestEnd, 'onRequestEnd', event, props.onHookError);

@@ -163,6 +163,7 @@ export class RunTracing {
           'gen_ai.usage.output_tokens': e.usage.outputTokens,
           ...(e.finishReason !== null && { 'gen_ai.response.finish_reasons': [spanText(e.finishReason)] }),
           ...(e.firstChunkMs !== undefined && { 'agentcall.request.first_chunk_ms': e.firstChunkMs }),
+          ...(e.retries > 0 && { 'agentcall.request.retries': e.retries }),
         },
       },
       this.context,

@@ -105,6 +105,12 @@ export type RequestEndEvent = {
   /** Milliseconds to the first streamed chunk (absent when none arrived, or the response was not streamed). */
   firstChunkMs?: number;
   finishReason: CompletionFinishReason;
+  /**
+   * How many times the openai SDK sent the request again by itself (a 408, 409, 429, 5xx or failed connection, up
+   * to the client's `maxRetries`): 0 when the first attempt was the last. Against a scripted mock, a retry takes the
+   * next scripted reply; see `docs/testing.md`.
+   */
+  retries: number;
   /** The request error, when it failed. */
   error?: unknown;
 };

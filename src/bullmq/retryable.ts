@@ -1,5 +1,5 @@
 import { APIConnectionError } from 'openai';
-import { maskSecrets, StreamIdleTimeoutError } from '../index';
+import { maskSecrets, ModelConnectionError, StreamIdleTimeoutError } from '../index';
 
 /**
  * Whether a model error is worth another attempt from the last checkpoint: rate limits (429), server errors
@@ -7,7 +7,7 @@ import { maskSecrets, StreamIdleTimeoutError } from '../index';
  * own fault and fails the run.
  */
 export function isRetryableModelError(error: unknown): boolean {
-  if (StreamIdleTimeoutError.isInstance(error)) return true;
+  if (StreamIdleTimeoutError.isInstance(error) || ModelConnectionError.isInstance(error)) return true;
   if (!(error instanceof Error)) return false;
   const status = (error as { status?: unknown }).status;
   if (typeof status === 'number') return status === 429 || status === 408 || status >= 500;

@@ -17,3 +17,4 @@ export { UnsupportedToolCallError } from './unsupported-tool-call.error';
 export { UnsupportedWireFieldError } from './unsupported-wire-field.error';
 export { ResponsesWireRequiredError } from './responses-wire-required.error';
 export { MalformedResponseError } from './malformed-response.error';
+export { ModelConnectionError } from './model-connection.error';

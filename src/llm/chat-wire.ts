@@ -12,14 +12,15 @@ import type { WireProtocol, WireReceiver } from './wire';
  */
 export const chatWire: WireProtocol<ChatCompletionChunk> = {
   name: 'chat',
-  send(client, body, stream, options) {
+  path: '/chat/completions',
+  send(client, body, stream, options, attempts) {
     const messages = chatMessages(body.messages);
     return stream
       ? client.chat.completions.create(
-          { ...body, messages, stream: true, stream_options: { include_usage: true } },
+          attempts.track({ ...body, messages, stream: true, stream_options: { include_usage: true } }),
           options,
         )
-      : client.chat.completions.create({ ...body, messages, stream: false }, options);
+      : client.chat.completions.create(attempts.track({ ...body, messages, stream: false }), options);
   },
   receiver(state: ResponseState): WireReceiver<ChatCompletionChunk> {
     return state;

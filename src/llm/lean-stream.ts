@@ -1,6 +1,7 @@
 import { APIError, OpenAIError } from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { BodyHead, isEventStream } from './event-stream-check';
 import { startIdleTimer } from './idle-timer';
 import { ResponseByteCounter, type ResponseLimits } from './limit-response';
 import { LineEndings } from './line-endings';
@@ -42,8 +43,10 @@ export type LeanStreamOptions = {
  * event whose data starts with `[DONE]` ends the chunks (the rest of the body is read and ignored, so the
  * connection can be reused), an event whose JSON has a truthy `error` throws the SDK's `APIError`, data that is
  * not JSON throws the `SyntaxError`, an event named `thread.*` is handed over as `{ event, data }`, a last event
- * without its blank line is dropped. The wire guard and the line cap are counted on the raw reads; what the
- * response keeps is counted by the receiver. Line ends are made `\n` before parsing (see {@link LineEndings}). An abort of `controller` ends the
+ * without its blank line is dropped. A body not labelled `text/event-stream` is read all the same (some servers
+ * mislabel their streams), but if not one event comes out of it, it throws a `MalformedResponseError` quoting its
+ * content type and first characters instead of ending as an empty response. The wire guard and the line cap are
+ * counted on the raw reads; what the response keeps is counted by the receiver. Line ends are made `\n` before parsing (see {@link LineEndings}). An abort of `controller` ends the
  * read without a throw, whether or not the request follows `controller`; any other end before the body's own closes
  * the connection.
  *
@@ -64,10 +67,13 @@ export async function readLeanStream<Chunk = ChatCompletionChunk>(
   const decoder = new TextDecoder();
   const lineEnds = new LineEndings();
   const ErrorClass = options.apiError ?? (APIError as unknown as APIErrorClass);
+  const head = isEventStream(response) ? undefined : new BodyHead();
   let done = false;
   let stopped = false;
+  let sawEvent = false;
   let progress = receiver.progress;
   const onEvent = (event: EventSourceMessage): void => {
+    sawEvent = true;
     if (done || stopped) return;
     if (controller.signal.aborted) {
       stopped = true;
@@ -99,7 +105,9 @@ export async function readLeanStream<Chunk = ChatCompletionChunk>(
       if (tooLarge) throw tooLarge;
       // After `[DONE]` the body is still read to its end, as the SDK does, but nothing in it counts.
       if (done) continue;
-      parser.feed(lineEnds.normalize(decoder.decode(value, { stream: true })));
+      const text = lineEnds.normalize(decoder.decode(value, { stream: true }));
+      if (head && !sawEvent) head.add(text);
+      parser.feed(text);
       if (stopped) return;
       if (receiver.progress !== progress) {
         progress = receiver.progress;
@@ -107,6 +115,7 @@ export async function readLeanStream<Chunk = ChatCompletionChunk>(
       }
     }
     finished = true;
+    if (head && !sawEvent) throw head.error(response.headers.get('content-type'));
     receiver.endStream();
   } catch (error) {
     if (controller.signal.aborted) return;

@@ -10,6 +10,9 @@ import { chatWire } from './chat-wire';
 import { responsesWire } from './responses/wire';
 import type { APIErrorClass } from './responses/response-reader';
 import { chooseWire, type Wire, type WireProtocol } from './wire';
+import { isEventStream } from './event-stream-check';
+import { nameConnectionFailure } from './connection-failure';
+import { RequestAttempts } from './request-attempts';
 import type { TokenUsage } from './usage';
 import { ResponseState } from './response-state';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_SSE_LINE_BYTES } from '../constants';
@@ -115,6 +118,13 @@ export type LLMResponse = {
   ms: number;
   /** Milliseconds from sending the request to the first streamed chunk (absent when none arrived). */
   firstChunkMs?: number;
+  /**
+   * How many times the openai SDK sent the request again by itself (its `maxRetries`, on a 408, 409, 429, 5xx or a
+   * failed connection) before the answer or error above: 0 when the first attempt was the last. Counted from the
+   * request body the SDK serializes once per attempt, without touching the client; a stand-in client that never
+   * serializes the body reports 0.
+   */
+  retries: number;
 };
 
 /**
@@ -132,6 +142,8 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
   const { controller, dispose } = linkAbort(abortSignal);
   state.startedAt = performance.now();
   let wire: WireProtocol = chatWire;
+  let base: LLMClient | undefined;
+  const attempts = new RequestAttempts();
   try {
     if (isAborted?.() || controller.signal.aborted) return state.close();
     const maxResponseBytes = props.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -143,7 +155,7 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
     const lean = stream && props.streamParser !== 'sdk';
     // The lean reader counts the wire bytes itself; the SDK's parser needs them capped before it sees them. What
     // the response keeps is counted by `state` on either path.
-    const base = resolveClient(props.client, props.userKey);
+    base = resolveClient(props.client, props.userKey);
     if (chooseWire(props.wire, base) === 'responses') wire = responsesWire;
     const client = lean ? base : withResponseLimits(base, limits);
     // The SDK adds a listener to the signal it is given, and on Node 20 that costs microseconds on a fresh signal:
@@ -152,11 +164,16 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
     const followed = abortSignal !== undefined || (stream && !lean);
     const options = followed ? { ...requestOptions, signal: controller.signal } : requestOptions;
     const apiError = apiErrorOf(base) ?? (APIError as unknown as APIErrorClass);
-    const pending = wire.send(client, body, stream, options);
+    const pending = wire.send(client, body, stream, options, attempts);
+    attempts.arm();
+    // A stand-in client without `asResponse` has only the iterator (or the whole response) to offer.
+    const response = stream && typeof pending.asResponse === 'function' ? await pending.asResponse() : undefined;
     if (!stream) {
       wire.receiver(state, apiError).consume(await pending);
-    } else if (lean && typeof pending.asResponse === 'function') {
-      const response = await pending.asResponse();
+    } else if (response && (lean || !isEventStream(response))) {
+      // A body that is not labelled an event stream goes to the lean reader on either parser: it reads a mislabelled
+      // stream as the SDK would, and quotes a body that holds no event in its error (the SDK's iterator would end
+      // with nothing, and the run with "empty response").
       await readLeanStream(response, wire.receiver(state, apiError, response.headers), {
         controller,
         limits,
@@ -164,15 +181,15 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
         apiError,
       });
     } else {
-      // A stand-in client without `asResponse` has only the iterator to offer.
       const chunks = (await pending) as AsyncIterable<unknown>;
       await readSdkStream(chunks, wire.receiver(state, apiError), controller, requestOptions?.timeout);
     }
   } catch (error) {
-    state.error = wire.failure(error ?? new Error('Request failed'));
+    state.error = wire.failure(nameConnectionFailure(error ?? new Error('Request failed'), base, wire.path));
   } finally {
     dispose();
   }
+  state.retries = attempts.retries;
   // An abort may surface as a throw or, mid-stream, as a quiet end of the SDK's iterator: judge it by the signal.
   const reason: unknown = controller.signal.reason;
   if (reason instanceof StreamIdleTimeoutError) state.error = reason;

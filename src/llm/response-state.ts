@@ -43,6 +43,8 @@ export class ResponseState {
   finishReason: CompletionFinishReason = null;
   error: unknown;
   usage?: LLMResponse['usage'];
+  /** The SDK's retries of the request (see `LLMResponse.retries`). */
+  retries = 0;
   readonly toolCalls: ToolCallAccumulator;
   private readonly think = new ThinkTagSplitter();
   private dropped?: { id?: string; type: string }[];
@@ -187,6 +189,7 @@ export class ResponseState {
       ...(this.error !== undefined ? { error: this.error } : {}),
       ms: performance.now() - this.startedAt,
       ...(this.firstChunkAt !== undefined ? { firstChunkMs: this.firstChunkAt - this.startedAt } : {}),
+      retries: this.retries,
     };
   }
 

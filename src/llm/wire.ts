@@ -1,6 +1,7 @@
 import type { LLMClient, LLMRequestOptions } from './client';
 import type { ChunkReceiver } from './lean-stream';
 import type { LLMRequestBody } from './request';
+import type { RequestAttempts } from './request-attempts';
 import type { ResponseState } from './response-state';
 import type { APIErrorClass } from './responses/response-reader';
 
@@ -27,15 +28,19 @@ export type WireReceiver<Chunk> = ChunkReceiver<Chunk> & {
  */
 export interface WireProtocol<Chunk = unknown> {
   readonly name: 'chat' | 'responses';
+  /** The path of its endpoint under the client's base URL (`/chat/completions`, `/responses`). */
+  readonly path: string;
   /**
    * Sends the request through `client`: a promise of the event stream (`stream`) or of the whole response, with
-   * `asResponse` on a real SDK client. Throws, before anything is sent, on a body the wire cannot carry.
+   * `asResponse` on a real SDK client. The body it builds goes through `attempts.track`, so the SDK's retries are
+   * counted. Throws, before anything is sent, on a body the wire cannot carry.
    */
   send(
     client: LLMClient,
     body: LLMRequestBody,
     stream: boolean,
     options: LLMRequestOptions | undefined,
+    attempts: RequestAttempts,
   ): PromiseLike<unknown> & { asResponse?: () => Promise<Response> };
   /** The receiver of this request's stream events or whole response. */
   receiver(state: ResponseState, apiError: APIErrorClass, headers?: Headers): WireReceiver<Chunk>;

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInThisContext } from 'node:vm';
 import ts from 'typescript';
+import * as openai from 'openai';
 import { minify } from 'uglify-js';
 import { AgentcallError } from '../../src/errors/agentcall.error';
 import { EmptyModelResponseError } from '../../src/errors/empty-model-response.error';
@@ -36,6 +37,8 @@ function loadCopy(files: Map<string, string>): Map<string, Exports> {
   const load = (specifier: string): Exports => {
     const cached = loaded.get(specifier);
     if (cached) return cached;
+    // A package an error extends (the openai SDK's APIConnectionError) is the one installed, as in a bundle.
+    if (specifier === 'openai') return openai;
     const code = files.get(specifier);
     if (code === undefined) throw new Error(`not an error module: ${specifier}`);
     const module = { exports: {} as Exports };

@@ -12,8 +12,9 @@ import { ResponsesReader } from './response-reader';
  */
 export const responsesWire: WireProtocol<ResponseStreamEvent> = {
   name: 'responses',
-  send(client, body, stream, options) {
-    const request = toResponsesBody(body, stream);
+  path: '/responses',
+  send(client, body, stream, options, attempts) {
+    const request = attempts.track(toResponsesBody(body, stream));
     if (!client.responses)
       throw new TypeError(
         "wire: 'responses' needs a client with responses.create (an openai SDK client); this one has only " +
