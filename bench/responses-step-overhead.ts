@@ -19,7 +19,9 @@ const STEPS_PER_RUN = TURNS + 1;
 const BLOCKS = { cycles: 200, blockRuns: 5, seed: 17 };
 const DECORATED_BUDGET = 1 / 0.95;
 
-export async function responsesStepOverhead(): Promise<void> {
+/** `cycles` more than the default narrow the intervals on a busy machine: `node ... responses-step-overhead.js 800`. */
+export async function responsesStepOverhead(cycles = BLOCKS.cycles): Promise<void> {
+  const blocks = { ...BLOCKS, cycles };
   const server = await startBenchServer();
   const model = `bench-${TURNS}-1`;
   const agentcall = (tools: ToolDefinition[]) => () =>
@@ -46,10 +48,10 @@ export async function responsesStepOverhead(): Promise<void> {
     };
     // Warm every path (JIT, sockets) before measuring.
     await measureBlocks(variants, { ...BLOCKS, cycles: 10 });
-    const samples = await measureBlocks(variants, BLOCKS);
+    const samples = await measureBlocks(variants, blocks);
     console.log(
       `Responses step overhead: ${samples.floor.length} runs of ${STEPS_PER_RUN} model turns per variant ` +
-        `(${BLOCKS.cycles} cycles of blocks of ${BLOCKS.blockRuns} runs, the first of each block discarded); ` +
+        `(${cycles} cycles of blocks of ${BLOCKS.blockRuns} runs, the first of each block discarded); ` +
         'CPU per step of the median run',
     );
     report('floor (bare client.responses loop)', msPerStep(samples.floor, STEPS_PER_RUN), 'ms');
@@ -70,4 +72,4 @@ export async function responsesStepOverhead(): Promise<void> {
   }
 }
 
-if (require.main === module) void responsesStepOverhead();
+if (require.main === module) void responsesStepOverhead(Number(process.argv[2]) || undefined);
