@@ -6,6 +6,8 @@ import { masking } from './masking';
 import { nestjsTools } from './nestjs-tools';
 import { pausedRunsMemory } from './paused-runs-memory';
 import { queuedRuns } from './queued-runs';
+import { responsesStepOverhead } from './responses-step-overhead';
+import { responsesStreamProcessing } from './responses-stream-processing';
 import { runStateSize } from './run-state-size';
 import { stepOverhead } from './step-overhead';
 import { streamProcessing } from './stream-processing';
@@ -15,8 +17,10 @@ async function main(): Promise<void> {
   console.log(`agentcall benchmarks — node ${process.version}, ${process.platform}/${process.arch}\n`);
   for (const bench of [
     stepOverhead,
+    responsesStepOverhead,
     historyGrowth,
     streamProcessing,
+    responsesStreamProcessing,
     concurrentStreams,
     toolConcurrency,
     masking,

@@ -13,7 +13,8 @@ import { runTool } from '../src/toolCall/run-tool';
 import type { ToolDefinition } from '../src/toolCall/type';
 import type { AgentTracer } from '../src/agentCall/type';
 import { median, report, startBenchServer } from './lib/harness';
-import { mean, measureBlocks, medianRatioInterval, quantile } from './lib/per-run-samples';
+import { mean, measureBlocks } from './lib/per-run-samples';
+import { msPerStep, reportVersus } from './lib/step-ratios';
 import { floorLoop } from './lib/floor-loop';
 import { lookupDefinition, lookupSchema, lookupText } from './lib/lookup-tool';
 import { decoratedLookupTools } from './lib/decorated-lookup';
@@ -57,23 +58,15 @@ export async function stepOverhead(): Promise<void> {
     // Warm every path (JIT, sockets) before measuring.
     await measureBlocks(variants, { ...BLOCKS, cycles: 10 });
     const samples = await measureBlocks(variants, BLOCKS);
-    const perStep = (key: keyof typeof variants) => median(samples[key]) / STEPS_PER_RUN / 1000;
+    const perStep = (key: keyof typeof variants) => msPerStep(samples[key], STEPS_PER_RUN);
     const kept = samples.floor.length;
     console.log(
       `step overhead: ${kept} runs of ${STEPS_PER_RUN} model turns per variant (${BLOCKS.cycles} cycles of blocks ` +
         `of ${BLOCKS.blockRuns} runs, the first of each block discarded); CPU per step of the median run`,
     );
     report('floor (bare openai SDK loop)', perStep('floor'), 'ms');
-    const versus = (label: string, key: keyof typeof variants, baseline: keyof typeof variants) => {
-      const { ratio, low, high } = medianRatioInterval(samples[key], samples[baseline]);
-      report(label, perStep(key), 'ms', perStep(baseline));
-      // The fastest tenth of runs: the least disturbed by the machine, the nearest to the work itself.
-      const fast = quantile(samples[key], 0.1) / quantile(samples[baseline], 0.1);
-      console.log(
-        `    ${ratio.toFixed(3)}×, 95% interval ${low.toFixed(3)}–${high.toFixed(3)}×; 10th percentiles ${fast.toFixed(3)}×`,
-      );
-      return high;
-    };
+    const versus = (label: string, key: keyof typeof variants, baseline: keyof typeof variants) =>
+      reportVersus(label, samples[key], samples[baseline], STEPS_PER_RUN);
     versus('agentcall, hand-written tool', 'hand', 'floor');
     const high = versus('agentcall, decorated tool', 'decorated', 'floor');
     console.log(
