@@ -2,8 +2,9 @@ import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '
 import type { RunToolResult } from '../toolCall/type';
 import type { DecidedCall } from './decisions';
 import { locatePending } from './pending-messages';
-import { reportAnsweredCall } from './report-hooks';
-import { pausedAt, restoreInteractiveHistory, runInteractiveHandler } from './resume-interactive';
+import type { RunEvents } from './observers';
+import { answerCall } from './report-hooks';
+import { pausedAt, pausedCall, restoreInteractiveHistory, runInteractiveHandler } from './resume-interactive';
 import { assertRunState, type PendingCall, type RunState } from './run-state';
 import { verifyRunState } from './run-state-signature';
 import type { DurableState } from './run-state-snapshot';
@@ -27,6 +28,8 @@ export function restoreDurableState(saved: RunState, current: DurableState, veri
     pending: saved.pending.slice(),
     hasCaller: takeSavedCaller || current.hasCaller,
     caller: takeSavedCaller ? saved.caller : current.caller,
+    // This run's own span is what a later resume continues, not the one the saved state came from.
+    ...(current.traceparent !== undefined && { traceparent: current.traceparent }),
   };
 }
 
@@ -110,12 +113,13 @@ export type PausedToolAnswer = {
  *
  * @internal
  */
-export async function answerPausedTool(props: RunAgentCallProps): Promise<PausedToolAnswer> {
+export async function answerPausedTool(props: RunAgentCallProps, events: RunEvents): Promise<PausedToolAnswer> {
   const params = props.childrenInteractiveParams!;
   const handle = props.handleInteractiveTool;
-  const started = performance.now();
-  const result: RunToolResult = handle ? await runInteractiveHandler(handle, params) : { response: '', outcome: 'ok' };
+  const answer = (): Promise<RunToolResult> | RunToolResult =>
+    handle ? runInteractiveHandler(handle, params) : { response: '', outcome: 'ok' };
+  const paused = pausedCall(params);
+  const result = paused ? await answerCall(events, paused, answer) : await answer();
   const { messages, call } = restoreInteractiveHistory(params, result);
-  if (call) reportAnsweredCall(props, call, result, performance.now() - started);
   return { result, messages, call };
 }

@@ -32,6 +32,17 @@ export function restoreInteractiveHistory(
   return { messages, call };
 }
 
+/** The call a tool paused on, as the saved history holds it (the first assistant message that made it). */
+export function pausedCall(params: ChildrenInteractiveParams): ChatCompletionMessageToolCall | undefined {
+  const { memoryRequestMessages, toolCallId } = params.toolParams;
+  for (const message of memoryRequestMessages) {
+    if (message.role !== 'assistant') continue;
+    const found = message.tool_calls?.find((c) => c.id === toolCallId);
+    if (found?.type === 'function') return found;
+  }
+  return undefined;
+}
+
 /** The `interactiveResponse` of a run paused by the call `toolCallId`; the history is filled in when the run ends. */
 export function pausedAt(interactive: ToolInteractive, toolCallId: string): ToolCallChildrenInteractive {
   return {
