@@ -7,31 +7,29 @@ import { EmptyModelResponseError } from '../errors/empty-model-response.error';
 import { UnsupportedToolCallError } from '../errors/unsupported-tool-call.error';
 import type { LLMClient } from '../llm/client';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, UsageItem } from '../llm/type';
-import type { RunToolResult, ToolExecuteResult } from '../toolCall/type';
+import type { ToolExecuteResult } from '../toolCall/type';
 import { toError } from '../utils/to-error';
 import { AWAITING_APPROVAL_RESPONSE, findApprovals } from './approvals';
 import { ContextFitting } from './context-fitting';
-import { planDecisions, type DecidedCall } from './decisions';
 import { advanceLoopGuard, forcesAnswer } from './loop-guard';
 import { ModelRequests } from './model-requests';
 import type { RunEvents } from './observers';
 import { answerCall, reportRequestEnd } from './report-hooks';
 import {
-  answerPausedTool,
-  checkSavedState,
-  decidedTurn,
-  handlePausedCall,
+  applyDecisions,
+  keepNonEmpty,
+  pausedAt,
+  planDecisions,
   restoreDurableState,
+  resumePoint,
   stillPaused,
-  type PausedToolAnswer,
-} from './restore-run';
-import { keepNonEmpty, pausedAt } from './resume-interactive';
+  type ResumePoint,
+} from './resume';
 import type { RunState } from './run-state';
 import { newDurableState, saveCheckpoint, snapshotRunState, type DurableState } from './run-state-snapshot';
 import { overCapText } from './run-tool-calls';
 import { RunHistory } from './run-history';
 import { RunTally } from './run-tally';
-import { validateInteractiveParams } from './validate-run-state';
 import { ToolCallRunner } from './tool-call-runner';
 import type { AgentStopReason, RunAgentCallProps, RunAgentResponse, ToolCallChildrenInteractive } from './type';
 
@@ -76,17 +74,8 @@ export class AgentLoop {
   }
 
   async run(): Promise<RunAgentResponse> {
-    if (this.props.resumeFrom !== undefined) {
-      const resumed = await this.restore(this.props.resumeFrom);
-      if (resumed) return resumed;
-    } else if (this.props.childrenInteractiveParams) {
-      try {
-        validateInteractiveParams(this.props.childrenInteractiveParams);
-      } catch (error) {
-        this.refusedInput = true;
-        return this.finish('error', error);
-      }
-      const resumed = this.resume(await answerPausedTool(this.props, this.events));
+    if (this.props.resumeFrom !== undefined || this.props.childrenInteractiveParams) {
+      const resumed = await this.resume();
       if (resumed) return resumed;
     }
     const maxTurns = this.props.maxRunAgentTimes ?? DEFAULT_MAX_RUN_AGENT_TIMES;
@@ -187,89 +176,59 @@ export class AgentLoop {
     result: ToolExecuteResult,
     callCount: number,
     at?: number,
+    /** The seed's resume: the answer goes in as it was given, and only the tool's own messages count as produced. */
+    asGiven = false,
   ): Promise<void> {
     if (result.interactive) {
       this.durable.pending.push({ kind: 'interactive', call, interactive: result.interactive });
       this.interactiveResponse ??= pausedAt(result.interactive, call.id);
     }
     if (result.usages?.length) this.pushUsages(result.usages);
-    const fitted = await this.fitting.fitToolResponse(call, result.response, callCount, this.history.tokens);
+    const fitted = asGiven
+      ? result.response
+      : await this.fitting.fitToolResponse(call, result.response, callCount, this.history.tokens);
     if (this.events.has('toolSettled')) this.events.emit('toolSettled', { call, modelText: fitted });
     // Several providers refuse an empty tool message: nothing to say is sent as 'none'.
-    const message = toolMessage(call.id, fitted || 'none');
-    this.history.produce(message, ...keepNonEmpty(result.assistantMessages));
+    const message = toolMessage(call.id, asGiven ? fitted : fitted || 'none');
+    if (!asGiven) this.history.produce(message);
+    this.history.produce(...keepNonEmpty(result.assistantMessages));
     this.history.put(message, at);
   }
 
   /**
-   * Take over a saved run state and answer its pending calls with `decisions`; returns the final response when
-   * the run must not continue into the loop (an unreadable state, a call still undecided, a new pause, a stop).
+   * Take over the state the run resumes from and answer its pending calls as decided; returns the final response
+   * when the run must not continue into the loop (a refused input, a call still undecided, a new pause, a stop).
    */
-  private async restore(saved: RunState): Promise<RunAgentResponse | undefined> {
-    let verified: boolean;
+  private async resume(): Promise<RunAgentResponse | undefined> {
+    let point: ResumePoint;
     try {
-      verified = checkSavedState(saved, this.props.stateSecret);
+      point = resumePoint(this.props, this.durable)!;
     } catch (error) {
-      this.unreadableState = saved;
+      if (this.props.resumeFrom !== undefined) this.unreadableState = this.props.resumeFrom;
       this.refusedInput = true;
       return this.finish('error', error);
     }
-    this.durable = restoreDurableState(saved, this.durable, verified);
-    this.history.reset(saved.messages.slice());
-    // The saved state is already stored: until something changes, there is nothing to checkpoint.
-    this.history.changes = 0;
+    this.durable = restoreDurableState(point.state, this.durable, point.verified);
+    this.history.reset(point.state.messages.slice());
+    // A saved state is already stored: until something changes, there is nothing to checkpoint.
+    if (!point.seed) this.history.changes = 0;
     const pending = this.durable.pending;
     if (!pending.length) return undefined;
-    const plan = planDecisions(pending, this.props.decisions, Boolean(this.props.handleInteractiveTool));
+    const plan = planDecisions(pending, point.decisions, Boolean(this.props.handleInteractiveTool));
     if (!plan) {
       this.interactiveResponse = stillPaused(pending);
       return this.finish('interactive');
     }
-    const stop = await this.applyDecisions(plan);
-    return this.afterTurn(stop);
-  }
-
-  /** Answer each pending call as decided, replacing its placeholder tool message in place; true on a `stop`. */
-  private async applyDecisions(plan: DecidedCall[]): Promise<boolean> {
-    const { toolIndex, approved, snapshot } = decidedTurn(this.history.messages, this.durable.pending, plan);
     this.durable.pending = [];
     this.history.changes++;
-    const results = approved.length ? await this.tools.run(approved, snapshot, this.durable) : [];
-    let next = 0;
-    let stop = false;
-    for (const decided of plan) {
-      const call = decided.action === 'handle' ? decided.pending.call : decided.call;
-      let result: RunToolResult;
-      if (decided.action === 'run') {
-        result = results[next++];
-      } else {
-        result = await answerCall(this.events, call, () =>
-          decided.action === 'handle'
-            ? handlePausedCall(this.props.handleInteractiveTool!, decided.pending, this.history.messages)
-            : { ...decided.result, outcome: decided.action === 'reject' ? 'rejected' : 'ok' },
-        );
-      }
-      if (result.stop) stop = true;
-      await this.settle(call, result, plan.length, toolIndex.get(call.id));
-    }
-    return stop;
-  }
-
-  /**
-   * Take a paused tool's answer into the run; returns the final response when the run must not continue into the
-   * loop. Not async: `run` awaits the answer, then this, with no hop between.
-   */
-  private resume({ result, messages, call }: PausedToolAnswer) {
-    this.history.reset(messages);
-    this.history.produce(...keepNonEmpty(result.assistantMessages));
-    if (result.usages?.length) this.pushUsages(result.usages);
-    if (result.interactive) {
-      const pausedId = this.props.childrenInteractiveParams!.toolParams.toolCallId;
-      this.interactiveResponse = pausedAt(result.interactive, pausedId);
-      if (call) this.durable.pending.push({ kind: 'interactive', call, interactive: result.interactive });
-      return this.finish('interactive');
-    }
-    return result.stop ? this.finish('tool_stop') : undefined;
+    const stop = await applyDecisions(plan, pending, {
+      messages: this.history.messages,
+      events: this.events,
+      handleInteractiveTool: this.props.handleInteractiveTool,
+      runTools: (calls, snapshot) => this.tools.run(calls, snapshot, this.durable),
+      settle: (call, result, callCount, at) => this.settle(call, result, callCount, at, point.seed),
+    });
+    return this.afterTurn(stop);
   }
 
   /**
