@@ -4,6 +4,8 @@ import type { ChatCompletionMessageParam, ChatCompletionTool } from '../llm/type
 import type { RunEvents } from './observers';
 import type { RunAgentCallProps } from './type';
 
+const REQUEST_SCOPE = { kind: 'request' } as const;
+
 /**
  * The main model requests of one run: the body and tools it was started with, sent through its client and
  * signal with the caller's streaming hooks and response limits. Fixed for the run, so built once: each turn
@@ -41,7 +43,8 @@ export class ModelRequests {
   send(messages: ChatCompletionMessageParam[], callIds: Set<string>, forceAnswer: boolean): Promise<LLMResponse> {
     const events = this.events;
     if (events.has('requestStart')) events.emit('requestStart', { model: String(this.body.model) });
-    return events.within({ kind: 'request' }, () => this.request(messages, callIds, forceAnswer));
+    if (!events.scoped) return this.request(messages, callIds, forceAnswer);
+    return events.within(REQUEST_SCOPE, () => this.request(messages, callIds, forceAnswer));
   }
 
   private request(

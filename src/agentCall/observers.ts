@@ -69,6 +69,11 @@ export class RunEvents {
     }
   }
 
+  /** Whether any observer runs work in a scope: ask before building one for `within`. */
+  get scoped(): boolean {
+    return this.scopes.length > 0;
+  }
+
   /** Whether anyone listens to `name`: ask before building its event. */
   has(name: RunEventName): boolean {
     return this.listeners[name] !== undefined;

@@ -56,7 +56,7 @@ export async function answerCall(
 ): Promise<RunToolResult> {
   if (events.has('toolStart')) events.emit('toolStart', { call });
   const started = performance.now();
-  const result = await events.within({ kind: 'tool', call }, answer);
+  const result = await (events.scoped ? events.within({ kind: 'tool', call }, answer) : answer());
   reportAnsweredCall(events, call, result, performance.now() - started);
   return result;
 }

@@ -100,7 +100,7 @@ export async function runToolCalls({
     // Timed only for observers: a run without them pays nothing for it.
     const reportEnd = events.has('toolEnd');
     const started = reportEnd ? performance.now() : 0;
-    const result = await events.within({ kind: 'tool', call }, () => execute(call));
+    const result = await (events.scoped ? events.within({ kind: 'tool', call }, () => execute(call)) : execute(call));
     results[index] = result;
     if (result.interactive !== undefined || result.stop === true) halted = true;
     if (reportEnd) {
