@@ -52,7 +52,7 @@ export async function traceDemoRun(options: { wire?: Wire } = {}): Promise<strin
 }
 
 /** Attributes left out of the printed tree: implied by the span's name, or different on every run. */
-const HIDDEN = new Set(['gen_ai.operation.name', 'agentcall.request.first_chunk_ms']);
+const HIDDEN = new Set(['gen_ai.operation.name', 'gen_ai.response.time_to_first_chunk']);
 
 /**
  * Spans as an indented tree, children in the order they ended (the order of the run, whatever the clock's

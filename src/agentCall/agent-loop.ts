@@ -6,63 +6,50 @@ import {
 import { DuplicateToolNameError } from '../errors/duplicate-tool-name.error';
 import { EmptyModelResponseError } from '../errors/empty-model-response.error';
 import { UnsupportedToolCallError } from '../errors/unsupported-tool-call.error';
-import { resolveClient } from '../llm/client';
-import { callIdsIn } from '../llm/function-calls';
-import { estimateMessageTokens, estimateMessagesTokens } from '../llm/tokens';
+import type { LLMClient } from '../llm/client';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, UsageItem } from '../llm/type';
 import { duplicateToolName } from '../toolCall/run-tool';
-import type { RunToolResult, ToolExecuteResult } from '../toolCall/type';
-import { callHook } from '../utils/call-hook';
+import type { ToolExecuteResult } from '../toolCall/type';
 import { toError } from '../utils/to-error';
 import { AWAITING_APPROVAL_RESPONSE, findApprovals } from './approvals';
 import { ContextFitting } from './context-fitting';
-import { planDecisions, type DecidedCall } from './decisions';
 import { advanceLoopGuard, forcesAnswer } from './loop-guard';
 import { ModelRequests } from './model-requests';
-import { reportAnsweredCall, reportRequestEnd } from './report-hooks';
+import type { RunEvents } from './observers';
+import { answerCall, reportRequestEnd } from './report-hooks';
 import {
-  answerPausedTool,
-  checkSavedState,
-  decidedTurn,
-  handlePausedCall,
+  applyDecisions,
+  keepNonEmpty,
+  pausedAt,
+  planDecisions,
   restoreDurableState,
+  resumePoint,
   stillPaused,
-  type PausedToolAnswer,
-} from './restore-run';
-import { keepNonEmpty, pausedAt } from './resume-interactive';
+  type ResumePoint,
+} from './resume';
 import type { RunState } from './run-state';
 import { newDurableState, saveCheckpoint, snapshotRunState, type DurableState } from './run-state-snapshot';
 import { overCapText } from './run-tool-calls';
-import { TOOL_SETTLED, type TracedProps } from './run-tracing';
-import { validateInteractiveParams } from './validate-run-state';
+import { RunHistory } from './run-history';
+import { RunTally } from './run-tally';
 import { ToolCallRunner } from './tool-call-runner';
-import type { AgentStopReason, RunAgentResponse, ToolCallChildrenInteractive } from './type';
+import type { AgentStopReason, RunAgentCallProps, RunAgentResponse, ToolCallChildrenInteractive } from './type';
 
-/** One run of the loop: its history, counters and hooks. `runAgentLoop` owns the timers and the signal. */
+/**
+ * One run of the loop: its history, counters and state, reported to its observers. `runAgentLoop` owns the timers
+ * and the signal.
+ */
 export class AgentLoop {
   private readonly model: string;
   private readonly requests: ModelRequests;
   private readonly tools: ToolCallRunner;
   private readonly fitting: ContextFitting;
-  private messages: ChatCompletionMessageParam[];
-  /** Estimated tokens of `messages`, kept up to date as messages are appended (each counted once). */
-  private historyTokens: number;
-  private readonly assistantMessages: ChatCompletionMessageParam[] = [];
-  private readonly usages: UsageItem[] = [];
-  private readonly requestIds: string[] = [];
-  private inputTokens = 0;
-  private outputTokens = 0;
-  private runTimes = 0;
-  private finishReason: RunAgentResponse['finish_reason'] = null;
+  private readonly history: RunHistory;
+  private readonly tally = new RunTally();
   private interactiveResponse?: ToolCallChildrenInteractive;
-  /** The last assistant text the model wrote in this run. */
-  private text = '';
-  /** Every tool-call id in the history: a new call never reuses one (seeded at the first request). */
-  private callIds?: Set<string>;
-  /** With `messages`, what survives a pause, a checkpoint and another process. */
+  /** With the history, what survives a pause, a checkpoint and another process. */
   private durable: DurableState;
-  /** Bumped on every change to the state; a checkpoint is skipped when nothing changed since the last one. */
-  private changes = 1;
+  /** `history.changes` at the last checkpoint: nothing changed since, nothing to save. */
   private savedChanges = 0;
   /** A `resumeFrom` this release cannot read: handed back untouched, never overwritten by a checkpoint. */
   private unreadableState?: unknown;
@@ -71,19 +58,21 @@ export class AgentLoop {
   private journalError?: { error: unknown };
 
   constructor(
-    private readonly props: TracedProps,
+    private readonly props: RunAgentCallProps,
     /** The run's signal; absent when nothing can abort the run. */
     private readonly signal: AbortSignal | undefined,
     private readonly abortReason: () => AgentStopReason,
+    private readonly events: RunEvents,
+    client: LLMClient,
+    /** The run's trace context, carried by every state it saves. */
+    traceparent: string | undefined,
   ) {
-    const client = resolveClient(props.client, props.userKey);
     this.model = String(props.body.model);
-    this.requests = new ModelRequests(props, client, signal);
-    this.tools = new ToolCallRunner(props, signal, (error) => (this.journalError ??= { error }));
+    this.requests = new ModelRequests(props, client, signal, events);
+    this.tools = new ToolCallRunner(props, signal, events, (error) => (this.journalError ??= { error }));
     this.fitting = new ContextFitting(props, client, this.model, signal, (usages) => this.pushUsages(usages));
-    this.messages = props.resumeFrom === undefined ? [...props.body.messages] : [];
-    this.historyTokens = estimateMessagesTokens(this.messages);
-    this.durable = newDurableState(props);
+    this.history = new RunHistory(props.resumeFrom === undefined ? [...props.body.messages] : []);
+    this.durable = newDurableState(props, traceparent);
   }
 
   async run(): Promise<RunAgentResponse> {
@@ -93,17 +82,8 @@ export class AgentLoop {
       this.unreadableState = this.props.resumeFrom;
       return this.finish('error', new DuplicateToolNameError(duplicate));
     }
-    if (this.props.resumeFrom !== undefined) {
-      const resumed = await this.restore(this.props.resumeFrom);
-      if (resumed) return resumed;
-    } else if (this.props.childrenInteractiveParams) {
-      try {
-        validateInteractiveParams(this.props.childrenInteractiveParams);
-      } catch (error) {
-        this.refusedInput = true;
-        return this.finish('error', error);
-      }
-      const resumed = this.resume(await answerPausedTool(this.props));
+    if (this.props.resumeFrom !== undefined || this.props.childrenInteractiveParams) {
+      const resumed = await this.resume();
       if (resumed) return resumed;
     }
     const maxTurns = this.props.maxRunAgentTimes ?? DEFAULT_MAX_RUN_AGENT_TIMES;
@@ -111,29 +91,23 @@ export class AgentLoop {
 
     while (this.durable.turn < maxTurns) {
       if (this.aborted()) return this.finish(this.abortReason());
-      const compressed = await this.fitting.compressHistory(this.messages, this.historyTokens);
-      if (compressed) {
-        this.messages = compressed.messages;
-        this.historyTokens = compressed.event.afterTokens;
-      }
-      this.runTimes++;
+      const history = this.history;
+      const compressed = await this.fitting.compressHistory(history.messages, history.tokens);
+      if (compressed) history.reset(compressed.messages, compressed.event.afterTokens);
+      this.tally.runTimes++;
       this.durable.turn++;
-      this.changes++;
+      history.changes++;
 
-      const snapshot = this.messages.slice();
+      const snapshot = history.messages.slice();
       const forceAnswer = forcesAnswer(this.durable.loopGuard, maxToolTurns);
-      const res = await this.requests.send(this.messages, (this.callIds ??= callIdsIn(this.messages)), forceAnswer);
+      const res = await this.requests.send(history.messages, history.callIds(), forceAnswer);
 
-      this.finishReason = res.finish_reason;
-      this.requestIds.push(res.requestId);
-      if (this.props.onRequestEnd) reportRequestEnd(this.props, this.model, res);
-      this.inputTokens += res.usage.inputTokens;
-      this.outputTokens += res.usage.outputTokens;
+      this.tally.countRequest(res);
+      if (this.events.has('requestEnd')) reportRequestEnd(this.events, this.model, res);
       this.pushUsages([{ moduleName: 'agent_call', model: this.model, ...res.usage }]);
-      if (res.answerText) this.text = res.answerText;
       if (res.assistantMessage) {
-        this.assistantMessages.push(res.assistantMessage);
-        this.append(res.assistantMessage);
+        history.produce(res.assistantMessage);
+        history.append(res.assistantMessage);
       }
       if (res.error !== undefined) return this.finish('error', res.error);
       if (res.finish_reason === 'close' || this.aborted()) return this.finish(this.abortReason());
@@ -179,8 +153,10 @@ export class AgentLoop {
     let next = 0;
     for (let i = 0; i < calls.length; i++) {
       if (i >= cap) {
-        const skipped: RunToolResult = { response: overCapText(calls[i], calls.length, cap), outcome: 'skipped' };
-        reportAnsweredCall(this.props, calls[i], skipped, 0);
+        const skipped = await answerCall(this.events, calls[i], () => ({
+          response: overCapText(calls[i], calls.length, cap),
+          outcome: 'skipped',
+        }));
         await this.settle(calls[i], skipped, calls.length);
         continue;
       }
@@ -188,8 +164,8 @@ export class AgentLoop {
       if (approval) {
         this.durable.pending.push(approval);
         const placeholder = toolMessage(calls[i].id, AWAITING_APPROVAL_RESPONSE);
-        this.append(placeholder);
-        this.assistantMessages.push(placeholder);
+        this.history.append(placeholder);
+        this.history.produce(placeholder);
         continue;
       }
       const result = results[next++];
@@ -208,97 +184,59 @@ export class AgentLoop {
     result: ToolExecuteResult,
     callCount: number,
     at?: number,
+    /** The seed's resume: the answer goes in as it was given, and only the tool's own messages count as produced. */
+    asGiven = false,
   ): Promise<void> {
     if (result.interactive) {
       this.durable.pending.push({ kind: 'interactive', call, interactive: result.interactive });
       this.interactiveResponse ??= pausedAt(result.interactive, call.id);
     }
     if (result.usages?.length) this.pushUsages(result.usages);
-    const fitted = await this.fitting.fitToolResponse(call, result.response, callCount, this.historyTokens);
-    this.props[TOOL_SETTLED]?.(call.id, fitted);
+    const fitted = asGiven
+      ? result.response
+      : await this.fitting.fitToolResponse(call, result.response, callCount, this.history.tokens);
+    if (this.events.has('toolSettled')) this.events.emit('toolSettled', { call, modelText: fitted });
     // Several providers refuse an empty tool message: nothing to say is sent as 'none'.
-    const message = toolMessage(call.id, fitted || 'none');
-    this.assistantMessages.push(message, ...keepNonEmpty(result.assistantMessages));
-    if (at === undefined) {
-      this.append(message);
-    } else {
-      this.historyTokens += estimateMessageTokens(message) - estimateMessageTokens(this.messages[at]);
-      this.messages[at] = message;
-    }
+    const message = toolMessage(call.id, asGiven ? fitted : fitted || 'none');
+    if (!asGiven) this.history.produce(message);
+    this.history.produce(...keepNonEmpty(result.assistantMessages));
+    this.history.put(message, at);
   }
 
   /**
-   * Take over a saved run state and answer its pending calls with `decisions`; returns the final response when
-   * the run must not continue into the loop (an unreadable state, a call still undecided, a new pause, a stop).
+   * Take over the state the run resumes from and answer its pending calls as decided; returns the final response
+   * when the run must not continue into the loop (a refused input, a call still undecided, a new pause, a stop).
    */
-  private async restore(saved: RunState): Promise<RunAgentResponse | undefined> {
-    let verified: boolean;
+  private async resume(): Promise<RunAgentResponse | undefined> {
+    let point: ResumePoint;
     try {
-      verified = checkSavedState(saved, this.props.stateSecret);
+      point = resumePoint(this.props, this.durable)!;
     } catch (error) {
-      this.unreadableState = saved;
+      if (this.props.resumeFrom !== undefined) this.unreadableState = this.props.resumeFrom;
       this.refusedInput = true;
       return this.finish('error', error);
     }
-    this.durable = restoreDurableState(saved, this.durable, verified);
-    this.messages = saved.messages.slice();
-    this.historyTokens = estimateMessagesTokens(this.messages);
-    // The saved state is already stored: until something changes, there is nothing to checkpoint.
-    this.changes = 0;
+    this.durable = restoreDurableState(point.state, this.durable, point.verified);
+    this.history.reset(point.state.messages.slice());
+    // A saved state is already stored: until something changes, there is nothing to checkpoint.
+    if (!point.seed) this.history.changes = 0;
     const pending = this.durable.pending;
     if (!pending.length) return undefined;
-    const plan = planDecisions(pending, this.props.decisions, Boolean(this.props.handleInteractiveTool));
+    const plan = planDecisions(pending, point.decisions, Boolean(this.props.handleInteractiveTool));
     if (!plan) {
       this.interactiveResponse = stillPaused(pending);
       return this.finish('interactive');
     }
-    const stop = await this.applyDecisions(plan);
-    return this.afterTurn(stop);
-  }
-
-  /** Answer each pending call as decided, replacing its placeholder tool message in place; true on a `stop`. */
-  private async applyDecisions(plan: DecidedCall[]): Promise<boolean> {
-    const { toolIndex, approved, snapshot } = decidedTurn(this.messages, this.durable.pending, plan);
     this.durable.pending = [];
-    this.changes++;
-    const results = approved.length ? await this.tools.run(approved, snapshot, this.durable) : [];
-    let next = 0;
-    let stop = false;
-    for (const decided of plan) {
-      const call = decided.action === 'handle' ? decided.pending.call : decided.call;
-      let result: RunToolResult;
-      if (decided.action === 'run') {
-        result = results[next++];
-      } else {
-        const started = performance.now();
-        result =
-          decided.action === 'handle'
-            ? await handlePausedCall(this.props.handleInteractiveTool!, decided.pending, this.messages)
-            : { ...decided.result, outcome: decided.action === 'reject' ? 'rejected' : 'ok' };
-        reportAnsweredCall(this.props, call, result, performance.now() - started);
-      }
-      if (result.stop) stop = true;
-      await this.settle(call, result, plan.length, toolIndex.get(call.id));
-    }
-    return stop;
-  }
-
-  /**
-   * Take a paused tool's answer into the run; returns the final response when the run must not continue into the
-   * loop. Not async: `run` awaits the answer, then this, with no hop between.
-   */
-  private resume({ result, messages, call }: PausedToolAnswer) {
-    this.messages = messages;
-    this.historyTokens = estimateMessagesTokens(messages);
-    this.assistantMessages.push(...keepNonEmpty(result.assistantMessages));
-    if (result.usages?.length) this.pushUsages(result.usages);
-    if (result.interactive) {
-      const pausedId = this.props.childrenInteractiveParams!.toolParams.toolCallId;
-      this.interactiveResponse = pausedAt(result.interactive, pausedId);
-      if (call) this.durable.pending.push({ kind: 'interactive', call, interactive: result.interactive });
-      return this.finish('interactive');
-    }
-    return result.stop ? this.finish('tool_stop') : undefined;
+    this.history.changes++;
+    const stop = await applyDecisions(plan, pending, {
+      messages: this.history.messages,
+      events: this.events,
+      handleInteractiveTool: this.props.handleInteractiveTool,
+      runTools: (calls, snapshot) => this.tools.run(calls, snapshot, this.durable),
+      settle: (call, result, callCount, at) => this.settle(call, result, callCount, at, point.seed),
+    });
+    return this.afterTurn(stop);
   }
 
   /**
@@ -307,25 +245,24 @@ export class AgentLoop {
    */
   private checkpoint(): Promise<{ error: unknown } | undefined> | undefined {
     const save = this.props.onCheckpoint;
-    if (!save || this.changes === this.savedChanges) return undefined;
-    this.savedChanges = this.changes;
-    return saveCheckpoint(save, this.state(true));
+    if (!save || this.history.changes === this.savedChanges) return undefined;
+    this.savedChanges = this.history.changes;
+    const state = this.state(true);
+    if (!this.events.has('checkpoint')) return saveCheckpoint(save, state);
+    return saveCheckpoint(save, state).then((failed) => {
+      if (!failed) this.events.emit('checkpoint', state);
+      return failed;
+    });
   }
 
   private state(copy: boolean): RunState {
-    return snapshotRunState(this.durable, this.messages, this.inputTokens, this.outputTokens, copy);
-  }
-
-  private append(message: ChatCompletionMessageParam): void {
-    this.changes++;
-    this.messages.push(message);
-    this.historyTokens += estimateMessageTokens(message);
+    const { inputTokens, outputTokens } = this.tally;
+    return snapshotRunState(this.durable, this.history.messages, inputTokens, outputTokens, copy);
   }
 
   private pushUsages(usages: UsageItem[]): void {
-    this.usages.push(...usages);
-    const { usagePush } = this.props;
-    if (usagePush) callHook(usagePush, 'usagePush', usages, this.props.onHookError);
+    this.tally.usages.push(...usages);
+    if (this.events.has('usage')) this.events.emit('usage', usages);
   }
 
   private aborted(): boolean {
@@ -333,8 +270,12 @@ export class AgentLoop {
   }
 
   private async finish(stopReason: AgentStopReason, error?: unknown): Promise<RunAgentResponse> {
+    const history = this.history;
     if (this.interactiveResponse)
-      this.interactiveResponse.params.toolParams.memoryRequestMessages = this.messages.slice();
+      this.interactiveResponse.params.toolParams.memoryRequestMessages = history.messages.slice();
+    if (stopReason === 'interactive' && this.events.has('pause')) {
+      this.events.emit('pause', { pending: this.durable.pending.slice() });
+    }
     if (!this.refusedInput) {
       const failed = await this.checkpoint();
       if (failed) {
@@ -342,19 +283,20 @@ export class AgentLoop {
         error = failed.error;
       }
     }
+    const tally = this.tally;
     return {
-      completeMessages: this.messages,
-      assistantMessages: this.assistantMessages,
+      completeMessages: history.messages,
+      assistantMessages: history.produced,
       ...(this.interactiveResponse ? { interactiveResponse: this.interactiveResponse } : {}),
-      inputTokens: this.inputTokens,
-      outputTokens: this.outputTokens,
-      usages: this.usages,
-      finish_reason: this.finishReason,
-      requestIds: this.requestIds,
-      text: this.text,
+      inputTokens: tally.inputTokens,
+      outputTokens: tally.outputTokens,
+      usages: tally.usages,
+      finish_reason: tally.finishReason,
+      requestIds: tally.requestIds,
+      text: tally.text,
       ...(error !== undefined ? { error: toError(error) } : {}),
       stopReason,
-      runTimes: this.runTimes,
+      runTimes: tally.runTimes,
       state: this.unreadableState === undefined ? this.state(false) : (this.unreadableState as RunState),
     };
   }

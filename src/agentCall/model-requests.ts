@@ -1,7 +1,10 @@
 import type { LLMClient } from '../llm/client';
 import { createLLMResponse, type LLMResponse } from '../llm/request';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from '../llm/type';
+import type { RunEvents } from './observers';
 import type { RunAgentCallProps } from './type';
+
+const REQUEST_SCOPE = { kind: 'request' } as const;
 
 /**
  * The main model requests of one run: the body and tools it was started with, sent through its client and
@@ -13,12 +16,20 @@ import type { RunAgentCallProps } from './type';
 export class ModelRequests {
   private readonly schemas: ChatCompletionTool[] | undefined;
   private readonly body: RunAgentCallProps['body'];
+  private readonly hooks: Pick<RunAgentCallProps, 'onStreaming' | 'onReasoning' | 'onToolCall' | 'onToolParam'>;
 
   constructor(
     private readonly props: RunAgentCallProps,
     private readonly client: LLMClient,
     private readonly signal: AbortSignal | undefined,
+    private readonly events: RunEvents,
   ) {
+    this.hooks = {
+      onStreaming: events.sink('text'),
+      onReasoning: events.sink('reasoning'),
+      onToolCall: events.sink('toolCall'),
+      onToolParam: events.sink('toolParam'),
+    };
     this.schemas = props.tools.length ? props.tools.map((t) => t.schema) : undefined;
     // `tools` is not part of the body's type, but a plain-JS caller may still pass it: the model must only see `tools`.
     const { tools: _ignored, ...body } = props.body as RunAgentCallProps['body'] & { tools?: unknown };
@@ -30,6 +41,17 @@ export class ModelRequests {
    * loop awaits the request itself, with no extra hop.
    */
   send(messages: ChatCompletionMessageParam[], callIds: Set<string>, forceAnswer: boolean): Promise<LLMResponse> {
+    const events = this.events;
+    if (events.has('requestStart')) events.emit('requestStart', { model: String(this.body.model) });
+    if (!events.scoped) return this.request(messages, callIds, forceAnswer);
+    return events.within(REQUEST_SCOPE, () => this.request(messages, callIds, forceAnswer));
+  }
+
+  private request(
+    messages: ChatCompletionMessageParam[],
+    callIds: Set<string>,
+    forceAnswer: boolean,
+  ): Promise<LLMResponse> {
     const props = this.props;
     return createLLMResponse({
       client: this.client,
@@ -40,10 +62,7 @@ export class ModelRequests {
       maxSseLineBytes: props.maxSseLineBytes,
       streamParser: props.streamParser,
       wire: props.wire,
-      onStreaming: props.onStreaming,
-      onReasoning: props.onReasoning,
-      onToolCall: props.onToolCall,
-      onToolParam: props.onToolParam,
+      ...this.hooks,
       onHookError: props.onHookError,
       callIds,
       body: {

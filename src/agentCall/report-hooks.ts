@@ -1,22 +1,18 @@
 import type { LLMResponse } from '../llm/request';
 import type { ChatCompletionMessageToolCall } from '../llm/type';
 import type { RunToolResult } from '../toolCall/type';
-import { callHook } from '../utils/call-hook';
-import type { RunAgentCallProps } from './type';
+import type { RunEvents } from './observers';
+import type { RequestEndEvent } from './type';
 
 /**
- * `onRequestEnd` for one main model request of `model`. Call it only when the hook is set: a run without one then
- * builds no event.
+ * `requestEnd` for one main model request of `model`. Call it only when someone listens: a run without observers
+ * then builds no event.
  *
  * @internal
  */
-export function reportRequestEnd(
-  props: Pick<RunAgentCallProps, 'onRequestEnd' | 'onHookError'>,
-  model: string,
-  res: LLMResponse,
-): void {
+export function reportRequestEnd(events: RunEvents, model: string, res: LLMResponse): void {
   const { requestId, usage, ms, firstChunkMs, finish_reason: finishReason, retries, error } = res;
-  const event = {
+  const event: RequestEndEvent = {
     requestId,
     model,
     usage,
@@ -26,24 +22,42 @@ export function reportRequestEnd(
     retries,
     ...(error !== undefined && { error }),
   };
-  callHook(props.onRequestEnd, 'onRequestEnd', event, props.onHookError);
+  events.emit('requestEnd', event);
 }
 
 /**
- * `onAfterToolCall` for a call answered without running its tool (past the turn's cap, rejected, answered by a
- * person or by the resume handler): `runToolCalls` reports the calls it runs itself.
+ * `toolEnd` for a call answered without running its tool (past the turn's cap, rejected, answered by a person or
+ * by the resume handler): `runToolCalls` reports the calls it runs itself. Its `toolStart` was reported when its
+ * answer began.
  *
  * @internal
  */
 export function reportAnsweredCall(
-  props: Pick<RunAgentCallProps, 'onAfterToolCall' | 'onHookError'>,
+  events: RunEvents,
   call: ChatCompletionMessageToolCall,
   result: RunToolResult,
   durationMs: number,
 ): void {
-  const { onAfterToolCall, onHookError } = props;
-  if (!onAfterToolCall) return;
+  if (!events.has('toolEnd')) return;
   const { response, outcome, error } = result;
   const event = { call, response, outcome, ...(error !== undefined ? { error } : {}), durationMs };
-  callHook(onAfterToolCall, 'onAfterToolCall', event, onHookError);
+  events.emit('toolEnd', event);
+}
+
+/**
+ * Answer a call outside `runToolCalls` (a rejection, a person's answer, the resume handler): reported as it starts
+ * and ends, and run inside the observers' scope for it, like a call a tool answers.
+ *
+ * @internal
+ */
+export async function answerCall(
+  events: RunEvents,
+  call: ChatCompletionMessageToolCall,
+  answer: () => RunToolResult | Promise<RunToolResult>,
+): Promise<RunToolResult> {
+  if (events.has('toolStart')) events.emit('toolStart', { call });
+  const started = performance.now();
+  const result = await (events.scoped ? events.within({ kind: 'tool', call }, answer) : answer());
+  reportAnsweredCall(events, call, result, performance.now() - started);
+  return result;
 }

@@ -3,9 +3,12 @@ import { RunAbortedError } from '../errors/run-aborted.error';
 import { RunTimeoutError } from '../errors/run-timeout.error';
 import { linkAbort } from '../utils/abort';
 import { toError } from '../utils/to-error';
+import { resolveClient } from '../llm/client';
 import { AgentLoop } from './agent-loop';
+import { RunEvents, userHooksObserver } from './observers';
+import type { RunObserver } from './run-events';
 import { signedCheckpoints, signRunState } from './run-state-signature';
-import { RunTracing } from './run-tracing';
+import { providerName, RunTracing } from './run-tracing';
 import type { RunAgentCallProps, RunAgentResponse } from './type';
 
 /**
@@ -22,7 +25,22 @@ import type { RunAgentCallProps, RunAgentResponse } from './type';
  * });
  * console.log(result.stopReason, result.completeMessages.at(-1));
  */
-export async function runAgentLoop(props: RunAgentCallProps): Promise<RunAgentResponse> {
+export function runAgentLoop(props: RunAgentCallProps): Promise<RunAgentResponse> {
+  return runObservedLoop(props, NO_OBSERVERS);
+}
+
+const NO_OBSERVERS: readonly RunObserver[] = [];
+
+/**
+ * `runAgentLoop` with more observers of the run besides the caller's hooks and tracer (the queue's recorder), each
+ * isolated from the run like a hook.
+ *
+ * @internal
+ */
+export async function runObservedLoop(
+  props: RunAgentCallProps,
+  observers: readonly RunObserver[],
+): Promise<RunAgentResponse> {
   const timeoutMs = props.timeoutMs;
   // A run that nothing can abort has no signal: its requests and tool calls then skip the listeners, the race and
   // the per-request signal that following one costs (microseconds each on Node 20).
@@ -42,16 +60,24 @@ export async function runAgentLoop(props: RunAgentCallProps): Promise<RunAgentRe
           if (props.isAborted?.()) run.controller.abort(new RunAbortedError());
         }, ABORT_POLL_MS)
       : undefined;
+  const client = resolveClient(props.client, props.userKey);
   const tracing = props.tracer
-    ? new RunTracing(props.tracer, String(props.body.model), props.resumeFrom?.traceparent)
+    ? new RunTracing(
+        props.tracer,
+        String(props.body.model),
+        providerName(client),
+        props.resumeFrom?.traceparent,
+        props.traceContent === true,
+      )
     : undefined;
+  const events = new RunEvents([userHooksObserver(props), tracing?.observer(), ...observers], props.onHookError);
   const secret = props.stateSecret;
-  // Signed last, after tracing has stamped its context: the signature covers every field the state is saved with.
   const inner = secret === undefined ? props : signedCheckpoints(props, secret);
   try {
-    const loop = new AgentLoop(tracing ? tracing.wrap(inner) : inner, signal, () => (timedOut ? 'timeout' : 'aborted'));
-    const ended = await loop.run();
-    const result = tracing ? tracing.end(ended) : ended;
+    const abortReason = (): 'timeout' | 'aborted' => (timedOut ? 'timeout' : 'aborted');
+    const loop = new AgentLoop(inner, signal, abortReason, events, client, tracing?.traceparent);
+    const result = await events.within({ kind: 'run' }, () => loop.run());
+    if (events.has('runEnd')) events.emit('runEnd', result);
     // A refused state goes back as it came: signing it would vouch for it.
     if (secret === undefined || loop.refusedInput) return result;
     try {

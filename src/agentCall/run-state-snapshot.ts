@@ -21,16 +21,19 @@ export type DurableState = {
   /** Whether a `caller` was given at all: one given as `undefined` still wins over a saved one on resume. */
   hasCaller: boolean;
   caller: unknown;
+  /** The trace context of this run's span, when it is traced: what a resumed run continues. */
+  traceparent?: string;
 };
 
 /**
  * The durable state of a run that starts fresh (a `resumeFrom` then replaces it): the caller's `runId` or a new
- * one, and its `caller` when one was given.
+ * one, its `caller` when one was given, and the trace context of its span.
  *
  * @internal
  */
-export function newDurableState(props: RunAgentCallProps): DurableState {
+export function newDurableState(props: RunAgentCallProps, traceparent: string | undefined): DurableState {
   return {
+    ...(traceparent !== undefined && { traceparent }),
     runId: props.runId ?? randomUUID(),
     turn: 0,
     priorUsage: { inputTokens: 0, outputTokens: 0 },
@@ -66,6 +69,7 @@ export function snapshotRunState(
     loopGuard: { ...durable.loopGuard },
     pending: durable.pending.slice(),
     ...(durable.hasCaller ? { caller: durable.caller } : {}),
+    ...(durable.traceparent !== undefined && { traceparent: durable.traceparent }),
   };
 }
 

@@ -1,11 +1,11 @@
 import { RunAbortedError } from '../errors/run-aborted.error';
-import { callHook, type HookErrorHandler } from '../utils/call-hook';
 import { journalKey, type ToolJournal } from '../toolCall/journal';
 import { normalizeToolResult } from '../toolCall/normalize-tool-result';
 import { toolErrorText } from '../toolCall/model-text';
 import { runTool } from '../toolCall/run-tool';
 import type { RunToolResult, ToolDefinition, ToolExecuteResult, ToolOutcome } from '../toolCall/type';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
+import { RunEvents } from './observers';
 import type { AfterToolCallEvent } from './type';
 
 /** Arguments of {@link runToolCalls}. */
@@ -17,8 +17,8 @@ export type RunToolCallsProps = {
   signal?: AbortSignal;
   concurrency: number;
   defaultTimeoutMs?: number;
-  onAfterToolCall?: (e: AfterToolCallEvent) => void;
-  onHookError?: HookErrorHandler;
+  /** Where each call's start and end are reported (and inside whose scopes its work runs). */
+  events?: RunEvents;
   /** The run's id: each call's idempotency key (and journal key) is `${runId}:${call.id}`. */
   runId?: string;
   /** Handed to every tool as `ctx.caller`. */
@@ -43,8 +43,7 @@ export async function runToolCalls({
   signal,
   concurrency,
   defaultTimeoutMs,
-  onAfterToolCall,
-  onHookError,
+  events = NO_EVENTS,
   runId,
   caller,
   journal,
@@ -97,12 +96,14 @@ export async function runToolCalls({
   };
   const runOne = async (index: number) => {
     const call = calls[index];
-    // Timed only for the hook: a run without observers pays nothing for it.
-    const started = onAfterToolCall ? performance.now() : 0;
-    const result = await execute(call);
+    if (events.has('toolStart')) events.emit('toolStart', { call });
+    // Timed only for observers: a run without them pays nothing for it.
+    const reportEnd = events.has('toolEnd');
+    const started = reportEnd ? performance.now() : 0;
+    const result = await (events.scoped ? events.within({ kind: 'tool', call }, () => execute(call)) : execute(call));
     results[index] = result;
     if (result.interactive !== undefined || result.stop === true) halted = true;
-    if (onAfterToolCall) {
+    if (reportEnd) {
       const event: AfterToolCallEvent = {
         call,
         response: result.response,
@@ -110,7 +111,7 @@ export async function runToolCalls({
         durationMs: result.outcome === 'skipped' ? 0 : performance.now() - started,
       };
       if (result.error !== undefined) event.error = result.error;
-      callHook(onAfterToolCall, 'onAfterToolCall', event, onHookError);
+      events.emit('toolEnd', event);
     }
   };
 
@@ -125,6 +126,8 @@ export async function runToolCalls({
   await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, worker));
   return results;
 }
+
+const NO_EVENTS = new RunEvents([], undefined);
 
 /** The answer to a call past the turn's `maxToolCallsPerTurn`: it was not run, and why. */
 export function overCapText(call: ChatCompletionMessageToolCall, callCount: number, cap: number): string {

@@ -1,15 +1,9 @@
 import type * as OpenTelemetry from '@opentelemetry/api';
 import { DEFAULT_MAX_MODEL_TEXT_CHARS } from '../constants';
 import { modelSafeText, toModelText } from '../toolCall/model-text';
-import type { RunState } from './run-state';
-import type {
-  AfterToolCallEvent,
-  AgentSpan,
-  AgentTracer,
-  RequestEndEvent,
-  RunAgentCallProps,
-  RunAgentResponse,
-} from './type';
+import type { ChatCompletionMessageToolCall } from '../llm/type';
+import type { RunObserver, RunScope } from './run-events';
+import type { AfterToolCallEvent, AgentSpan, AgentTracer, RequestEndEvent, RunAgentResponse } from './type';
 
 type OtelApi = typeof OpenTelemetry;
 
@@ -27,57 +21,52 @@ const INVALID_TRACE_ID = '0'.repeat(32);
 /** Longest argument or result text recorded with `traceContent`: the cap of any text agentcall writes for a model. */
 const CONTENT_MAX_CHARS = DEFAULT_MAX_MODEL_TEXT_CHARS;
 
-/**
- * The prop through which the loop reports the text the model reads for a call once it is final (after any
- * compression). A symbol, so that no caller's prop can be mistaken for it.
- *
- * @internal
- */
-export const TOOL_SETTLED = Symbol('agentcall.toolSettled');
-
-/**
- * The props the loop runs with when traced: the caller's, plus the loop's report of each call's final text.
- *
- * @internal
- */
-export type TracedProps = RunAgentCallProps & {
-  [TOOL_SETTLED]?: (callId: string, modelText: string) => void;
-};
-
-/** A tool span waiting for the text the model reads: it ends then, at the time the tool itself finished. */
-type OpenToolSpan = { span: AgentSpan; end: number; response: string };
+/** A tool span: open from the call's start until the model's text for it is final, ending when the call ended. */
+type ToolSpan = { span: AgentSpan; context: unknown; end?: number; response?: string };
 
 /**
  * The spans of one run, after the OpenTelemetry GenAI semantic conventions: `invoke_agent` for the run, a
- * `chat <model>` child per model request and an `execute_tool <name>` child per tool call. Request and tool
- * spans are recorded when their timing is known (`onRequestEnd`, `onAfterToolCall`), with their real start
- * times; a tool span ends once the loop has fitted the call's response into the model's budget, so it can say
- * how much of it the model reads. A resumed run (`resumeFrom.traceparent`) continues the trace it started in.
- * A tracer that throws loses its spans, never the run.
+ * `chat <model>` child per model request and an `execute_tool <name>` child per tool call. Each span starts when
+ * its work starts and is the active span while it runs (through `within`), so spans the work itself starts (an
+ * HTTP client, a database driver) are its children, with concurrent calls too. A tool span ends at the time its
+ * call ended, once the loop has fitted the response into the model's budget, so it can say how much of it the
+ * model reads. A resumed run (`resumeFrom.traceparent`) continues the trace it started in. An observer of the
+ * run: a tracer that throws loses spans, never the run.
  *
  * @internal
  */
 export class RunTracing {
   private readonly span: AgentSpan | undefined;
+  private readonly api: OtelApi;
   private readonly context: unknown;
-  private readonly openTools = new Map<string, OpenToolSpan>();
-  private traceContent = false;
+  /** By call object, not id: an id seen twice still gets two spans. */
+  private readonly tools = new Map<ChatCompletionMessageToolCall, ToolSpan>();
+  private request?: { span: AgentSpan; context: unknown };
+  /** The run's W3C `traceparent`, for the states it saves; absent when nobody can continue it. */
+  readonly traceparent: string | undefined;
 
   constructor(
     private readonly tracer: AgentTracer,
-    model: string,
-    traceparent: string | undefined,
+    private readonly model: string,
+    private readonly provider: string,
+    resumedFrom: string | undefined,
+    private readonly traceContent: boolean,
   ) {
-    const api = loadOtelApi();
+    this.api = loadOtelApi();
+    const api = this.api;
     try {
       let parent = api.context.active();
-      const remote = traceparent === undefined ? undefined : parseTraceparent(traceparent);
+      const remote = resumedFrom === undefined ? undefined : parseTraceparent(resumedFrom);
       if (remote) parent = api.trace.setSpanContext(parent, remote);
       this.span = tracer.startSpan(
         'invoke_agent',
         {
           kind: SPAN_KIND_INTERNAL,
-          attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.request.model': model },
+          attributes: {
+            'gen_ai.operation.name': 'invoke_agent',
+            'gen_ai.provider.name': provider,
+            'gen_ai.request.model': model,
+          },
         },
         parent,
       );
@@ -86,131 +75,176 @@ export class RunTracing {
       // A tracer that cannot start the run's span records nothing for this run; the run itself goes on.
       this.span = undefined;
     }
+    this.traceparent = this.span && traceparentOf(this.span);
   }
 
-  /** The props the loop runs with: the caller's hooks, each also recording its span. */
-  wrap(props: RunAgentCallProps): TracedProps {
-    if (!this.span) return props;
-    const { onRequestEnd, onAfterToolCall, onCheckpoint } = props;
-    const stamped = onCheckpoint && { onCheckpoint: (state: RunState) => onCheckpoint(this.stamp(state)) };
-    // A run span nobody records (OpenTelemetry's no-op tracer, a trace sampled out) would only have children
-    // nobody records either: the loop runs as it does untraced, and the state still carries the context.
-    if (!isRecording(this.span)) return stamped ? { ...props, ...stamped } : props;
-    this.traceContent = props.traceContent === true;
+  /**
+   * The run's observer; none when the run's span records nothing (OpenTelemetry's no-op tracer, a trace sampled
+   * out): its children would be recorded by nobody either, so the loop runs as it does untraced.
+   */
+  observer(): RunObserver | undefined {
+    if (!this.span || !isRecording(this.span)) return undefined;
     return {
-      ...props,
-      onRequestEnd: (e) => {
-        quietly(() => this.requestEnd(e));
-        // The caller's hook's own result goes back, so a rejection still reaches onHookError.
-        return onRequestEnd?.(e);
-      },
-      onAfterToolCall: (e) => {
-        quietly(() => this.toolEnd(e));
-        return onAfterToolCall?.(e);
-      },
-      [TOOL_SETTLED]: (callId, modelText) => quietly(() => this.toolSettled(callId, modelText)),
-      ...stamped,
+      name: 'tracer',
+      within: (scope, work) => this.within(scope, work),
+      requestStart: () => this.requestStart(),
+      requestEnd: (e) => this.requestEnd(e),
+      toolStart: (e) => this.toolStart(e.call),
+      toolEnd: (e) => this.toolEnd(e),
+      toolSettled: (e) => this.toolSettled(e.call, e.modelText),
+      runEnd: (result) => this.end(result),
     };
   }
 
-  /** End the run's span and hand back the result with the trace context in its state. */
-  end(result: RunAgentResponse): RunAgentResponse {
-    const span = this.span;
-    if (!span) return result;
-    // Calls answered outside a turn (a resumed interactive tool) have no fitted text: they end as they are.
-    for (const open of this.openTools.values()) quietly(() => open.span.end(open.end));
-    this.openTools.clear();
-    quietly(() => {
-      span.setAttribute('agentcall.stop_reason', result.stopReason);
-      span.setAttribute('gen_ai.usage.input_tokens', result.inputTokens);
-      span.setAttribute('gen_ai.usage.output_tokens', result.outputTokens);
-      if (result.error) {
-        // Without the stack: its first line repeats the message unmasked.
-        span.recordException({
-          name: result.error.name,
-          message: modelSafeText(result.error.message, ERROR_MAX_CHARS),
-        });
-        fail(span, result.error);
-      }
-      span.end();
-    });
-    return { ...result, state: this.stamp(result.state) };
+  private within<T>(scope: RunScope, work: () => T): T {
+    const context =
+      scope.kind === 'run'
+        ? this.context
+        : scope.kind === 'request'
+          ? this.request?.context
+          : this.tools.get(scope.call)?.context;
+    if (context === undefined) return work();
+    return this.api.context.with(context as never, work);
   }
 
-  private stamp(state: RunState): RunState {
-    try {
-      const { traceId, spanId, traceFlags } = this.span!.spanContext();
-      // OpenTelemetry's no-op tracer gives all-zero ids: a context nobody can continue is not worth saving.
-      if (traceId === INVALID_TRACE_ID) return state;
-      return { ...state, traceparent: `00-${traceId}-${spanId}-${traceFlags.toString(16).padStart(2, '0')}` };
-    } catch {
-      return state;
-    }
+  private startChild(name: string, kind: number, attributes: Record<string, string | number>) {
+    const span = this.tracer.startSpan(name, { kind, attributes }, this.context);
+    return { span, context: this.api.trace.setSpan(this.context as never, span as never) };
+  }
+
+  private requestStart(): void {
+    this.request = this.startChild(`chat ${this.model}`, SPAN_KIND_CLIENT, {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': this.provider,
+      'gen_ai.request.model': this.model,
+    });
   }
 
   private requestEnd(e: RequestEndEvent): void {
-    const end = Date.now();
-    const span = this.tracer.startSpan(
-      `chat ${e.model}`,
-      {
-        kind: SPAN_KIND_CLIENT,
-        startTime: end - e.ms,
-        attributes: {
-          'gen_ai.operation.name': 'chat',
-          'gen_ai.request.model': e.model,
-          'gen_ai.response.id': spanText(e.requestId),
-          'gen_ai.usage.input_tokens': e.usage.inputTokens,
-          'gen_ai.usage.output_tokens': e.usage.outputTokens,
-          ...(e.finishReason !== null && { 'gen_ai.response.finish_reasons': [spanText(e.finishReason)] }),
-          ...(e.firstChunkMs !== undefined && { 'agentcall.request.first_chunk_ms': e.firstChunkMs }),
-          ...(e.retries > 0 && { 'agentcall.request.retries': e.retries }),
-        },
-      },
-      this.context,
-    );
-    if (e.error !== undefined) fail(span, e.error);
-    span.end(end);
+    const open = this.request;
+    this.request = undefined;
+    if (!open) return;
+    const { span } = open;
+    span.setAttribute('gen_ai.response.id', spanText(e.requestId));
+    span.setAttribute('gen_ai.usage.input_tokens', e.usage.inputTokens);
+    span.setAttribute('gen_ai.usage.output_tokens', e.usage.outputTokens);
+    if (e.finishReason !== null) setList(span, 'gen_ai.response.finish_reasons', [spanText(e.finishReason)]);
+    if (e.firstChunkMs !== undefined) span.setAttribute('gen_ai.response.time_to_first_chunk', e.firstChunkMs / 1000);
+    if (e.retries > 0) span.setAttribute('agentcall.request.retries', e.retries);
+    if (e.error !== undefined) fail(span, e.error, errorType(e.error));
+    span.end();
+  }
+
+  private toolStart(call: ChatCompletionMessageToolCall): void {
+    // The model names the tool (it may make one up) and the endpoint may choose the id: neither is trusted.
+    const name = spanText(call.function.name);
+    const open = this.startChild(`execute_tool ${name}`, SPAN_KIND_INTERNAL, {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': name,
+      'gen_ai.tool.call.id': spanText(call.id),
+    });
+    this.tools.get(call)?.span.end();
+    this.tools.set(call, open);
   }
 
   private toolEnd(e: AfterToolCallEvent): void {
-    const end = Date.now();
-    // The model names the tool (it may make one up) and the endpoint may choose the id: neither is trusted.
-    const name = spanText(e.call.function.name);
-    const span = this.tracer.startSpan(
-      `execute_tool ${name}`,
-      {
-        kind: SPAN_KIND_INTERNAL,
-        startTime: end - e.durationMs,
-        attributes: {
-          'gen_ai.operation.name': 'execute_tool',
-          'gen_ai.tool.name': name,
-          'gen_ai.tool.call.id': spanText(e.call.id),
-          'agentcall.tool.outcome': e.outcome,
-          'agentcall.tool.response_chars': e.response.length,
-          // Opt-in only: arguments and results may hold personal data; secrets are masked even then.
-          ...(this.traceContent && {
-            'gen_ai.tool.call.arguments': modelSafeText(e.call.function.arguments, CONTENT_MAX_CHARS),
-            'gen_ai.tool.call.result': modelSafeText(e.response, CONTENT_MAX_CHARS),
-          }),
-        },
-      },
-      this.context,
-    );
-    if (FAILED_OUTCOMES.has(e.outcome)) fail(span, e.error ?? e.outcome);
-    // An id seen twice must not leave the first span open forever.
-    this.openTools.get(e.call.id)?.span.end(end);
-    this.openTools.set(e.call.id, { span, end, response: e.response });
+    const open = this.tools.get(e.call);
+    if (!open) return;
+    const span = open.span;
+    open.end = Date.now();
+    open.response = e.response;
+    span.setAttribute('agentcall.tool.outcome', e.outcome);
+    span.setAttribute('agentcall.tool.response_chars', e.response.length);
+    // Opt-in only: arguments and results may hold personal data; secrets are masked even then.
+    if (this.traceContent) {
+      span.setAttribute('gen_ai.tool.call.arguments', modelSafeText(e.call.function.arguments, CONTENT_MAX_CHARS));
+      span.setAttribute('gen_ai.tool.call.result', modelSafeText(e.response, CONTENT_MAX_CHARS));
+    }
+    if (FAILED_OUTCOMES.has(e.outcome)) {
+      fail(span, e.error ?? e.outcome, e.error instanceof Error ? errorType(e.error) : e.outcome);
+    }
   }
 
-  private toolSettled(callId: string, modelText: string): void {
-    const open = this.openTools.get(callId);
-    if (!open) return;
-    this.openTools.delete(callId);
+  private toolSettled(call: ChatCompletionMessageToolCall, modelText: string): void {
+    const open = this.tools.get(call);
+    if (!open || open.end === undefined) return;
+    this.tools.delete(call);
     // The loop hands back the tool's own string when it fits, so any other text is a compressed one.
     if (modelText !== open.response) open.span.setAttribute('agentcall.tool.compressed_chars', modelText.length);
     open.span.end(open.end);
   }
+
+  /** End the run's span, and any span the run left open. */
+  private end(result: RunAgentResponse): void {
+    const span = this.span!;
+    // Calls answered outside a turn (a resumed interactive tool) have no fitted text: they end as they are.
+    for (const open of this.tools.values()) quietly(() => open.span.end(open.end));
+    this.tools.clear();
+    span.setAttribute('agentcall.stop_reason', result.stopReason);
+    span.setAttribute('gen_ai.usage.input_tokens', result.inputTokens);
+    span.setAttribute('gen_ai.usage.output_tokens', result.outputTokens);
+    if (result.error) {
+      // Without the stack: its first line repeats the message unmasked.
+      span.recordException({
+        name: result.error.name,
+        message: modelSafeText(result.error.message, ERROR_MAX_CHARS),
+      });
+      fail(span, result.error, errorType(result.error));
+    }
+    span.end();
+  }
 }
+
+/** `00-<trace id>-<span id>-<flags>` of a span; none for OpenTelemetry's no-op ids, which nobody can continue. */
+function traceparentOf(span: AgentSpan): string | undefined {
+  try {
+    const { traceId, spanId, traceFlags } = span.spanContext();
+    if (traceId === INVALID_TRACE_ID) return undefined;
+    return `00-${traceId}-${spanId}-${traceFlags.toString(16).padStart(2, '0')}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An array attribute: `AgentSpan` types values as scalars, OpenTelemetry's `Span` takes arrays too. */
+function setList(span: AgentSpan, key: string, value: string[]): void {
+  (span.setAttribute as (key: string, value: unknown) => unknown).call(span, key, value);
+}
+
+/** The low-cardinality kind of a failure for `error.type`: an error's class name, capped, else `_OTHER`. */
+function errorType(error: unknown): string {
+  return error instanceof Error && error.name ? spanText(error.name) : '_OTHER';
+}
+
+/**
+ * The conventions' `gen_ai.provider.name` of the endpoint a client talks to; `openai` for any other
+ * OpenAI-compatible server, whose wire it speaks.
+ *
+ * @internal
+ */
+export function providerName(client: object): string {
+  let host: string;
+  try {
+    // The openai SDK's client has it; the core's client type does not need it.
+    const { baseURL } = client as { baseURL?: unknown };
+    host = typeof baseURL === 'string' ? new URL(baseURL).hostname : 'api.openai.com';
+  } catch {
+    return 'openai';
+  }
+  for (const [suffix, name] of PROVIDER_HOSTS) if (host === suffix || host.endsWith(`.${suffix}`)) return name;
+  return 'openai';
+}
+
+const PROVIDER_HOSTS: readonly [string, string][] = [
+  ['openai.azure.com', 'azure.ai.openai'],
+  ['anthropic.com', 'anthropic'],
+  ['googleapis.com', 'gcp.gemini'],
+  ['deepseek.com', 'deepseek'],
+  ['mistral.ai', 'mistral_ai'],
+  ['groq.com', 'groq'],
+  ['x.ai', 'x_ai'],
+  ['perplexity.ai', 'perplexity'],
+];
 
 /**
  * Text the model or the endpoint controls (a tool name, a call or response id, a finish reason), as it may go
@@ -238,7 +272,8 @@ function quietly(record: () => void): void {
   }
 }
 
-function fail(span: AgentSpan, error: unknown): void {
+function fail(span: AgentSpan, error: unknown, type: string): void {
+  span.setAttribute('error.type', type);
   span.setStatus({ code: STATUS_ERROR, message: errorText(error) });
 }
 

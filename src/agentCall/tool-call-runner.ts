@@ -3,6 +3,7 @@ import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '
 import type { RunToolResult } from '../toolCall/type';
 import type { DurableState } from './run-state-snapshot';
 import { runToolCalls } from './run-tool-calls';
+import type { RunEvents } from './observers';
 import type { RunAgentCallProps } from './type';
 
 /**
@@ -20,6 +21,7 @@ export class ToolCallRunner {
   constructor(
     private readonly props: RunAgentCallProps,
     private readonly signal: AbortSignal | undefined,
+    private readonly events: RunEvents,
     private readonly onJournalError: (error: unknown) => void,
   ) {}
 
@@ -37,8 +39,7 @@ export class ToolCallRunner {
       signal: this.signal,
       concurrency: props.toolConcurrency ?? DEFAULT_TOOL_CONCURRENCY,
       defaultTimeoutMs: props.toolTimeoutMs,
-      onAfterToolCall: props.onAfterToolCall,
-      onHookError: props.onHookError,
+      events: this.events,
       runId: identity.runId,
       caller: identity.caller,
       journal: props.journal,

@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
-import { DEFAULT_MAX_RUN_AGENT_TIMES, runAgentLoop } from '../index';
+import { DEFAULT_MAX_RUN_AGENT_TIMES, type runAgentLoop } from '../index';
+import { runObservedLoop } from '../internal';
 import type { ChatCompletionMessageParam, Decision, RunAgentResponse, RunState } from '../index';
 import type { CancelBus } from './cancel-bus';
 import { EventBuffer } from './event-buffer';
@@ -54,7 +55,7 @@ export class RunProcessor {
 
     const setup = await this.options.setup({ runId, meta: JSON.parse(run.meta ?? 'null') as unknown });
     // A `stateSecret` would refuse the queue's own unsigned states; a plain JavaScript setup may still pass one.
-    const { client, maxRunAgentTimes, onStreaming, onReasoning, onToolCall, onAfterToolCall, ...given } = setup;
+    const { client, maxRunAgentTimes, ...given } = setup;
     const { stateSecret: _, ...rest } = given as typeof given & { stateSecret?: string };
     const maxTurns = maxRunAgentTimes ?? DEFAULT_MAX_RUN_AGENT_TIMES;
     const tape = ModelTape.fromJournal(seq, journal);
@@ -65,22 +66,24 @@ export class RunProcessor {
 
     let result: RunAgentResponse;
     try {
-      result = await runAgentLoop({
-        ...rest,
-        ...recorder.hooks({ onStreaming, onReasoning, onToolCall, onAfterToolCall }),
-        body: { ...(JSON.parse(run.body) as object), messages: state.messages } as Parameters<
-          typeof runAgentLoop
-        >[0]['body'],
-        resumeFrom: state,
-        // The state is the queue's own, read from Redis: its caller stands in when setup gives none.
-        ...(!('caller' in rest) && 'caller' in state ? { caller: state.caller } : {}),
-        ...(decisions ? { decisions } : {}),
-        journal: recorder.journal,
-        client: tape.wrap(client),
-        // `maxRunAgentTimes` counts across resumes: this job may take `turnsPerJob` more.
-        maxRunAgentTimes: Math.min(state.turn + this.options.turnsPerJob, maxTurns),
-        abortSignal: controller.signal,
-      });
+      result = await runObservedLoop(
+        {
+          ...rest,
+          body: { ...(JSON.parse(run.body) as object), messages: state.messages } as Parameters<
+            typeof runAgentLoop
+          >[0]['body'],
+          resumeFrom: state,
+          // The state is the queue's own, read from Redis: its caller stands in when setup gives none.
+          ...(!('caller' in rest) && 'caller' in state ? { caller: state.caller } : {}),
+          ...(decisions ? { decisions } : {}),
+          journal: recorder.journal,
+          client: tape.wrap(client),
+          // `maxRunAgentTimes` counts across resumes: this job may take `turnsPerJob` more.
+          maxRunAgentTimes: Math.min(state.turn + this.options.turnsPerJob, maxTurns),
+          abortSignal: controller.signal,
+        },
+        [recorder.observer],
+      );
     } finally {
       release();
     }

@@ -1,12 +1,13 @@
-import type { ChatCompletionMessageToolCall, RunAgentCallProps, ToolExecuteResult, ToolJournal } from '../index';
+import type { ChatCompletionMessageToolCall, ToolExecuteResult, ToolJournal } from '../index';
+import type { RunObserver } from '../internal';
 import type { EventBuffer } from './event-buffer';
 import type { ModelTape } from './model-tape';
 import type { RunStore } from './run-store';
 
-type Hooks = Pick<RunAgentCallProps, 'onStreaming' | 'onReasoning' | 'onToolCall' | 'onAfterToolCall'>;
-
 /**
- * One job's bridge between the loop and Redis: turns its hooks into run events, and is the run's tool journal.
+ * One job's bridge between the loop and Redis: an observer of the run that turns what it streams and answers into
+ * run events, and the run's tool journal. As an observer it is isolated from the setup's own hooks: one that
+ * throws changes nothing of what reaches Redis.
  * What a replayed (journaled) response or call produced was published by the attempt that first ran it, so it
  * is not published again.
  */
@@ -25,30 +26,25 @@ export class TurnRecorder {
     private readonly onFailure: (error: unknown) => void,
   ) {}
 
-  /** The hooks to give `runAgentLoop`, each after the one `setup` gave, if any. */
-  hooks(user: Hooks): Required<Hooks> {
-    return {
-      onStreaming: (e) => {
-        user.onStreaming?.(e);
-        if (!this.tape.replaying) this.events.push({ type: 'text', text: e.text });
-      },
-      onReasoning: (e) => {
-        user.onReasoning?.(e);
-        if (!this.tape.replaying) this.events.push({ type: 'reasoning', text: e.text });
-      },
-      onToolCall: (e) => {
-        user.onToolCall?.(e);
-        // Arguments are still streaming: the call is published once they are whole.
-        this.calls.push(e.call);
-      },
-      onAfterToolCall: (e) => {
-        user.onAfterToolCall?.(e);
-        this.publishCalls();
-        if (this.replayedCalls.has(e.call.id)) return;
-        this.events.push({ type: 'tool_result', callId: e.call.id, name: e.call.function.name, response: e.response });
-      },
-    };
-  }
+  /** The observer to run the loop with. */
+  readonly observer: RunObserver = {
+    name: 'queue',
+    text: (e) => {
+      if (!this.tape.replaying) this.events.push({ type: 'text', text: e.text });
+    },
+    reasoning: (e) => {
+      if (!this.tape.replaying) this.events.push({ type: 'reasoning', text: e.text });
+    },
+    toolCall: (e) => {
+      // Arguments are still streaming: the call is published once they are whole.
+      this.calls.push(e.call);
+    },
+    toolEnd: (e) => {
+      this.publishCalls();
+      if (this.replayedCalls.has(e.call.id)) return;
+      this.events.push({ type: 'tool_result', callId: e.call.id, name: e.call.function.name, response: e.response });
+    },
+  };
 
   /**
    * The tool journal: reads come from what the job loaded with its claim (no round-trip); a write carries the

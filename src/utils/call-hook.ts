@@ -26,7 +26,12 @@ export function callHook<E>(
   }
 }
 
-function reportHookError(onHookError: HookErrorHandler | undefined, hook: string, error: unknown): void {
+/**
+ * Hand a hook's failure to `onHookError`, itself guarded.
+ *
+ * @internal
+ */
+export function reportHookError(onHookError: HookErrorHandler | undefined, hook: string, error: unknown): void {
   if (!onHookError) return;
   try {
     const returned: unknown = onHookError({ hook, error });

@@ -146,4 +146,48 @@ describe('runAgentLoop interactive pause and resume', () => {
     });
     expect(resumed.stopReason).toBe('completed');
   });
+
+  it('resumes childrenInteractiveParams as a state with the paused call pending: a new pause resumes through resumeFrom', async () => {
+    server.enqueue({ toolCalls: [{ id: 'ask1', name: 'ask_user', arguments: { question: 'City?' } }] });
+    const paused = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [askUser()],
+      runId: 'run-seed',
+    });
+    const checkpoints: string[] = [];
+    const again = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [] },
+      tools: [askUser()],
+      runId: 'run-seed',
+      childrenInteractiveParams: paused.interactiveResponse!.params,
+      handleInteractiveTool: async () => ({
+        response: 'Need dates',
+        interactive: { type: 'userInput', question: 'Dates?' },
+      }),
+      onCheckpoint: (state) => void checkpoints.push(JSON.stringify(state.pending.map((p) => [p.kind, p.call.id]))),
+    });
+    expect(again.stopReason).toBe('interactive');
+    expect(again.state.runId).toBe('run-seed');
+    expect(again.state.pending).toEqual([
+      expect.objectContaining({ kind: 'interactive', call: expect.objectContaining({ id: 'ask1' }) }),
+    ]);
+    expect(checkpoints).toEqual(['[["interactive","ask1"]]']);
+
+    server.enqueue({ text: 'Booked for Monday.' });
+    const done = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [] },
+      tools: [askUser()],
+      resumeFrom: JSON.parse(JSON.stringify(again.state)) as typeof again.state,
+      decisions: { ask1: { answer: { response: 'Monday' } } },
+    });
+    expect(done.stopReason).toBe('completed');
+    expect(server.requests.at(-1)!.body.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'ask1',
+      content: 'Monday',
+    });
+  });
 });

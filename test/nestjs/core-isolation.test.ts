@@ -63,9 +63,11 @@ describe('entry points', () => {
     const files = readdirSync(folder, { recursive: true, encoding: 'utf8' })
       .filter((name) => name.endsWith('.ts'))
       .map((name) => join(folder, name));
-    // Public entries: the core's index and each adapter's own index (what `agentcall/<name>` gives a user).
+    // Public entries: the core's index and each adapter's own index (what `agentcall/<name>` gives a user), plus
+    // the core's internal entry, which only adapters use.
     const entries = new Set([
       join(src, 'index'),
+      join(src, 'internal'),
       ...ADAPTERS.map((name) => join(src, name)),
       ...ADAPTERS.map((name) => join(src, name, 'index')),
     ]);

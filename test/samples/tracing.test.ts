@@ -18,7 +18,7 @@ describe('samples/tracing', () => {
     expect(first.split('\n')[0]).toBe('12 spans in 1 trace');
     expect(first).toMatch(/^└─ invoke_agent$/m);
     expect(first).toMatch(/^ {3}└─ invoke_agent$/m);
-    expect(first).not.toMatch(/first_chunk_ms|[0-9a-f]{16}/);
+    expect(first).not.toMatch(/time_to_first_chunk|[0-9a-f]{16}/);
   });
 
   it('runs on the wire it is given, with the same spans', async () => {

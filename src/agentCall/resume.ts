@@ -1,0 +1,289 @@
+import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
+import { getErrText } from '../toolCall/error-text';
+import { toolErrorText } from '../toolCall/model-text';
+import { normalizeToolResult } from '../toolCall/normalize-tool-result';
+import type { RunToolResult, ToolExecuteResult, ToolInteractive } from '../toolCall/type';
+import { rejectionResponse } from './approvals';
+import type { RunEvents } from './observers';
+import { answerCall } from './report-hooks';
+import { assertRunState, RUN_STATE_VERSION, type Decision, type PendingCall, type RunState } from './run-state';
+import { verifyRunState } from './run-state-signature';
+import type { DurableState } from './run-state-snapshot';
+import type { ChildrenInteractiveParams, RunAgentCallProps, ToolCallChildrenInteractive } from './type';
+import { validateInteractiveParams } from './validate-run-state';
+
+/**
+ * Where a run resumes: a state and the decisions for its pending calls. There is one way in: the seed's
+ * `childrenInteractiveParams` becomes, at the door, a state with one `interactive` pending entry.
+ *
+ * @internal
+ */
+export type ResumePoint = {
+  state: RunState;
+  decisions: Readonly<Record<string, Decision>> | undefined;
+  /** Verified with `stateSecret`: its `caller` may stand in. */
+  verified: boolean;
+  /**
+   * Came in through `childrenInteractiveParams`: the answer replaces the paused tool message as it was given (not
+   * fitted, not `'none'`), it is not counted among the produced messages, and the state is new, so it is saved.
+   */
+  seed: boolean;
+};
+
+/**
+ * The resume point of `props`, or none for a fresh run. Throws what the run must end with when the input is refused
+ * (nothing of it is used then): a state checked in depth and, with `stateSecret`, its signature; or malformed
+ * `childrenInteractiveParams`.
+ *
+ * @internal
+ */
+export function resumePoint(props: RunAgentCallProps, current: DurableState): ResumePoint | undefined {
+  const saved = props.resumeFrom;
+  if (saved !== undefined) {
+    assertRunState(saved);
+    const verified = props.stateSecret !== undefined;
+    if (verified) verifyRunState(saved, props.stateSecret!);
+    return { state: saved, decisions: props.decisions, verified, seed: false };
+  }
+  const params = props.childrenInteractiveParams;
+  if (!params) return undefined;
+  validateInteractiveParams(params);
+  const { toolCallId } = params.toolParams;
+  return {
+    state: seedState(params, current),
+    // Without a handler, the seed's resume answered the paused call with nothing.
+    decisions: props.handleInteractiveTool ? undefined : { [toolCallId]: { answer: { response: '' } } },
+    verified: false,
+    seed: true,
+  };
+}
+
+/** The state a `childrenInteractiveParams` stands for: its history, and its paused call as the one pending entry. */
+function seedState(params: ChildrenInteractiveParams, current: DurableState): RunState {
+  const { memoryRequestMessages, toolCallId } = params.toolParams;
+  const messages = memoryRequestMessages.slice();
+  // A history saved before its tool message was written still needs exactly one answer for the call.
+  if (!messages.some((m) => m.role === 'tool' && m.tool_call_id === toolCallId)) {
+    messages.push({ role: 'tool', tool_call_id: toolCallId, content: '' });
+  }
+  const call = pausedCall(messages, toolCallId) ?? {
+    id: toolCallId,
+    type: 'function',
+    function: { name: '', arguments: '' },
+  };
+  return {
+    v: RUN_STATE_VERSION,
+    runId: current.runId,
+    messages,
+    turn: current.turn,
+    usage: { ...current.priorUsage },
+    loopGuard: { ...current.loopGuard },
+    pending: [{ kind: 'interactive', call, interactive: params.childrenResponse }],
+  };
+}
+
+/** The call `toolCallId` as the history holds it (the first assistant message that made it). */
+function pausedCall(
+  messages: readonly ChatCompletionMessageParam[],
+  toolCallId: string,
+): ChatCompletionMessageToolCall | undefined {
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    const found = message.tool_calls?.find((c) => c.id === toolCallId);
+    if (found?.type === 'function') return found;
+  }
+  return undefined;
+}
+
+/**
+ * The durable state a run resumes with from `saved`, already checked by `assertRunState` (which does not
+ * require `usage` or `loopGuard`: missing, they start from zero). A `caller` given to this call wins over the
+ * saved one, which only stands in when none was given and the state was `verified` with `stateSecret`: a state
+ * from outside could carry any caller.
+ *
+ * @internal
+ */
+export function restoreDurableState(saved: RunState, current: DurableState, verified: boolean): DurableState {
+  const takeSavedCaller = verified && !current.hasCaller && 'caller' in saved;
+  return {
+    runId: saved.runId,
+    turn: saved.turn,
+    priorUsage: { inputTokens: saved.usage?.inputTokens ?? 0, outputTokens: saved.usage?.outputTokens ?? 0 },
+    loopGuard: { signature: saved.loopGuard?.signature ?? '', repeats: saved.loopGuard?.repeats ?? 0 },
+    pending: saved.pending.slice(),
+    hasCaller: takeSavedCaller || current.hasCaller,
+    caller: takeSavedCaller ? saved.caller : current.caller,
+    // This run's own span is what a later resume continues, not the one the saved state came from.
+    ...(current.traceparent !== undefined && { traceparent: current.traceparent }),
+  };
+}
+
+/** What to do with one pending call on resume. */
+export type DecidedCall =
+  /** Approved: run it now. */
+  | { action: 'run'; call: ChatCompletionMessageToolCall }
+  /** Rejected by the person: answer the model without running it. */
+  | { action: 'reject'; call: ChatCompletionMessageToolCall; result: ToolExecuteResult }
+  /** Answered: the decision's result is the call's result. */
+  | { action: 'answer'; call: ChatCompletionMessageToolCall; result: ToolExecuteResult }
+  /** A paused tool with no answer in `decisions`: ask `handleInteractiveTool`. */
+  | { action: 'handle'; call: ChatCompletionMessageToolCall; interactive: ToolInteractive };
+
+/**
+ * Match every pending call with its decision, in call order; `undefined` when any call is still undecided (the
+ * run then keeps waiting, and nothing runs). An `approval` entry takes `approve` (or an `answer` that stands in
+ * for running it); an `interactive` entry takes an `answer` or a rejection, or is handed to
+ * `handleInteractiveTool` when the caller gave one.
+ *
+ * @internal
+ */
+export function planDecisions(
+  pending: readonly PendingCall[],
+  decisions: Readonly<Record<string, Decision>> | undefined,
+  hasInteractiveHandler: boolean,
+): DecidedCall[] | undefined {
+  const planned: DecidedCall[] = [];
+  for (const entry of pending) {
+    const decision = decisionFor(decisions, entry.call.id);
+    const call = entry.call;
+    if (decision && 'answer' in decision && decision.answer !== undefined) {
+      planned.push({ action: 'answer', call, result: normalizeToolResult(decision.answer) });
+    } else if (decision && 'approve' in decision && decision.approve === false) {
+      const reason = typeof decision.reason === 'string' ? decision.reason : undefined;
+      planned.push({ action: 'reject', call, result: { response: rejectionResponse(reason) } });
+    } else if (entry.kind === 'approval' && decision && 'approve' in decision && decision.approve === true) {
+      planned.push({ action: 'run', call });
+    } else if (entry.kind === 'interactive' && hasInteractiveHandler) {
+      planned.push({ action: 'handle', call, interactive: entry.interactive });
+    } else {
+      return undefined;
+    }
+  }
+  return planned;
+}
+
+function decisionFor(decisions: Readonly<Record<string, Decision>> | undefined, id: string): Decision | undefined {
+  if (!decisions || !Object.prototype.hasOwnProperty.call(decisions, id)) return undefined;
+  const decision = decisions[id];
+  return typeof decision === 'object' && decision !== null ? decision : undefined;
+}
+
+/** What applying decisions needs of the run: its history, its tools, and how a call's result is taken in. */
+export type DecisionTarget = {
+  messages: ChatCompletionMessageParam[];
+  events: RunEvents;
+  handleInteractiveTool: RunAgentCallProps['handleInteractiveTool'];
+  /** Run the approved calls, with `snapshot` as the history they see; results in call order. */
+  runTools(calls: ChatCompletionMessageToolCall[], snapshot: ChatCompletionMessageParam[]): Promise<RunToolResult[]>;
+  /** Take a call's result into the run, its tool message over the placeholder at `at`. */
+  settle(call: ChatCompletionMessageToolCall, result: RunToolResult, callCount: number, at?: number): Promise<void>;
+};
+
+/**
+ * Answer each pending call as `plan` decided, in call order, each answer over its placeholder tool message; true
+ * when an answer asked to stop. Approved calls run as they would have in their turn: seeing the history before
+ * the assistant message that made them.
+ *
+ * @internal
+ */
+export async function applyDecisions(
+  plan: readonly DecidedCall[],
+  pending: readonly PendingCall[],
+  target: DecisionTarget,
+): Promise<boolean> {
+  const { assistantIndex, toolIndex } = locatePending(target.messages, new Set(pending.map((p) => p.call.id)));
+  const approved = plan.flatMap((p) => (p.action === 'run' ? [p.call] : []));
+  const snapshot = assistantIndex >= 0 ? target.messages.slice(0, assistantIndex) : target.messages.slice();
+  const results = approved.length ? await target.runTools(approved, snapshot) : [];
+  let next = 0;
+  let stop = false;
+  for (const decided of plan) {
+    const call = decided.call;
+    const result =
+      decided.action === 'run'
+        ? results[next++]
+        : await answerCall(target.events, call, () => answerOf(decided, target));
+    if (result.stop) stop = true;
+    await target.settle(call, result, plan.length, toolIndex.get(call.id));
+  }
+  return stop;
+}
+
+function answerOf(decided: Exclude<DecidedCall, { action: 'run' }>, target: DecisionTarget) {
+  if (decided.action !== 'handle') {
+    return { ...decided.result, outcome: decided.action === 'reject' ? ('rejected' as const) : ('ok' as const) };
+  }
+  // The history as it stands, a copy: the handler must not edit the run's own.
+  return runInteractiveHandler(target.handleInteractiveTool!, {
+    childrenResponse: decided.interactive,
+    toolParams: { memoryRequestMessages: target.messages.slice(), toolCallId: decided.call.id },
+  });
+}
+
+/**
+ * Where the pending calls of a paused run sit in its history: the index of the assistant message that made them
+ * (-1 when not found) and the index of each call's placeholder tool message. Both are in the last turn, so the
+ * search walks back from the end and stops at that assistant message: the cost does not grow with the history.
+ */
+function locatePending(
+  messages: readonly ChatCompletionMessageParam[],
+  ids: ReadonlySet<string>,
+): { assistantIndex: number; toolIndex: Map<string, number> } {
+  const toolIndex = new Map<string, number>();
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i];
+    if (message.role === 'tool') {
+      if (ids.has(message.tool_call_id) && !toolIndex.has(message.tool_call_id)) toolIndex.set(message.tool_call_id, i);
+      continue;
+    }
+    if (message.role === 'assistant' && message.tool_calls?.some((call) => ids.has(call.id))) {
+      return { assistantIndex: i, toolIndex };
+    }
+  }
+  return { assistantIndex: -1, toolIndex };
+}
+
+/** Call the resume handler; what it throws becomes the tool's answer, as for any tool. */
+async function runInteractiveHandler(
+  handle: (params: ChildrenInteractiveParams) => Promise<ToolExecuteResult>,
+  params: ChildrenInteractiveParams,
+): Promise<RunToolResult> {
+  try {
+    return { ...normalizeToolResult(await handle(params)), outcome: 'ok' };
+  } catch (error) {
+    return { response: toolErrorText(getErrText(error)), outcome: 'error', error };
+  }
+}
+
+/**
+ * The `interactiveResponse` of a resumed run that must keep waiting: its first paused tool's question, or none
+ * when only approvals wait (those are answered through `decisions`, not through a tool's question).
+ *
+ * @internal
+ */
+export function stillPaused(pending: readonly PendingCall[]): ToolCallChildrenInteractive | undefined {
+  const first = pending.find((p) => p.kind === 'interactive');
+  return first?.kind === 'interactive' ? pausedAt(first.interactive, first.call.id) : undefined;
+}
+
+/**
+ * The `interactiveResponse` of a run paused by the call `toolCallId`; the history is filled in when the run ends.
+ *
+ * @internal
+ */
+export function pausedAt(interactive: ToolInteractive, toolCallId: string): ToolCallChildrenInteractive {
+  return {
+    type: 'toolChildrenInteractive',
+    params: { childrenResponse: interactive, toolParams: { memoryRequestMessages: [], toolCallId } },
+  };
+}
+
+/**
+ * Tool-internal messages worth keeping: empty assistant texts are noise.
+ *
+ * @internal
+ */
+export function keepNonEmpty(messages: ChatCompletionMessageParam[] | undefined): ChatCompletionMessageParam[] {
+  if (!messages?.length) return [];
+  return messages.filter((m) => m.role !== 'assistant' || Boolean(m.content) || Boolean(m.tool_calls?.length));
+}
