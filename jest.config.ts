@@ -34,8 +34,36 @@ const sdkStream: Project = {
   setupFiles: [...base.setupFiles, '<rootDir>/test/helpers/sdk-stream-parser.ts'],
 };
 
+/**
+ * The suites that prove the loop over a model, again over the Responses API: `wire: 'auto'` picks it for every SDK
+ * client (test/helpers/responses-wire.ts), so each scenario runs on both wires from one file.
+ * `AGENTCALL_TEST_BOTH_PARSERS=1 npx jest` runs it beside the whole suite (CI does).
+ *
+ * Left out, because what they assert is the chat wire itself: test/providers (the chat corpus replays Chat
+ * Completions recordings; it has its own Responses recordings), test/testing (the scripted server's chat route,
+ * chunk shapes and `stream_options`; its Responses route has its own suites), test/llm (each wire's own reader and
+ * request), the Responses wire's own suites (they choose the wire themselves), and the samples and suites listed
+ * below with their reason.
+ */
+const responsesWire: Project = {
+  ...base,
+  displayName: 'responses-wire',
+  roots: ['<rootDir>/test'],
+  testMatch: [
+    '<rootDir>/test/agentCall/*.test.ts',
+    '<rootDir>/test/reliability/*.test.ts',
+    '<rootDir>/test/security/*.test.ts',
+    '<rootDir>/test/nestjs/*.test.ts',
+    '<rootDir>/test/mcp/agent-loop.test.ts',
+    '<rootDir>/test/integration/*.test.ts',
+    '<rootDir>/test/samples/{agent-loop,quickstart,demo,testing,handwritten,tools}.test.ts',
+  ],
+  testPathIgnorePatterns: ['/node_modules/', '/test/agentCall/responses-wire\\.test\\.ts$'],
+  setupFiles: [...base.setupFiles, '<rootDir>/test/helpers/responses-wire.ts'],
+};
+
 const config: Config = process.env.AGENTCALL_TEST_BOTH_PARSERS
-  ? { testTimeout: base.testTimeout, projects: [{ ...all, displayName: 'lean-stream' }, sdkStream] }
+  ? { testTimeout: base.testTimeout, projects: [{ ...all, displayName: 'lean-stream' }, sdkStream, responsesWire] }
   : all;
 
 export default config;
