@@ -42,8 +42,9 @@ const sdkStream: Project = {
  * Left out, because what they assert is the chat wire itself: test/providers (the chat corpus replays Chat
  * Completions recordings; it has its own Responses recordings), test/testing (the scripted server's chat route,
  * chunk shapes and `stream_options`; its Responses route has its own suites), test/llm (each wire's own reader and
- * request), the Responses wire's own suites (they choose the wire themselves), and the samples and suites listed
- * below with their reason.
+ * request), the Responses wire's own suites, test/samples/tracing.test.ts (it compares the trace docs/tracing.md
+ * prints, chat response ids included), and the suites listed below with their reason. Where a number is the
+ * wire's own (an event position), a test reads it from test/helpers/wire-under-test.ts.
  */
 const responsesWire: Project = {
   ...base,
@@ -56,9 +57,15 @@ const responsesWire: Project = {
     '<rootDir>/test/nestjs/*.test.ts',
     '<rootDir>/test/mcp/agent-loop.test.ts',
     '<rootDir>/test/integration/*.test.ts',
-    '<rootDir>/test/samples/{agent-loop,quickstart,demo,testing,handwritten,tools}.test.ts',
+    '<rootDir>/test/samples/{agent-loop,quickstart,demo,testing,handwritten,tools,nestjs-app}.test.ts',
   ],
-  testPathIgnorePatterns: ['/node_modules/', '/test/agentCall/responses-wire\\.test\\.ts$'],
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    // It chooses its wire itself.
+    '/test/agentCall/responses-wire\\.test\\.ts$',
+    // Its servers write Chat Completions chunks by hand; the Responses reader's limits are in test/llm.
+    '/test/security/stream-limits\\.test\\.ts$',
+  ],
   setupFiles: [...base.setupFiles, '<rootDir>/test/helpers/responses-wire.ts'],
 };
 

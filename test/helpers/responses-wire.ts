@@ -14,3 +14,5 @@ jest.doMock(wireModule, () => {
     wire === undefined || wire === 'auto' ? (actual.hasResponses(client) ? 'responses' : 'chat') : wire;
   return { ...actual, chooseWire };
 });
+
+Reflect.set(globalThis, '__agentcallWireUnderTest', 'responses');

@@ -39,8 +39,9 @@ export class ResponsesReader {
   private settled?: Set<number>;
   /** Output indexes whose text streamed in deltas (-1: a delta without an index). */
   private streamedText?: Set<number>;
-  /** The tool call of each provider call id, and the ids of dropped items: a server that sends no output indexes
-   * must not get an item twice from its `done` event and the final output. */
+  /** The tool call of each item (by its item id, else its call id), and the ids of dropped items: a server that
+   * sends no output indexes must not get an item twice from its `done` event and the final output. Two items
+   * with their own ids are two calls even when the model gave both one call id. */
   private callsById?: Map<string, ChatCompletionMessageToolCall>;
   private droppedIds?: Set<string>;
   private lastTextIndex = -2;
@@ -185,7 +186,8 @@ export class ResponsesReader {
   private openCall(index: number, item: Item): void {
     if (this.calls[index]) return;
     const callId = typeof item.call_id === 'string' && item.call_id ? item.call_id : undefined;
-    const known = callId === undefined ? undefined : this.callsById?.get(callId);
+    const key = typeof item.id === 'string' && item.id ? `item ${item.id}` : callId && `call ${callId}`;
+    const known = key === undefined ? undefined : this.callsById?.get(key);
     if (known) {
       this.calls[index] = known;
       return;
@@ -194,7 +196,7 @@ export class ResponsesReader {
     const call = this.state.toolCalls.open(callId, name, argumentsOf(item.arguments));
     this.calls[index] = call;
     this.lastCall = call;
-    if (callId !== undefined) (this.callsById ??= new Map()).set(callId, call);
+    if (key !== undefined) (this.callsById ??= new Map()).set(key, call);
   }
 
   private drop(index: number, item: Item): void {
