@@ -138,7 +138,9 @@ export class ResponsesReader {
   private added(index: number, item: Item): void {
     switch (item.type) {
       case 'function_call':
-        this.openCall(index, item);
+        // Arguments on the opening item are not counted: the deltas bring them all (vLLM sends its first delta on
+        // the opening item and again as a delta), and a call that gets no delta has them on its `done` item.
+        this.openCall(index, item, false);
         break;
       case 'message':
       case 'reasoning':
@@ -154,7 +156,7 @@ export class ResponsesReader {
       case 'function_call': {
         const call = this.calls[index];
         if (!call) {
-          this.openCall(index, item);
+          this.openCall(index, item, true);
         } else {
           if (!call.function.name && typeof item.name === 'string') call.function.name = item.name;
           const args = argumentsOf(item.arguments);
@@ -183,7 +185,7 @@ export class ResponsesReader {
     }
   }
 
-  private openCall(index: number, item: Item): void {
+  private openCall(index: number, item: Item, withArguments: boolean): void {
     if (this.calls[index]) return;
     const callId = typeof item.call_id === 'string' && item.call_id ? item.call_id : undefined;
     const key = typeof item.id === 'string' && item.id ? `item ${item.id}` : callId && `call ${callId}`;
@@ -193,7 +195,7 @@ export class ResponsesReader {
       return;
     }
     const name = typeof item.name === 'string' ? item.name : '';
-    const call = this.state.toolCalls.open(callId, name, argumentsOf(item.arguments));
+    const call = this.state.toolCalls.open(callId, name, withArguments ? argumentsOf(item.arguments) : '');
     this.calls[index] = call;
     this.lastCall = call;
     if (key !== undefined) (this.callsById ??= new Map()).set(key, call);
