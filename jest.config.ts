@@ -61,10 +61,16 @@ const responsesWire: Project = {
   ],
   testPathIgnorePatterns: [
     '/node_modules/',
-    // It chooses its wire itself.
+    // They choose their wire themselves.
     '/test/agentCall/responses-wire\\.test\\.ts$',
+    '/test/integration/agents-js-responses\\.test\\.ts$',
     // Its servers write Chat Completions chunks by hand; the Responses reader's limits are in test/llm.
     '/test/security/stream-limits\\.test\\.ts$',
+    // They never reach a model (tools, budgets, schemas, module wiring): nothing to run on another wire.
+    '/test/agentCall/(budget|loop-guard)\\.test\\.ts$',
+    '/test/reliability/(assert-valid-history|decorated-validation\\.property|run-tool\\.property)\\.test\\.ts$',
+    '/test/security/(linear-time|tool-names)\\.test\\.ts$',
+    '/test/nestjs/(agent-tools\\.module|core-isolation|log-schema-report)\\.test\\.ts$',
   ],
   setupFiles: [...base.setupFiles, '<rootDir>/test/helpers/responses-wire.ts'],
 };
