@@ -78,7 +78,47 @@ const sdkStream: Project = {
   setupFiles: [...base.setupFiles, '<rootDir>/test/helpers/sdk-stream-parser.ts'],
 };
 
-const projects = [all, ...(process.env.AGENTCALL_TEST_BOTH_PARSERS ? [sdkStream] : [])];
+/**
+ * The suites that prove the loop over a model, again over the Responses API: `wire: 'auto'` picks it for every SDK
+ * client (test/helpers/responses-wire.ts), so each scenario runs on both wires from one file.
+ * `AGENTCALL_TEST_BOTH_PARSERS=1` adds it, with `sdk-stream` (CI does).
+ *
+ * Left out, because what they assert is the chat wire itself: test/providers (the chat corpus replays Chat
+ * Completions recordings; it has its own Responses recordings), test/testing (the scripted server's chat route,
+ * chunk shapes and `stream_options`; its Responses route has its own suites), test/llm (each wire's own reader and
+ * request), the Responses wire's own suites, test/samples/tracing.test.ts (it compares the trace docs/tracing.md
+ * prints, chat response ids included), and the suites listed below with their reason. Where a number is the
+ * wire's own (an event position), a test reads it from test/helpers/wire-under-test.ts.
+ */
+const responsesWire: Project = {
+  ...base,
+  displayName: 'responses-wire',
+  testMatch: [
+    '<rootDir>/test/agentCall/*.test.ts',
+    '<rootDir>/test/reliability/*.test.ts',
+    '<rootDir>/test/security/*.test.ts',
+    '<rootDir>/test/nestjs/*.test.ts',
+    '<rootDir>/test/mcp/agent-loop.test.ts',
+    '<rootDir>/test/integration/*.test.ts',
+    '<rootDir>/test/samples/{agent-loop,quickstart,demo,testing,handwritten,tools,nestjs-app}.test.ts',
+  ],
+  testPathIgnorePatterns: [
+    ...base.testPathIgnorePatterns,
+    // They choose their wire themselves.
+    '/test/agentCall/responses-wire\\.test\\.ts$',
+    '/test/integration/agents-js-responses\\.test\\.ts$',
+    // Its servers write Chat Completions chunks by hand; the Responses reader's limits are in test/llm.
+    '/test/security/stream-limits\\.test\\.ts$',
+    // They never reach a model (tools, budgets, schemas, module wiring): nothing to run on another wire.
+    '/test/agentCall/(budget|loop-guard)\\.test\\.ts$',
+    '/test/reliability/(assert-valid-history|decorated-validation\\.property|run-tool\\.property)\\.test\\.ts$',
+    '/test/security/(linear-time|tool-names)\\.test\\.ts$',
+    '/test/nestjs/(agent-tools\\.module|core-isolation|log-schema-report)\\.test\\.ts$',
+  ],
+  setupFiles: [...base.setupFiles, '<rootDir>/test/helpers/responses-wire.ts'],
+};
+
+const projects = [all, ...(process.env.AGENTCALL_TEST_BOTH_PARSERS ? [sdkStream, responsesWire] : [])];
 
 const config: Config = { testTimeout: base.testTimeout, projects };
 

@@ -91,7 +91,7 @@ export async function runDemo(io: DemoIo): Promise<number> {
       tools: sampleTools(),
       maxRunAgentTimes: 12,
       // Each run (and each resume) chooses its wire; without one, runAgentLoop picks it from the base URL.
-      ...(wire ? { wire } : {}),
+      wire,
       ...renderer.hooks(),
     };
     const scripted = server ? [...SCRIPTED_CONFIRMATIONS] : [];

@@ -1,11 +1,6 @@
-/**
- * Which API the agent loop speaks to the model: `'chat'` (Chat Completions), `'responses'` (the Responses API)
- * or `'auto'` (`'responses'` for OpenAI's own API, `'chat'` for any other base URL).
- *
- * Local on purpose: the samples hand it to `runAgentLoop({ wire })` as it is.
- */
-export type Wire = 'auto' | 'chat' | 'responses';
+import type { Wire } from '../../src';
 
+/** Every wire `runAgentLoop({ wire })` takes, in the order the usage line names them. */
 const WIRES: readonly Wire[] = ['auto', 'chat', 'responses'];
 
 /** The demo's command line: its options, and the prompt made of the words after them. */

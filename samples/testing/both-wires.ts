@@ -11,23 +11,14 @@ export async function checkBothWires(): Promise<void> {
   };
   const server = await startScriptedServer({ turns: [echo, echo] });
   try {
-    // Chat Completions: what runAgentLoop speaks to any base URL but OpenAI's own.
-    const chat = await runAgentLoop({
-      client: server.client(),
-      body: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
-      tools: [weatherTool],
-    });
+    const body = { model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] };
+    // Chat Completions: what `wire: 'auto'` (the default) speaks to any base URL but OpenAI's own.
+    const chat = await runAgentLoop({ client: server.client(), body, tools: [weatherTool], wire: 'chat' });
     assert.equal(chat.text, 'You said: hi');
 
-    // The Responses API, streamed: the same script, as OpenAI's own events.
-    const stream = await server.client().responses.create({
-      model: 'm',
-      input: [{ role: 'user', content: 'hi' }],
-      stream: true,
-    });
-    let text = '';
-    for await (const event of stream) if (event.type === 'response.output_text.delta') text += event.delta;
-    assert.equal(text, 'You said: hi');
+    // The Responses API, streamed: the same script, as OpenAI's own events; the same loop, hooks and result.
+    const responses = await runAgentLoop({ client: server.client(), body, tools: [weatherTool], wire: 'responses' });
+    assert.equal(responses.text, 'You said: hi');
 
     const [first, second] = server.requests;
     assert.equal(first.wire, 'chat');
@@ -35,6 +26,8 @@ export async function checkBothWires(): Promise<void> {
     // The request as sent, and the same request in chat shape.
     assert.deepEqual(second.rawBody.input, [{ role: 'user', content: 'hi' }]);
     assert.deepEqual(second.body.messages, [{ role: 'user', content: 'hi' }]);
+    // Tools go out flat, with `strict` always explicit (the Responses API reads a missing one as true).
+    assert.deepEqual(second.rawBody.tools?.[0], { type: 'function', strict: false, ...weatherTool.schema.function });
   } finally {
     await server.close();
   }

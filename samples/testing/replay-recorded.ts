@@ -17,6 +17,8 @@ export async function checkRecordedReplay(): Promise<void> {
       client: server.client(),
       body: { model: 'mistral-large-latest', messages: [{ role: 'user', content: 'Weather in Paris?' }] },
       tools: [weatherTool],
+      // A Chat Completions recording: replayed on the wire it was recorded on, whatever the default picks.
+      wire: 'chat',
     });
     assert.equal(result.text, 'It is 15°C in Paris.');
     // The provider's own id goes back on the call and on its tool message, and nothing Mistral would refuse.

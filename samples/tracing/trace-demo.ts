@@ -5,10 +5,15 @@ import {
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace-base';
 import { SpanStatusCode } from '@opentelemetry/api';
-import { runAgentLoop, type ChatCompletionMessageParam, type Decision, type RunAgentResponse } from '../../src';
+import {
+  runAgentLoop,
+  type ChatCompletionMessageParam,
+  type Decision,
+  type RunAgentResponse,
+  type Wire,
+} from '../../src';
 import { startScriptedServer } from '../../src/testing';
 import { demoScript } from '../demo/scripted-model';
-import type { Wire } from '../demo/wire-option';
 import { sampleTools } from '../tools';
 
 /** The demo's prompt: weather, a to-do with one validation mistake, and two shares that need approval. */
@@ -33,7 +38,7 @@ export async function traceDemoRun(options: { wire?: Wire } = {}): Promise<strin
       body: { model: 'scripted-demo-model', messages },
       tools: sampleTools(),
       // The scripted model answers on either wire; without one, runAgentLoop picks it from the base URL.
-      ...(options.wire ? { wire: options.wire } : {}),
+      wire: options.wire,
     };
     let result: RunAgentResponse = await runAgentLoop({ ...base, tracer });
     const answers: Decision[] = [{ approve: true }, { approve: false, reason: 'Only Alex, please' }];

@@ -85,7 +85,9 @@ describe('hooks are observers', () => {
     extra: Partial<RunAgentCallProps>,
   ): Promise<{ result: RunAgentResponse; fired: number }> {
     const { turns, props, history } = scenario(hook);
-    const session = server.session(turns);
+    // Each run its own server, so the ids it makes (the Responses route numbers its items) are the same every run.
+    const own = await startScriptedServer();
+    const session = own.session(turns);
     let fired = 0;
     const counting = (extra[hook] as ((e: unknown) => unknown) | undefined) ?? (() => undefined);
     const result = await runAgentLoop({
@@ -105,6 +107,7 @@ describe('hooks are observers', () => {
         return counting(e);
       },
     });
+    await own.close();
     return { result, fired };
   }
 

@@ -12,6 +12,7 @@ import type { LLMClient, LLMRequestOptions } from '../../src/llm/client';
 import type { ChatCompletionMessageParam } from '../../src/llm/type';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { fakeTool, user } from '../helpers/tools';
+import { onWire, sentTools } from '../helpers/wire-under-test';
 
 describe('runAgentLoop', () => {
   let server: ScriptedServer;
@@ -46,7 +47,7 @@ describe('runAgentLoop', () => {
     expect(tool.calls[0].messages).toEqual([user('Weather in Paris?')]);
 
     const first = server.requests[0].body;
-    expect(first.tools).toEqual([tool.schema]);
+    expect(sentTools(server.requests[0])).toEqual([tool.schema]);
     expect(first.tool_choice).toBe('auto');
     const second = server.requests[1].body.messages;
     expect(second.slice(1)).toEqual([
@@ -62,9 +63,11 @@ describe('runAgentLoop', () => {
     expect(result.inputTokens).toBe(30);
     expect(result.outputTokens).toBe(12);
     expect(result.requestIds).toHaveLength(2);
+    // The Responses API always reports its cached and reasoning token counts; the chat route here leaves them out.
+    const details = onWire({ chat: {}, responses: { cachedTokens: 0, reasoningTokens: 0 } });
     expect(pushed).toEqual([
-      { moduleName: 'agent_call', model: 'test-model', inputTokens: 10, outputTokens: 5 },
-      { moduleName: 'agent_call', model: 'test-model', inputTokens: 20, outputTokens: 7 },
+      { moduleName: 'agent_call', model: 'test-model', inputTokens: 10, outputTokens: 5, ...details },
+      { moduleName: 'agent_call', model: 'test-model', inputTokens: 20, outputTokens: 7, ...details },
     ]);
     expect(result.usages).toEqual(pushed);
   });
@@ -233,6 +236,7 @@ describe('runAgentLoop', () => {
     // A thenable that fails with a bare string, as a hand-rolled client or proxy might.
     const rejectWithString = { then: (_ok: unknown, fail: (reason: unknown) => void) => fail('upstream said no') };
     client.chat.completions.create = (() => rejectWithString) as never;
+    client.responses.create = (() => rejectWithString) as never;
     const result = await runAgentLoop({ client, body: { model: 'm', messages: [user('go')] }, tools: [weather()] });
     expect(result.stopReason).toBe('error');
     expect(result.error).toBeInstanceOf(Error);
@@ -327,7 +331,9 @@ describe('runAgentLoop', () => {
   });
 
   it('returns a stream cut mid-way as error, keeping the partial answer', async () => {
-    server.enqueue({ text: 'I was saying something long', chunkSize: 4, cutAfter: 4 });
+    // The role chunk and three text chunks; on the Responses route the response, its message item and content part
+    // come first.
+    server.enqueue({ text: 'I was saying something long', chunkSize: 4, cutAfter: onWire({ chat: 4, responses: 7 }) });
     const result = await runAgentLoop({
       client: server.client(),
       body: { model: 'm', messages: [user('go')] },
@@ -547,6 +553,14 @@ describe('runAgentLoop', () => {
       for (const call of completion.choices[0]?.message.tool_calls ?? []) call.type = 'custom';
       return completion;
     }) as never;
+    // The Responses API's own kind of non-function call: a custom tool call item.
+    const createResponse = client.responses.create.bind(client.responses);
+    client.responses.create = (async (...args: Parameters<typeof createResponse>) => {
+      const response = (await createResponse(...args)) as { output: { type: string; id?: string }[] };
+      for (const item of response.output)
+        if (item.type === 'function_call') Object.assign(item, { type: 'custom_tool_call', id: 'c9' });
+      return response;
+    }) as never;
     const result = await runAgentLoop({
       client,
       body: { model: 'm', messages: [user('go')], stream: false },
@@ -555,7 +569,8 @@ describe('runAgentLoop', () => {
     expect(result.stopReason).toBe('error');
     expect(UnsupportedToolCallError.isInstance(result.error)).toBe(true);
     expect(EmptyModelResponseError.isInstance(result.error)).toBe(false);
-    expect(result.error?.message).toMatch(/c9 of type "custom".*Only "function" tool calls are run/);
+    const type = onWire({ chat: 'custom', responses: 'custom_tool_call' });
+    expect(result.error?.message).toMatch(new RegExp(`c9 of type "${type}".*Only "function" tool calls are run`));
     expect(result.completeMessages).toEqual([user('go')]);
   });
 

@@ -3,6 +3,7 @@ import { IsInt, IsPositive, Min } from 'class-validator';
 import { Ctx, Param, runAgentLoop, Tool, toolResult, toolsFrom } from '../../src';
 import type { ToolExecuteContext } from '../../src';
 import { startScriptedServer } from '../../src/testing';
+import { sentTools } from '../helpers/wire-under-test';
 
 class OrderLine {
   @Param({ description: 'Product code' }) sku!: string;
@@ -79,7 +80,7 @@ describe('a decorated class in runAgentLoop', () => {
 
       expect(result.error).toBeUndefined();
       expect(result.stopReason).toBe('completed');
-      expect(server.requests[0].body.tools).toEqual(tools.map((tool) => tool.schema));
+      expect(sentTools(server.requests[0])).toEqual(tools.map((tool) => tool.schema));
       expect(toolMessages(server.requests[1].body)).toEqual([
         [
           'Invalid arguments for tool "place_order":',

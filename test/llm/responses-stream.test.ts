@@ -110,6 +110,31 @@ describe('Responses wire: reading a response', () => {
     expect(seen.calls).toEqual([`${res.toolCalls[0].id}:f`]);
   });
 
+  it('keeps two function_call items the model gave one call_id as two calls, the second with a fresh id', async () => {
+    const items: StreamedItem[] = [
+      { type: 'function_call', call_id: 'dup', name: 'f', args: ['{"n":1}'] },
+      { type: 'function_call', call_id: 'dup', name: 'f', args: ['{"n":2}'] },
+    ];
+    for (const [body, stream] of [
+      [responseStream(items), true],
+      [responseJson(items), false],
+    ] as const) {
+      const { res } = await respond(body, { body: { model: 'gpt-test', stream, messages: [user('hi')] } });
+      expect(res.toolCalls.map((c) => c.function.arguments)).toEqual(['{"n":1}', '{"n":2}']);
+      expect(res.toolCalls[0].id).toBe('dup');
+      expect(res.toolCalls[1].id).toMatch(/^[a-zA-Z0-9]{9}$/);
+    }
+  });
+
+  it('counts arguments on the opening item once when the first delta repeats them (vLLM)', async () => {
+    const events = responseEvents([{ type: 'function_call', call_id: 'call_v', name: 'f', args: ['{"a":', '1}'] }]);
+    const added = events.find((e) => e.type === 'response.output_item.added') as { item: { arguments: string } };
+    added.item.arguments = '{"a":';
+    const { res, seen } = await respond({ body: sse(events) });
+    expect(res.toolCalls[0].function.arguments).toBe('{"a":1}');
+    expect(seen.params).toEqual(['call_v:{"a":', 'call_v:1}']);
+  });
+
   it('reads a server that sends no output_index exactly as one that does, nothing twice', async () => {
     const items: StreamedItem[] = [
       { type: 'reasoning', id: 'rs_n', summary: ['hm'], encrypted_content: 'e' },

@@ -5,7 +5,7 @@ import { runAgentLoop } from '../../src';
 import type { RequestEndEvent } from '../../src/agentCall/type';
 import { recordedReply, startScriptedServer } from '../../src/testing';
 import { fakeTool, user } from '../helpers/tools';
-import { WIRE_DIR, readWireIndex, readWireProviders, type WireFixture, type WireProvider } from './wire-corpus';
+import { WIRE_DIR, readWireIndex, readWireProviders, wireOf, type WireFixture, type WireProvider } from './wire-corpus';
 
 const providers = readWireProviders();
 const generatedId = new RegExp(readWireIndex().generatedIdRule.pattern);
@@ -27,6 +27,7 @@ async function replay(provider: WireProvider, fixture: WireFixture) {
     const requestEnds: RequestEndEvent[] = [];
     const result = await runAgentLoop({
       client: server.client(),
+      wire: wireOf(provider),
       body: { model: 'm', stream: fixture.stream, messages: [user('Weather in Paris, and the time in Tokyo?')] },
       tools,
       onReasoning: ({ text }) => reasoning.push(text),
@@ -82,6 +83,7 @@ describe.each(providers.map((p) => [p.provider, p] as const))('wire corpus: %s',
     expect(pending).toBe(0);
     expect(requests).toHaveLength(fixture.turns.length);
     for (const request of requests) expect(request.body.stream === true).toBe(fixture.stream);
+    for (const request of requests) expect(request.wire).toBe(wireOf(provider));
     expect(result.stopReason).toBe(want.stopReason);
     if (want.stopReason === 'error') {
       expect(result.error).toBeInstanceOf(APIError);
@@ -135,9 +137,49 @@ describe.each(providers.map((p) => [p.provider, p] as const))('wire corpus: %s',
   });
 });
 
+describe('wire corpus: the Responses recordings go back as the Responses API reads them', () => {
+  const responsesProviders = providers.filter((p) => wireOf(p) === 'responses');
+  const withReasoning = responsesProviders.flatMap((provider) =>
+    provider.fixtures
+      .filter((f) => f.expect.assistantFields?.reasoning_items !== undefined)
+      .map((f) => [`${provider.provider}: ${f.name}`, provider, f] as const),
+  );
+
+  it.each(withReasoning)('%s', async (_name, provider, fixture) => {
+    const { requests } = await replay(provider, fixture);
+    const last = requests.at(-1)!;
+    if (last.wire !== 'responses') throw new Error('expected a Responses request');
+    // In the order the model produced them: the reasoning item, then each function_call, then each output.
+    const input = last.rawBody.input as { type?: string; role?: string; call_id?: string }[];
+    const kinds = input.map((item) => item.type ?? `message:${item.role}`);
+    const calls = fixture.expect.calls.length;
+    expect(kinds).toEqual([
+      'message:user',
+      'reasoning',
+      ...Array.from({ length: calls }, () => 'function_call'),
+      ...Array.from({ length: calls }, () => 'function_call_output'),
+    ]);
+    expect(input[1]).toEqual((fixture.expect.assistantFields!.reasoning_items as unknown[])[0]);
+    const ids = input.filter((item) => item.type === 'function_call').map((item) => item.call_id);
+    expect(input.filter((item) => item.type === 'function_call_output').map((item) => item.call_id)).toEqual(ids);
+    expect(ids).toEqual(fixture.expect.ids);
+    expect(last.rawBody).toMatchObject({ store: false, include: ['reasoning.encrypted_content'] });
+  });
+});
+
 describe('wire corpus: coverage', () => {
-  it('has every provider the contract names, each with a streamed, a non-streamed and an error fixture', () => {
-    expect(providers.map((p) => p.dir).sort()).toEqual(
+  it('has Responses recordings of OpenAI and at least two Open Responses servers, each streamed and replayed', () => {
+    const responses = providers.filter((p) => wireOf(p) === 'responses');
+    expect(responses.map((p) => p.dir).sort()).toEqual(['ollama-responses', 'openai-responses', 'vllm-responses']);
+    for (const provider of responses) {
+      expect(provider.endpoint).toMatch(/\/v1\/responses$/);
+      expect(provider.fixtures.some((f) => f.stream && f.expect.stopReason === 'completed')).toBe(true);
+    }
+  });
+
+  it('has every chat provider the contract names, each with a streamed, a non-streamed and an error fixture', () => {
+    const chat = providers.filter((p) => wireOf(p) === 'chat');
+    expect(chat.map((p) => p.dir).sort()).toEqual(
       [
         'anthropic',
         'azure-openai',
@@ -152,7 +194,7 @@ describe('wire corpus: coverage', () => {
         'vllm',
       ].sort(),
     );
-    for (const provider of providers) {
+    for (const provider of chat) {
       const kinds = new Set(provider.fixtures.map((f) => (f.expect.stopReason === 'error' ? 'error' : f.stream)));
       expect([provider.dir, [...kinds].sort()]).toEqual([provider.dir, [false, true, 'error'].sort()]);
     }

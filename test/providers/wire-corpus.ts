@@ -35,6 +35,8 @@ export type WireFixture = {
 export type WireProvider = {
   dir: string;
   provider: string;
+  /** The API the recordings speak: Chat Completions unless it says `responses`. */
+  wire?: 'chat' | 'responses';
   endpoint: string;
   sources: string[];
   sends: string;
@@ -45,6 +47,9 @@ export type WireProvider = {
 };
 
 export type WireIndex = { generatedIdRule: { pattern: string }; providers: string[] };
+
+/** The wire a provider's recordings are replayed on. */
+export const wireOf = (provider: WireProvider): 'chat' | 'responses' => provider.wire ?? 'chat';
 
 export function readWireIndex(): WireIndex {
   return JSON.parse(readFileSync(join(WIRE_DIR, 'index.json'), 'utf8')) as WireIndex;

@@ -153,9 +153,16 @@ describe('model misbehaviour: every call answered once, every request valid for 
     const client = server.client({
       fetch: fetchRewritingCompletion((completion) => {
         const calls = completion.choices?.[0]?.message?.tool_calls;
-        if (!calls) return;
-        calls[0].function.arguments = null;
-        calls[1].id = null;
+        if (calls) {
+          calls[0].function.arguments = null;
+          calls[1].id = null;
+        }
+        // The same on the Responses API: function_call items with arguments null and call_id null.
+        const items = completion.output?.filter((item: { type: string }) => item.type === 'function_call');
+        if (items?.length) {
+          items[0].arguments = null;
+          items[1].call_id = null;
+        }
       }),
     });
     const tool = echo();

@@ -6,6 +6,7 @@ import { assertValidHistory, assertValidRequests } from '../helpers/history';
 import { expectNoUnhandledRejections } from '../helpers/host-process';
 import { fetchWithRetryAfterMs, unusedPort } from '../helpers/network';
 import { fakeTool, user } from '../helpers/tools';
+import { onWire } from '../helpers/wire-under-test';
 
 describe('network faults: the loop returns what it gathered, as a value, and leaks nothing', () => {
   // No promise the loop or the SDK dropped may reject unobserved, whatever the fault.
@@ -59,7 +60,9 @@ describe('network faults: the loop returns what it gathered, as a value, and lea
   );
 
   it('drops tool calls whose stream was cut mid-arguments, runs none of them, and keeps the text', async () => {
-    // Events: role, 2 text chunks, call 1 header + 3 fragments, call 2 header + 1 of its fragments, then the cut.
+    // Events: role, 2 text chunks, call 1 header + 3 fragments, call 2 header + 1 of its fragments, then the cut. On
+    // the Responses route: the response (2 events), the message item (its added, part, 2 deltas and 3 closing
+    // events), call 1 (added, 3 fragments, 2 closing events), call 2 (added, 1 fragment), then the cut.
     server.enqueue({
       text: 'checking both',
       chunkSize: 8,
@@ -67,7 +70,7 @@ describe('network faults: the loop returns what it gathered, as a value, and lea
         { id: 'a', name: 'get_weather', arguments: { city: 'Paris' } },
         { id: 'b', name: 'get_weather', arguments: { city: 'Berlin' } },
       ],
-      cutAfter: 9,
+      cutAfter: onWire({ chat: 9, responses: 17 }),
     });
     const tool = weather();
     const onToolCall = jest.fn();
@@ -101,7 +104,8 @@ describe('network faults: the loop returns what it gathered, as a value, and lea
       text: 'partial answer',
       chunkSize: 7,
       toolCalls: [{ name: 'get_weather', arguments: { city: 'X' } }],
-      malformedChunkAt: 3,
+      // After the two text chunks (on the Responses route: after the response, the message item's start and both deltas).
+      malformedChunkAt: onWire({ chat: 3, responses: 6 }),
     });
     const tool = weather();
     // The SDK logs the bad line through its logger before it throws; keep the test output clean.

@@ -178,6 +178,27 @@ describe('npm run demo', () => {
     }
   });
 
+  it.each([
+    { args: ['--wire', 'responses', 'hi'], env: {} },
+    { args: ['hi'], env: { OPENAI_WIRE: 'responses' } },
+  ])('speaks the Responses API to the endpoint with $args / $env', async ({ args, env }) => {
+    const server = await startScriptedServer();
+    try {
+      const session = server.session([{ text: 'Hello over Responses.' }]);
+      const { code, out } = await demo(args, {
+        ...env,
+        OPENAI_API_KEY: session.apiKey,
+        OPENAI_BASE_URL: session.baseURL,
+      });
+      expect(code).toBe(0);
+      expect(out.split('\n')[0]).toBe(`agentcall demo · model gpt-4o-mini at ${session.baseURL} · wire responses`);
+      expect(out).toContain('Hello over Responses.');
+      expect(session.requests.map((r) => r.wire)).toEqual(['responses']);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('accepts a prompt exactly at the limit', async () => {
     const { code, err } = await demo(['x'.repeat(4000)]);
     expect(err).toBe('');

@@ -3,7 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { AppModule } from '../../samples/nestjs-app/app.module';
 import type { AgentEvent } from '../../samples/nestjs-app/agent.events';
-import { MODEL_NAME, OPENAI } from '../../samples/nestjs-app/agent.tokens';
+import { MODEL_NAME, OPENAI, WIRE } from '../../samples/nestjs-app/agent.tokens';
 import { createApp } from '../../samples/nestjs-app/create-app';
 import { Priority, TodoStore } from '../../samples/tools';
 import { startScriptedServer, type ScriptedServer, type ScriptedTurn } from '../../src/testing';
@@ -231,5 +231,32 @@ describe('samples/nestjs-app without a key (npm run demo:nest): the embedded scr
       expect.objectContaining({ stopReason: 'completed' }),
       expect.objectContaining({ stopReason: 'completed' }),
     ]);
+  });
+});
+
+describe('samples/nestjs-app: the WIRE provider', () => {
+  it.each(['responses', 'chat'] as const)("runs the agent on wire '%s' when WIRE says so", async (wire) => {
+    const server = await startScriptedServer({ turns: [{ text: 'Hello.' }] });
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        AppModule.register([
+          { provide: OPENAI, useValue: server.client() },
+          { provide: MODEL_NAME, useValue: 'nest-model' },
+          { provide: WIRE, useValue: { wire } },
+        ]),
+      ],
+    }).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    try {
+      await app.listen(0, '127.0.0.1');
+      const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+      const events = parseSse(await (await fetch(`${url}/agent/stream?prompt=hi`)).text());
+      expect(events.at(-1)).toMatchObject({ type: 'done', stopReason: 'completed' });
+      expect(server.requests.map((r) => r.wire)).toEqual([wire]);
+      expect(server.requests[0].body.messages.at(-1)).toEqual({ role: 'user', content: 'hi' });
+    } finally {
+      await app.close();
+      await server.close();
+    }
   });
 });

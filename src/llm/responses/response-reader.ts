@@ -39,8 +39,9 @@ export class ResponsesReader {
   private settled?: Set<number>;
   /** Output indexes whose text streamed in deltas (-1: a delta without an index). */
   private streamedText?: Set<number>;
-  /** The tool call of each provider call id, and the ids of dropped items: a server that sends no output indexes
-   * must not get an item twice from its `done` event and the final output. */
+  /** The tool call of each item (by its item id, else its call id), and the ids of dropped items: a server that
+   * sends no output indexes must not get an item twice from its `done` event and the final output. Two items
+   * with their own ids are two calls even when the model gave both one call id. */
   private callsById?: Map<string, ChatCompletionMessageToolCall>;
   private droppedIds?: Set<string>;
   private lastTextIndex = -2;
@@ -137,7 +138,9 @@ export class ResponsesReader {
   private added(index: number, item: Item): void {
     switch (item.type) {
       case 'function_call':
-        this.openCall(index, item);
+        // Arguments on the opening item are not counted: the deltas bring them all (vLLM sends its first delta on
+        // the opening item and again as a delta), and a call that gets no delta has them on its `done` item.
+        this.openCall(index, item, false);
         break;
       case 'message':
       case 'reasoning':
@@ -153,7 +156,7 @@ export class ResponsesReader {
       case 'function_call': {
         const call = this.calls[index];
         if (!call) {
-          this.openCall(index, item);
+          this.openCall(index, item, true);
         } else {
           if (!call.function.name && typeof item.name === 'string') call.function.name = item.name;
           const args = argumentsOf(item.arguments);
@@ -182,19 +185,20 @@ export class ResponsesReader {
     }
   }
 
-  private openCall(index: number, item: Item): void {
+  private openCall(index: number, item: Item, withArguments: boolean): void {
     if (this.calls[index]) return;
     const callId = typeof item.call_id === 'string' && item.call_id ? item.call_id : undefined;
-    const known = callId === undefined ? undefined : this.callsById?.get(callId);
+    const key = typeof item.id === 'string' && item.id ? `item ${item.id}` : callId && `call ${callId}`;
+    const known = key === undefined ? undefined : this.callsById?.get(key);
     if (known) {
       this.calls[index] = known;
       return;
     }
     const name = typeof item.name === 'string' ? item.name : '';
-    const call = this.state.toolCalls.open(callId, name, argumentsOf(item.arguments));
+    const call = this.state.toolCalls.open(callId, name, withArguments ? argumentsOf(item.arguments) : '');
     this.calls[index] = call;
     this.lastCall = call;
-    if (callId !== undefined) (this.callsById ??= new Map()).set(callId, call);
+    if (key !== undefined) (this.callsById ??= new Map()).set(key, call);
   }
 
   private drop(index: number, item: Item): void {
