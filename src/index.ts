@@ -68,7 +68,7 @@ export { runTool } from './toolCall/run-tool';
 export type { RunToolProps } from './toolCall/run-tool';
 export { parseJsonArgs, safeParseJsonArgs, sliceJsonStr } from './toolCall/parse-json-args';
 export type { JsonArgsLimits } from './toolCall/parse-json-args';
-export { getErrText, maskSecrets } from './toolCall/error-text';
+export { getErrText, maskSecrets } from './text/error-text';
 export type {
   ToolApprovalContext,
   ToolDefinition,
@@ -107,4 +107,4 @@ export {
   DEFAULT_MAX_VALIDATION_LINES,
   TOOL_NAME_PATTERN,
 } from './constants';
-export { toModelText } from './toolCall/model-text';
+export { toModelText } from './text/model-text';

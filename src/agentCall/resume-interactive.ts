@@ -1,6 +1,6 @@
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
-import { getErrText } from '../toolCall/error-text';
-import { toolErrorText } from '../toolCall/model-text';
+import { getErrText } from '../text/error-text';
+import { toolErrorText } from '../text/model-text';
 import { normalizeToolResult } from '../toolCall/normalize-tool-result';
 import type { RunToolResult, ToolExecuteResult, ToolInteractive } from '../toolCall/type';
 import type { ChildrenInteractiveParams, ToolCallChildrenInteractive } from './type';

@@ -1,6 +1,6 @@
 import type * as OpenTelemetry from '@opentelemetry/api';
 import { DEFAULT_MAX_MODEL_TEXT_CHARS } from '../constants';
-import { modelSafeText, toModelText } from '../toolCall/model-text';
+import { modelSafeText, toModelText } from '../text/model-text';
 import type { RunState } from './run-state';
 import type {
   AfterToolCallEvent,

@@ -1,5 +1,3 @@
-import type { ToolApprovalContext } from '../toolCall/type';
-
 /** A class agentcall can instantiate: a DTO, or the class behind `type: () => X`. */
 export type ClassType<T = object> = new (...args: never[]) => T;
 
@@ -12,6 +10,16 @@ export type ClassRef = abstract new (...args: never[]) => unknown;
  * A thunk, not a value, so a DTO may refer to a class declared further down the file (or to itself).
  */
 export type TypeSpec = StringConstructor | NumberConstructor | BooleanConstructor | ClassType | readonly [TypeSpec];
+
+/**
+ * What a `needsApproval` predicate of `@Tool` sees: the call (the shape of the openai SDK's function tool call) and
+ * its validated arguments. The same shape as `ToolApprovalContext`, spelled out here because metadata sits at the
+ * bottom of the decorator column and imports no layer above it (a type test keeps the two equal).
+ */
+export type ToolOptionsApprovalContext = {
+  call: { id: string; type: 'function'; function: { name: string; arguments: string } };
+  params: Record<string, unknown>;
+};
 
 /** Options of `@Tool`. */
 export type ToolOptions = {
@@ -27,7 +35,7 @@ export type ToolOptions = {
    * Ask a person before each call runs: `true`, or a predicate over the call and its validated arguments. Inside
    * `runAgentLoop` such a call waits in the run state's `pending` until `decisions` approve or reject it.
    */
-  needsApproval?: boolean | ((ctx: ToolApprovalContext<Record<string, unknown>>) => boolean | Promise<boolean>);
+  needsApproval?: boolean | ((ctx: ToolOptionsApprovalContext) => boolean | Promise<boolean>);
 };
 
 /** Options of `@Param`, on a method parameter or on a DTO property. */
