@@ -161,29 +161,44 @@ async function execute(tool: ToolDefinition, ctx: Parameters<ToolDefinition['exe
   }
 }
 
-/** The names of the tools offered, from the same index {@link findTool} reads. */
+/** The names of the tools offered, as the array holds them now (read after {@link findTool} missed). */
 function toolNames(tools: ToolDefinition[]): string[] {
-  return Array.isArray(tools) ? [...toolIndex(tools).byName.keys()] : [];
+  return Array.isArray(tools) ? [...buildIndex(tools).byName.keys()] : [];
 }
 
-const indexes = new WeakMap<ToolDefinition[], { length: number; byName: Map<string, ToolDefinition> }>();
+type ToolIndex = { length: number; byName: Map<string, number> };
 
-/** Look a tool up by name through a map built once per tools array (model output never indexes a plain object). */
+const indexes = new WeakMap<ToolDefinition[], ToolIndex>();
+
+/**
+ * Look a tool up by name through a map built once per tools array (model output never indexes a plain object).
+ * The map holds positions, and a hit is checked against the array as it is now, so a tool replaced or renamed
+ * in place is found as it is; a miss rebuilds the map once before it answers.
+ */
 export function findTool(tools: ToolDefinition[], name: string | undefined): ToolDefinition | undefined {
   if (typeof name !== 'string' || !Array.isArray(tools)) return undefined;
-  return toolIndex(tools).byName.get(name);
+  return lookUp(tools, toolIndex(tools), name) ?? lookUp(tools, buildIndex(tools), name);
 }
 
-function toolIndex(tools: ToolDefinition[]): { length: number; byName: Map<string, ToolDefinition> } {
-  let index = indexes.get(tools);
-  if (!index || index.length !== tools.length) {
-    const byName = new Map<string, ToolDefinition>();
-    for (const tool of tools) {
-      const toolName = tool?.schema?.function?.name;
-      if (toolName !== undefined && !byName.has(toolName)) byName.set(toolName, tool);
-    }
-    index = { length: tools.length, byName };
-    indexes.set(tools, index);
+function lookUp(tools: ToolDefinition[], index: ToolIndex, name: string): ToolDefinition | undefined {
+  const position = index.byName.get(name);
+  if (position === undefined) return undefined;
+  const tool = tools[position];
+  return tool?.schema?.function?.name === name ? tool : undefined;
+}
+
+function toolIndex(tools: ToolDefinition[]): ToolIndex {
+  const index = indexes.get(tools);
+  return index && index.length === tools.length ? index : buildIndex(tools);
+}
+
+function buildIndex(tools: ToolDefinition[]): ToolIndex {
+  const byName = new Map<string, number>();
+  for (let i = 0; i < tools.length; i++) {
+    const toolName = tools[i]?.schema?.function?.name;
+    if (toolName !== undefined && !byName.has(toolName)) byName.set(toolName, i);
   }
+  const index = { length: tools.length, byName };
+  indexes.set(tools, index);
   return index;
 }
