@@ -118,10 +118,13 @@ export class ToolRegistry implements OnModuleInit {
   }
 
   private bind(instance: object, contextId?: ContextId, inquirerId?: string): ToolDefinition[] {
-    const methods = toolMethodsOf(instance.constructor as ClassType);
-    return toolsFrom([instance], this.defaults()).map((definition, i) =>
-      enhanceTool(definition, { instance, method: methods[i], contextId, inquirerId }, this.support),
-    );
+    // Paired by tool name, which `toolsFrom` keeps unique per class, not by position in two lists.
+    const methods = new Map(toolMethodsOf(instance.constructor as ClassType).map((method) => [method.name, method]));
+    return toolsFrom([instance], this.defaults()).map((definition) => {
+      const method = methods.get(definition.schema.function.name);
+      if (!method) throw new TypeError(`no @Tool method for the tool "${definition.schema.function.name}"`);
+      return enhanceTool(definition, { instance, method, contextId, inquirerId }, this.support);
+    });
   }
 
   private defaults(): Omit<AgentToolsModuleOptions, 'global' | 'schemaReport'> {
