@@ -1,6 +1,6 @@
 import { ToolDefinitionError, type ToolDefinitionProblem } from '../errors/tool-definition.error';
 import type { ToolDefinition } from '../toolCall/type';
-import { bindTool, type ToolDefaults } from './bind-tool';
+import { bindTool, type ToolsFromOptions } from './bind-tool';
 import { getClassTools } from './get-class-tools';
 import { classOf } from '../metadata/class-chain';
 import { resolveProfile, SCHEMA_PROFILES } from './profiles/schema-profile';
@@ -11,8 +11,7 @@ import { resolveProfile, SCHEMA_PROFILES } from './profiles/schema-profile';
  */
 type NoArrays<T extends object[]> = { [K in keyof T]: T[K] extends readonly unknown[] ? never : T[K] };
 
-/** Options of the list form of {@link toolsFrom}. */
-export type ToolsFromOptions = ToolDefaults;
+export type { ToolsFromOptions };
 
 /**
  * Build `ToolDefinition`s from the `@Tool` methods of class instances, bound to those instances.

@@ -11,16 +11,6 @@ export type ClassRef = abstract new (...args: never[]) => unknown;
  */
 export type TypeSpec = StringConstructor | NumberConstructor | BooleanConstructor | ClassType | readonly [TypeSpec];
 
-/**
- * What a `needsApproval` predicate of `@Tool` sees: the call (the shape of the openai SDK's function tool call) and
- * its validated arguments. The same shape as `ToolApprovalContext`, spelled out here because metadata sits at the
- * bottom of the decorator column and imports no layer above it (a type test keeps the two equal).
- */
-export type ToolOptionsApprovalContext = {
-  call: { id: string; type: 'function'; function: { name: string; arguments: string } };
-  params: Record<string, unknown>;
-};
-
 /** Options of `@Tool`. */
 export type ToolOptions = {
   /** The name the model calls; defaults to the method name. Must match `^[a-zA-Z0-9_-]{1,64}$`. */
@@ -34,8 +24,16 @@ export type ToolOptions = {
   /**
    * Ask a person before each call runs: `true`, or a predicate over the call and its validated arguments. Inside
    * `runAgentLoop` such a call waits in the run state's `pending` until `decisions` approve or reject it.
+   *
+   * The predicate sees a `ToolApprovalContext`: its shape is spelled out here because metadata imports no layer
+   * above it (a type test keeps the two equal).
    */
-  needsApproval?: boolean | ((ctx: ToolOptionsApprovalContext) => boolean | Promise<boolean>);
+  needsApproval?:
+    | boolean
+    | ((ctx: {
+        call: { id: string; type: 'function'; function: { name: string; arguments: string } };
+        params: Record<string, unknown>;
+      }) => boolean | Promise<boolean>);
 };
 
 /** Options of `@Param`, on a method parameter or on a DTO property. */

@@ -1,0 +1,7 @@
+/**
+ * `agentcall/internal`: what agentcall's own adapters share with the core and users do not need.
+ *
+ * @internal Not part of the public API: names here may change in any release. Import `agentcall` instead.
+ */
+export { TOOL_NAME_PATTERN } from './constants';
+export { toModelText } from './text/model-text';
