@@ -4,8 +4,8 @@
  * adversarial message (the text is cut before it is masked, so its cost does not follow the input's size).
  * Budget: linear in the text (the same cost per KB at 10 KB and 100 KB); 1 MB through getErrText in milliseconds.
  */
-import { getErrText } from '../src/toolCall/error-text';
-import { maskSecrets } from '../src/toolCall/mask-secrets';
+import { getErrText } from '../src/text/error-text';
+import { maskSecrets } from '../src/text/mask-secrets';
 import { compare, cpuMicros, report } from './lib/harness';
 
 const ROUNDS = 7;

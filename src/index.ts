@@ -13,6 +13,7 @@ export { toolsFrom } from './definitions/tools-from';
 export type { ToolsFromOptions } from './definitions/tools-from';
 export { SCHEMA_PROFILES } from './definitions/profiles/schema-profile';
 export type { SchemaProfile } from './definitions/profiles/schema-profile';
+export type { JsonSchema, JsonSchemaType } from './definitions/schema/json-schema';
 export { schemaReport } from './definitions/profiles/schema-report';
 export type { SchemaOmission, SchemaReportOptions } from './definitions/profiles/schema-report';
 export { definitionWarnings } from './definitions/definition-warnings';
@@ -55,14 +56,17 @@ export type { RunStateSignatureProblem, ToolDefinitionProblem } from './errors';
 export { runAgentLoop } from './agentCall/run-agent-loop';
 export { RUN_STATE_VERSION } from './agentCall/run-state';
 export type { Decision, PendingCall, RunState } from './agentCall/run-state';
-export { createMemoryJournal, journalKey, MemoryJournal } from './toolCall/journal';
-export type { ToolJournal } from './toolCall/journal';
+export { createMemoryJournal } from './toolCall/journal';
+export type { MemoryJournal, ToolJournal } from './toolCall/journal';
 export type {
   AfterToolCallEvent,
   AgentStopReason,
   ChildrenInteractiveParams,
   CompressContextEvent,
   CompressionOptions,
+  AgentSpan,
+  AgentTracer,
+  RequestEndEvent,
   RunAgentCallProps,
   RunAgentResponse,
   ToolCallChildrenInteractive,
@@ -71,9 +75,11 @@ export type {
 
 export { runTool } from './toolCall/run-tool';
 export type { RunToolProps } from './toolCall/run-tool';
-export { parseJsonArgs, safeParseJsonArgs, sliceJsonStr } from './toolCall/parse-json-args';
+export { parseJsonArgs, safeParseJsonArgs } from './toolCall/parse-json-args';
 export type { JsonArgsLimits } from './toolCall/parse-json-args';
-export { getErrText, maskSecrets } from './toolCall/error-text';
+export { getErrText, maskSecrets } from './text/error-text';
+export { modelSafeText } from './text/model-text';
+export type { HookErrorEvent, HookErrorHandler } from './utils/call-hook';
 export type {
   ToolApprovalContext,
   ToolDefinition,
@@ -87,6 +93,7 @@ export type {
 
 export { createLLMResponse } from './llm/request';
 export type { CreateLLMResponseProps, LLMRequestBody, LLMResponse, ResponseEvents, StreamParser } from './llm/request';
+export type { ToolCallStreamEvents, ToolParamEvent } from './llm/tool-call-accumulator';
 export type { LLMClient, LLMCompletionPromise, LLMRequestOptions, LLMResponsesPromise, UserKey } from './llm/client';
 export type { Wire } from './llm/wire';
 export type { TokenUsage } from './llm/usage';
@@ -113,6 +120,4 @@ export {
   DEFAULT_MAX_SSE_LINE_BYTES,
   DEFAULT_MAX_TOOL_CALLS_PER_TURN,
   DEFAULT_MAX_VALIDATION_LINES,
-  TOOL_NAME_PATTERN,
 } from './constants';
-export { toModelText } from './toolCall/model-text';

@@ -1,8 +1,9 @@
 /**
- * agentcall's internal entry, shared by its own adapters (`agentcall/bullmq`): not a public API, and it may change
- * in any release.
+ * `agentcall/internal`: what agentcall's own adapters share with the core and users do not need.
  *
- * @internal
+ * @internal Not part of the public API: names here may change in any release. Import `agentcall` instead.
  */
+export { TOOL_NAME_PATTERN } from './constants';
+export { toModelText } from './text/model-text';
 export { runObservedLoop } from './agentCall/run-agent-loop';
 export type { RunEventMap, RunEventName, RunObserver, RunScope } from './agentCall/run-events';

@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type OpenAI from 'openai';
-import { AgentRunsModule, type RunsConnection } from '../../src/bullmq';
-import { AgentToolsModule } from '../../src/nestjs';
+import type { RunsConnection } from '../../src/bullmq';
+import { AgentRunsModule, AgentToolsModule } from '../../src/nestjs';
 import { MODEL_NAME } from './agent.tokens';
 import { ToolsModule } from './app.module';
 import { RefundTools } from './refund.tools';

@@ -1,16 +1,16 @@
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
-import { getErrText } from '../toolCall/error-text';
-import { toolErrorText } from '../toolCall/model-text';
+import { getErrText } from '../text/error-text';
+import { toolErrorText } from '../text/model-text';
 import { normalizeToolResult } from '../toolCall/normalize-tool-result';
 import type { RunToolResult, ToolExecuteResult, ToolInteractive } from '../toolCall/type';
 import { rejectionResponse } from './approvals';
 import type { RunEvents } from './observers';
 import { answerCall } from './report-hooks';
-import { assertRunState, RUN_STATE_VERSION, type Decision, type PendingCall, type RunState } from './run-state';
+import { RUN_STATE_VERSION, type Decision, type PendingCall, type RunState } from './run-state';
 import { verifyRunState } from './run-state-signature';
 import type { DurableState } from './run-state-snapshot';
 import type { ChildrenInteractiveParams, RunAgentCallProps, ToolCallChildrenInteractive } from './type';
-import { validateInteractiveParams } from './validate-run-state';
+import { assertRunState, validateInteractiveParams } from './validate-run-state';
 
 /**
  * Where a run resumes: a state and the decisions for its pending calls. There is one way in: the seed's

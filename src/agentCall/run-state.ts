@@ -1,6 +1,5 @@
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
 import type { ToolExecuteResult, ToolInteractive } from '../toolCall/type';
-import { validateRunState } from './validate-run-state';
 
 /** The only run-state version this release reads and writes. */
 export const RUN_STATE_VERSION = 1;
@@ -54,11 +53,3 @@ export type RunState = {
    */
   signature?: string;
 };
-
-/**
- * Check that `value` is a run state this release can resume from, in depth (see `validateRunState`): a wrong `v`
- * is a `RunStateVersionError`, a malformed state of the right version an `InvalidRunStateError`.
- */
-export function assertRunState(value: unknown): asserts value is RunState {
-  validateRunState(value);
-}

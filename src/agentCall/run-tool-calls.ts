@@ -1,7 +1,7 @@
 import { RunAbortedError } from '../errors/run-aborted.error';
 import { journalKey, type ToolJournal } from '../toolCall/journal';
 import { normalizeToolResult } from '../toolCall/normalize-tool-result';
-import { toolErrorText } from '../toolCall/model-text';
+import { toolErrorText } from '../text/model-text';
 import { runTool } from '../toolCall/run-tool';
 import type { RunToolResult, ToolDefinition, ToolExecuteResult, ToolOutcome } from '../toolCall/type';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';

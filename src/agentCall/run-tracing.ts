@@ -1,6 +1,6 @@
 import type * as OpenTelemetry from '@opentelemetry/api';
 import { DEFAULT_MAX_MODEL_TEXT_CHARS } from '../constants';
-import { modelSafeText, toModelText } from '../toolCall/model-text';
+import { modelSafeText, toModelText } from '../text/model-text';
 import type { ChatCompletionMessageToolCall } from '../llm/type';
 import type { RunObserver, RunScope } from './run-events';
 import type { AfterToolCallEvent, AgentSpan, AgentTracer, RequestEndEvent, RunAgentResponse } from './type';

@@ -216,3 +216,11 @@ function isFields(value: unknown): value is Fields {
 function fail(path: string, problem: string): never {
   throw new InvalidRunStateError(path, problem);
 }
+
+/**
+ * Check that `value` is a run state this release can resume from, in depth (see `validateRunState`): a wrong `v`
+ * is a `RunStateVersionError`, a malformed state of the right version an `InvalidRunStateError`.
+ */
+export function assertRunState(value: unknown): asserts value is RunState {
+  validateRunState(value);
+}

@@ -29,5 +29,6 @@ export type {
   RunsConnection,
   StartRunOptions,
 } from './types';
+/** @deprecated Import `AgentRunsModule` from `agentcall/nestjs`. */
 export { AgentRunsModule } from './agent-runs.module';
-export type { AgentRunsModuleOptions, AgentRunsModuleWorker, ToolSource } from './agent-runs.module';
+export type { AgentRunsModuleOptions, AgentRunsModuleWorker, ToolSource } from './agent-runs-module-options';

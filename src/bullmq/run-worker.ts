@@ -16,6 +16,7 @@ export class RunWorker {
   private closed?: Promise<void>;
   private readonly ready: Promise<void>;
 
+  /** @internal Made by `AgentRuns.worker()`. */
   constructor(
     connection: RunsConnection,
     queueName: string,

@@ -3,8 +3,8 @@ import type { ToolBlueprint } from './build-tool-blueprint';
 import { resolveProfile, type SchemaProfile } from './profiles/schema-profile';
 import { mapToolReturn } from './results/map-tool-return';
 
-/** Defaults `toolsFrom` applies to every tool that does not set its own. */
-export type ToolDefaults = {
+/** Options of the list form of `toolsFrom`: defaults it applies to every tool that does not set its own. */
+export type ToolsFromOptions = {
   /**
    * The schema dialect of every tool (see {@link SchemaProfile}). Default `'openai'`. Validation is the same in
    * every profile; what a profile leaves out of the schema is stated in the field's description instead and listed
@@ -31,7 +31,11 @@ export type ToolDefaults = {
  *
  * @internal
  */
-export function bindTool(blueprint: ToolBlueprint, instance: object, defaults: ToolDefaults): ToolDefinition<object> {
+export function bindTool(
+  blueprint: ToolBlueprint,
+  instance: object,
+  defaults: ToolsFromOptions,
+): ToolDefinition<object> {
   const profile = resolveProfile(defaults.profile, blueprint.strict, defaults.strict);
   const timeoutMs = blueprint.timeoutMs ?? defaults.timeoutMs;
   const { methodName, slots } = blueprint;

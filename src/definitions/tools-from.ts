@@ -1,9 +1,9 @@
 import { ToolDefinitionError, type ToolDefinitionProblem } from '../errors/tool-definition.error';
 import type { ToolDefinition } from '../toolCall/type';
-import { bindTool, type ToolDefaults } from './bind-tool';
+import { bindTool, type ToolsFromOptions } from './bind-tool';
 import { getClassTools } from './get-class-tools';
 import { classOf } from '../metadata/class-chain';
-import { resolveProfile } from './profiles/schema-profile';
+import { resolveProfile, SCHEMA_PROFILES } from './profiles/schema-profile';
 
 /**
  * Instances, each refused by the type checker when it is an array, so a list followed by misspelled options
@@ -11,8 +11,7 @@ import { resolveProfile } from './profiles/schema-profile';
  */
 type NoArrays<T extends object[]> = { [K in keyof T]: T[K] extends readonly unknown[] ? never : T[K] };
 
-/** Options of the list form of {@link toolsFrom}. */
-export type ToolsFromOptions = ToolDefaults;
+export type { ToolsFromOptions };
 
 /**
  * Build `ToolDefinition`s from the `@Tool` methods of class instances, bound to those instances.
@@ -23,7 +22,8 @@ export type ToolsFromOptions = ToolDefaults;
  * `@Type`), which only tightens validation to match what the model is shown.
  *
  * Throws {@link ToolDefinitionError} listing every problem of every class (undecorated parameters, types
- * that cannot be reflected, invalid or duplicate names, fields strict mode cannot express).
+ * that cannot be reflected, invalid or duplicate names, fields strict mode cannot express), or naming an unknown
+ * `profile` before any class is read.
  *
  * @example
  * const tools = toolsFrom(new WeatherTools(api), new FlightTools());
@@ -36,6 +36,8 @@ export function toolsFrom(...args: unknown[]): ToolDefinition[] {
   const [instances, defaults] = Array.isArray(args[0])
     ? [args[0] as readonly unknown[], (args[1] ?? {}) as ToolsFromOptions]
     : [args, {}];
+  const profileProblem = unknownProfile(defaults.profile);
+  if (profileProblem) throw new ToolDefinitionError([profileProblem]);
   const problems: ToolDefinitionProblem[] = [];
   const definitions: ToolDefinition[] = [];
   const owners = new Map<string, string>();
@@ -69,6 +71,15 @@ export function toolsFrom(...args: unknown[]): ToolDefinition[] {
   }
   if (problems.length > 0) throw new ToolDefinitionError(problems);
   return definitions;
+}
+
+// Options come from JavaScript and configuration files too, where the type checker cannot refuse a misspelling.
+function unknownProfile(profile: unknown): ToolDefinitionProblem | undefined {
+  if (profile === undefined || SCHEMA_PROFILES.includes(profile as never)) return undefined;
+  return {
+    className: 'toolsFrom',
+    message: `unknown schema profile ${typeof profile === 'string' ? `"${profile}"` : `of type ${typeof profile}`}; use one of ${SCHEMA_PROFILES.join(', ')}`,
+  };
 }
 
 function misuse(value: unknown): string {

@@ -3,7 +3,7 @@ import type { Decision } from '../index';
 import { exportFileName, exportRunAsTest } from './export-test';
 import { send } from './respond';
 import type { ModelPrice } from './source';
-import type { DevtoolsOptions } from './server';
+import type { DevtoolsOptions } from './options';
 
 /** Characters of each text a page of the timeline carries; the whole text is one more request away. */
 export const PAGE_TEXT_CHARS = 4000;

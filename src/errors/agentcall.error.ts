@@ -49,8 +49,13 @@ export abstract class AgentcallError extends Error {
     error: unknown,
   ): error is T {
     if (typeof error !== 'object' || error === null) return false;
-    const lineage = (error as { [MARKER]?: unknown })[MARKER];
-    return Array.isArray(lineage) && lineage.includes(this.name);
+    // Never throws: a thrown value may be a Proxy whose traps throw, and this runs on the path that handles it.
+    try {
+      const lineage = (error as { [MARKER]?: unknown })[MARKER];
+      return Array.isArray(lineage) && lineage.includes(this.name);
+    } catch {
+      return false;
+    }
   }
 }
 

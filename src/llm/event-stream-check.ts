@@ -1,5 +1,5 @@
 import { MalformedResponseError } from '../errors/malformed-response.error';
-import { maskSecrets } from '../toolCall/mask-secrets';
+import { maskSecrets } from '../text/mask-secrets';
 
 /** Characters of the body the error quotes. */
 const QUOTED_CHARS = 100;

@@ -1,6 +1,6 @@
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { callHook } from '../utils/call-hook';
-import { toModelText } from '../toolCall/model-text';
+import { toModelText } from '../text/model-text';
 import { createId } from '../utils/id';
 import { ThinkTagSplitter, splitThinkTags } from './think-tags';
 import { callIdsIn, describeDropped, isFunctionCall } from './function-calls';
@@ -16,7 +16,7 @@ import {
   usageOf,
   type ReasoningField,
 } from './provider-fields';
-import type { CreateLLMResponseProps, LLMResponse } from './request';
+import type { CreateLLMResponseProps, LLMResponse } from './response-types';
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionMessageToolCall,

@@ -1,7 +1,7 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { callHook, type HookErrorHandler } from '../utils/call-hook';
 import { createId } from '../utils/id';
-import { toModelText } from '../toolCall/model-text';
+import { toModelText } from '../text/model-text';
 import type { ContentLimit, ContentKind } from './content-limit';
 import { keepToolCallFields } from './provider-fields';
 import type { ChatCompletionMessageToolCall } from './type';

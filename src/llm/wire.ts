@@ -1,17 +1,11 @@
 import type { LLMClient, LLMRequestOptions } from './client';
 import type { ChunkReceiver } from './lean-stream';
-import type { LLMRequestBody } from './request';
+import type { LLMRequestBody, Wire } from './response-types';
 import type { RequestAttempts } from './request-attempts';
 import type { ResponseState } from './response-state';
 import type { APIErrorClass } from './responses/response-reader';
 
-/**
- * Which OpenAI API a request speaks: `'chat'` (Chat Completions, `/chat/completions`), `'responses'` (the Responses
- * API, `/responses`), or `'auto'` (the default): `'responses'` when the client's `baseURL` is OpenAI's own API
- * (`https://api.openai.com/...`) and the client has `responses.create`, `'chat'` otherwise. The history, hooks, ids
- * and results are the same on both.
- */
-export type Wire = 'auto' | 'chat' | 'responses';
+export type { Wire } from './response-types';
 
 /** Where one wire's parsed stream events and whole responses go. */
 export type WireReceiver<Chunk> = ChunkReceiver<Chunk> & {

@@ -1,4 +1,4 @@
-import { TOOL_NAME_PATTERN } from '../index';
+import { TOOL_NAME_PATTERN } from '../internal';
 
 const MAX_NAME_LENGTH = 64;
 

@@ -1,5 +1,3 @@
-import type { ToolApprovalContext } from '../toolCall/type';
-
 /** A class agentcall can instantiate: a DTO, or the class behind `type: () => X`. */
 export type ClassType<T = object> = new (...args: never[]) => T;
 
@@ -26,8 +24,16 @@ export type ToolOptions = {
   /**
    * Ask a person before each call runs: `true`, or a predicate over the call and its validated arguments. Inside
    * `runAgentLoop` such a call waits in the run state's `pending` until `decisions` approve or reject it.
+   *
+   * The predicate sees a `ToolApprovalContext`: its shape is spelled out here because metadata imports no layer
+   * above it (a type test keeps the two equal).
    */
-  needsApproval?: boolean | ((ctx: ToolApprovalContext<Record<string, unknown>>) => boolean | Promise<boolean>);
+  needsApproval?:
+    | boolean
+    | ((ctx: {
+        call: { id: string; type: 'function'; function: { name: string; arguments: string } };
+        params: Record<string, unknown>;
+      }) => boolean | Promise<boolean>);
 };
 
 /** Options of `@Param`, on a method parameter or on a DTO property. */

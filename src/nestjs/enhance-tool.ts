@@ -31,8 +31,8 @@ type Execute = (ctx: ToolExecuteContext<object>) => Promise<ToolExecuteResult>;
  * with an execution context of type `'agent-tool'` whose arguments are `(params, ctx)`.
  *
  * Whether any apply is decided on the tool's first call (after the application has registered its global
- * enhancers), which then replaces `execute`: a tool with none gets its own `execute` back, so it costs nothing
- * more than outside Nest.
+ * enhancers), and kept: a tool with none runs its own `execute` behind one call, so it costs next to nothing
+ * more than outside Nest. The definition given is never changed.
  */
 export function enhanceTool(
   definition: ToolDefinition<object>,
@@ -45,17 +45,9 @@ export function enhanceTool(
     const enhanced = hasLocalEnhancers(host.instance.constructor, method) || support.hasGlobalEnhancers();
     return enhanced ? throughNest(host, support.contextCreator) : definition.execute;
   };
-  const tool: ToolDefinition<object> = {
-    ...definition,
-    execute: (ctx) => {
-      run ??= choose();
-      // From now on the loop calls the chosen function itself: a tool without enhancers runs its own `execute`.
-      // (Reflect.set: a definition someone froze keeps this wrapper, which still works.)
-      Reflect.set(tool, 'execute', run);
-      return run(ctx);
-    },
-  };
-  return tool;
+  // A new definition whose `execute` never changes: the choice is kept in the closure, so a definition handed
+  // out (or frozen, or compared by identity) stays the same object with the same functions.
+  return { ...definition, execute: (ctx) => (run ??= choose())(ctx) };
 }
 
 function throughNest(host: ToolHost, contextCreator: ExternalContextCreator): Execute {

@@ -11,3 +11,5 @@ export { AGENT_TOOL_CONTEXT } from './agent-tool-context';
 export type { AgentToolContextType } from './agent-tool-context';
 export { ToolRegistry } from './tool-registry';
 export { UnsupportedToolScopeError } from './unsupported-tool-scope.error';
+export { AgentRunsModule } from './agent-runs.module';
+export type { AgentRunsModuleOptions, AgentRunsModuleWorker, ToolSource } from '../bullmq';

@@ -164,9 +164,12 @@ export class ToolRegistry implements OnModuleInit {
   }
 
   private bind(instance: object, contextId?: ContextId, inquirerId?: string): ToolDefinition[] {
-    const methods = toolMethodsOf(instance.constructor as ClassType);
-    return toolsFrom([instance], this.defaults()).map((definition, i) => {
-      const host: ToolHost = { instance, method: methods[i], contextId, inquirerId };
+    // Paired by tool name, which `toolsFrom` keeps unique per class, not by position in two lists.
+    const methods = new Map(toolMethodsOf(instance.constructor as ClassType).map((method) => [method.name, method]));
+    return toolsFrom([instance], this.defaults()).map((definition) => {
+      const method = methods.get(definition.schema.function.name);
+      if (!method) throw new TypeError(`no @Tool method for the tool "${definition.schema.function.name}"`);
+      const host: ToolHost = { instance, method, contextId, inquirerId };
       const tool = enhanceTool(definition, host, this.support);
       this.hosts.set(tool, host);
       return tool;

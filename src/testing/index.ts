@@ -7,6 +7,7 @@ export { ScriptedReplyError } from './errors';
 export { recordedReply } from './recorded-reply';
 export type {
   RecordedRequest,
+  RecordedRequestBase,
   RecordedResponse,
   ScriptedClientOptions,
   ScriptedFinishReason,

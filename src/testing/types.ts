@@ -123,7 +123,7 @@ export type ScriptedTurn = ScriptedReply | ((request: RecordedRequest) => Script
 export type ScriptedWire = 'chat' | 'responses';
 
 /** What a request records whichever route it came by. */
-type RecordedRequestBase = {
+export type RecordedRequestBase = {
   /** Position in {@link ScriptedServer.requests}: unique per server, in arrival order. */
   index: number;
   /** Position in its own script's `requests` (default script or session): the turn it consumed. */

@@ -1,7 +1,7 @@
 import { sanitizeUsages } from '../llm/usage';
 import type { ChatCompletionMessageParam } from '../llm/type';
-import { getErrText } from './error-text';
-import { toModelText, toolErrorText } from './model-text';
+import { getErrText } from '../text/error-text';
+import { toModelText, toolErrorText } from '../text/model-text';
 import type { ToolExecuteResult, ToolInteractive } from './type';
 
 /**

@@ -1,7 +1,7 @@
 import JSON5 from 'json5';
 import { DEFAULT_MAX_ARGS_DEPTH, DEFAULT_MAX_ARGS_KEYS, DEFAULT_MAX_ARGS_LENGTH, FORBIDDEN_KEYS } from '../constants';
 import { jsonErrorDetail } from './json-error-detail';
-import { invalidArgumentsText } from './model-text';
+import { invalidArgumentsText } from '../text/model-text';
 import type { ToolParseResult } from './type';
 
 /** Limits applied by {@link safeParseJsonArgs}. */

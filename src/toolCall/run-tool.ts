@@ -3,8 +3,8 @@ import { RunAbortedError } from '../errors/run-aborted.error';
 import { ToolCallRejectedError } from '../errors/tool-call-rejected.error';
 import { ToolTimeoutError } from '../errors/tool-timeout.error';
 import { LazyAbort } from '../utils/lazy-abort';
-import { getErrText } from './error-text';
-import { modelSafeText, toolErrorText, toolNotFoundText } from './model-text';
+import { getErrText } from '../text/error-text';
+import { modelSafeText, toolErrorText, toolNotFoundText } from '../text/model-text';
 import { parseDefaultArgs } from './parse-json-args';
 import { normalizeToolResult } from './normalize-tool-result';
 import type { RunToolResult, ToolDefinition, ToolParseResult } from './type';
@@ -161,39 +161,52 @@ async function execute(tool: ToolDefinition, ctx: Parameters<ToolDefinition['exe
   }
 }
 
-/** The names of the tools offered, from the same index {@link findTool} reads. */
+/** The names of the tools offered, as the array holds them now (read after {@link findTool} missed). */
 function toolNames(tools: ToolDefinition[]): string[] {
-  return Array.isArray(tools) ? [...indexOf(tools).byName.keys()] : [];
+  return Array.isArray(tools) ? [...buildIndex(tools).byName.keys()] : [];
 }
 
-type ToolIndex = { length: number; byName: Map<string, ToolDefinition>; duplicate?: string };
+type ToolIndex = { length: number; byName: Map<string, number>; duplicate?: string };
 
 const indexes = new WeakMap<ToolDefinition[], ToolIndex>();
 
-/** Look a tool up by name through a map built once per tools array (model output never indexes a plain object). */
+/**
+ * Look a tool up by name through a map built once per tools array (model output never indexes a plain object).
+ * The map holds positions, and a hit is checked against the array as it is now, so a tool replaced or renamed
+ * in place is found as it is; a miss rebuilds the map once before it answers.
+ */
 export function findTool(tools: ToolDefinition[], name: string | undefined): ToolDefinition | undefined {
   if (typeof name !== 'string' || !Array.isArray(tools)) return undefined;
-  return indexOf(tools).byName.get(name);
+  return lookUp(tools, toolIndex(tools), name) ?? lookUp(tools, buildIndex(tools), name);
 }
 
 /** The first name two of `tools` share, found while indexing them (`runAgentLoop` refuses such a set). */
 export function duplicateToolName(tools: ToolDefinition[]): string | undefined {
-  return Array.isArray(tools) ? indexOf(tools).duplicate : undefined;
+  return Array.isArray(tools) ? buildIndex(tools).duplicate : undefined;
 }
 
-function indexOf(tools: ToolDefinition[]): ToolIndex {
-  let index = indexes.get(tools);
-  if (!index || index.length !== tools.length) {
-    const byName = new Map<string, ToolDefinition>();
-    let duplicate: string | undefined;
-    for (const tool of tools) {
-      const toolName = tool?.schema?.function?.name;
-      if (toolName === undefined) continue;
-      if (!byName.has(toolName)) byName.set(toolName, tool);
-      else duplicate ??= toolName;
-    }
-    index = { length: tools.length, byName, duplicate };
-    indexes.set(tools, index);
+function lookUp(tools: ToolDefinition[], index: ToolIndex, name: string): ToolDefinition | undefined {
+  const position = index.byName.get(name);
+  if (position === undefined) return undefined;
+  const tool = tools[position];
+  return tool?.schema?.function?.name === name ? tool : undefined;
+}
+
+function toolIndex(tools: ToolDefinition[]): ToolIndex {
+  const index = indexes.get(tools);
+  return index && index.length === tools.length ? index : buildIndex(tools);
+}
+
+function buildIndex(tools: ToolDefinition[]): ToolIndex {
+  const byName = new Map<string, number>();
+  let duplicate: string | undefined;
+  for (let i = 0; i < tools.length; i++) {
+    const toolName = tools[i]?.schema?.function?.name;
+    if (toolName === undefined) continue;
+    if (!byName.has(toolName)) byName.set(toolName, i);
+    else duplicate ??= toolName;
   }
+  const index = { length: tools.length, byName, duplicate };
+  indexes.set(tools, index);
   return index;
 }

@@ -1,4 +1,4 @@
-import { getErrText } from '../toolCall/error-text';
+import { getErrText } from '../text/error-text';
 
 /**
  * `value` itself when it is an `Error`, else an `Error` whose message is its safe text and whose `cause` is

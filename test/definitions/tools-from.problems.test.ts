@@ -22,6 +22,22 @@ interface Filter {
 }
 
 describe('toolsFrom: definition problems', () => {
+  it('an unknown profile name is a named definition problem, listing the profiles there are', () => {
+    class Tools {
+      @Tool()
+      ping() {
+        return 'pong';
+      }
+    }
+    const options = { profile: 'gemni' } as unknown as Parameters<typeof toolsFrom>[1];
+    expect(problemsOf(() => toolsFrom([new Tools()], options))).toEqual([
+      {
+        className: 'toolsFrom',
+        message: 'unknown schema profile "gemni"; use one of openai, openai-strict, gemini, anthropic, lenient',
+      },
+    ]);
+  });
+
   it('a parameter named like an Object.prototype member', () => {
     class Tools {
       @Tool()

@@ -30,13 +30,14 @@ describe('agentcall/mcp and the core', () => {
     expect(packages.filter((name) => /^(@modelcontextprotocol|ajv)/.test(name))).toEqual([]);
   });
 
-  it('the mcp adapter reaches the core only through its public entry', () => {
+  it('the mcp adapter reaches the core only through its entries (public and internal)', () => {
     const mcpDir = join(src, 'mcp');
     const files = readdirSync(mcpDir).filter((name) => name.endsWith('.ts'));
     expect(files.length).toBeGreaterThan(5);
     for (const name of files) {
       const text = readFileSync(join(mcpDir, name), 'utf8');
-      for (const [, spec] of text.matchAll(/from\s+'(\.[^']*)'/g)) expect(spec).toMatch(/^(\.\/[a-z-]+|\.\.\/index)$/);
+      for (const [, spec] of text.matchAll(/from\s+'(\.[^']*)'/g))
+        expect(spec).toMatch(/^(\.\/[a-z-]+|\.\.\/index|\.\.\/internal)$/);
     }
   });
 });

@@ -1,7 +1,8 @@
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { runTool, TOOL_NAME_PATTERN, type ToolDefinition } from '../../src';
+import { runTool, type ToolDefinition } from '../../src';
+import { TOOL_NAME_PATTERN } from '../../src/internal';
 import { mcpTools, type McpToolsClient } from '../../src/mcp';
 
 const EVERYTHING = join(

@@ -58,13 +58,13 @@ describe('entry points', () => {
 
   const ADAPTERS = ['nestjs', 'bullmq', 'mcp', 'testing', 'devtools'];
 
-  it.each(ADAPTERS)('the %s adapter uses only the public entry of the core (and of other adapters)', (adapter) => {
+  it.each(ADAPTERS)('the %s adapter uses only the entries of the core (and of other adapters)', (adapter) => {
     const folder = join(src, adapter);
     const files = readdirSync(folder, { recursive: true, encoding: 'utf8' })
       .filter((name) => name.endsWith('.ts'))
       .map((name) => join(folder, name));
-    // Public entries: the core's index and each adapter's own index (what `agentcall/<name>` gives a user), plus
-    // the core's internal entry, which only adapters use.
+    // Entries: the core's index and each adapter's own index (what `agentcall/<name>` gives a user), and the
+    // core's internal entry the adapters share.
     const entries = new Set([
       join(src, 'index'),
       join(src, 'internal'),

@@ -25,7 +25,10 @@ import { map, tap, type Observable } from 'rxjs';
 import { Ctx } from '../../src/decorators/ctx.decorator';
 import { Param } from '../../src/decorators/param.decorator';
 import { Tool } from '../../src/decorators/tool.decorator';
+import { toolMethodsOf } from '../../src/definitions/tool-methods-of';
+import { toolsFrom } from '../../src/definitions/tools-from';
 import { AGENT_TOOL_CONTEXT, type AgentToolContextType } from '../../src/nestjs';
+import { enhanceTool } from '../../src/nestjs/enhance-tool';
 import type { ToolExecuteContext } from '../../src/toolCall/type';
 import { startNestAgentApp, type NestAgentApp, type TestCaller } from '../helpers/nest-agent-app';
 
@@ -453,5 +456,35 @@ describe('enhancers of request-scoped tool providers', () => {
       expect.objectContaining({ response: '[initech] report for initech', outcome: 'ok' }),
     ]);
     expect(TenantGuard.created).toBe(tenants.length);
+  });
+});
+
+describe('enhanceTool and the definition it is given', () => {
+  class Plain {
+    @Tool({ name: 'first' })
+    one() {
+      return 'one';
+    }
+
+    @Tool({ name: 'second' })
+    two() {
+      return 'two';
+    }
+  }
+  const support = { contextCreator: {} as ExternalContextCreator, hasGlobalEnhancers: () => false };
+  const call = { id: 'c1', type: 'function' as const, function: { name: 'first', arguments: '{}' } };
+  const ctx = { call, messages: [], params: {}, signal: new AbortController().signal };
+
+  it('builds a new definition and never rewrites one, its own `execute` included, after the first call', async () => {
+    const instance = new Plain();
+    const [definition] = toolsFrom([instance]);
+    const originalExecute = definition.execute;
+    const enhanced = enhanceTool(definition, { instance, method: toolMethodsOf(Plain)[0] }, support);
+    const execute = enhanced.execute;
+    expect(enhanced).not.toBe(definition);
+    expect(await enhanced.execute(ctx)).toEqual({ response: 'one' });
+    expect(await enhanced.execute(ctx)).toEqual({ response: 'one' });
+    expect(enhanced.execute).toBe(execute);
+    expect(definition.execute).toBe(originalExecute);
   });
 });

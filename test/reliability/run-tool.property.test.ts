@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { ChatCompletionMessageToolCall } from '../../src/llm/type';
-import { maskSecrets } from '../../src/toolCall/mask-secrets';
+import { maskSecrets } from '../../src/text/mask-secrets';
 import { runTool } from '../../src/toolCall/run-tool';
 import { parseJsonArgs, readJsonArgs } from '../../src/toolCall/parse-json-args';
 import type { ToolDefinition, ToolParseResult } from '../../src/toolCall/type';

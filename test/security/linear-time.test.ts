@@ -3,9 +3,9 @@ import { Param } from '../../src/decorators/param.decorator';
 import { Tool } from '../../src/decorators/tool.decorator';
 import { toolsFrom } from '../../src/definitions/tools-from';
 import { ThinkTagSplitter } from '../../src/llm/think-tags';
-import { getErrText } from '../../src/toolCall/error-text';
-import { maskSecrets, maskValue } from '../../src/toolCall/mask-secrets';
-import { modelSafeText } from '../../src/toolCall/model-text';
+import { getErrText } from '../../src/text/error-text';
+import { maskSecrets, maskValue } from '../../src/text/mask-secrets';
+import { modelSafeText } from '../../src/text/model-text';
 import { safeParseJsonArgs } from '../../src/toolCall/parse-json-args';
 import { growth } from '../helpers/growth';
 

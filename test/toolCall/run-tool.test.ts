@@ -294,3 +294,56 @@ describe('runTool', () => {
     });
   });
 });
+
+describe('runTool with tools and values that change or fight back', () => {
+  it('runs the tool that is in the array now, after one was replaced in place', async () => {
+    const tools = [tool('pick', async () => ({ response: 'old' })), tool('other', async () => ({ response: 'x' }))];
+    expect((await runTool({ call: call('pick'), messages, tools })).response).toBe('old');
+    tools[0] = tool('pick', async () => ({ response: 'new' }));
+    expect((await runTool({ call: call('pick'), messages, tools })).response).toBe('new');
+    tools[0] = tool('renamed', async () => ({ response: 'renamed' }));
+    expect((await runTool({ call: call('pick'), messages, tools })).outcome).toBe('not_found');
+    expect((await runTool({ call: call('renamed'), messages, tools })).response).toBe('renamed');
+  });
+
+  it('finds a tool whose name was changed on its own schema', async () => {
+    const moving = tool('before', async () => ({ response: 'moved' }));
+    const tools = [moving];
+    expect((await runTool({ call: call('before'), messages, tools })).outcome).toBe('ok');
+    moving.schema.function.name = 'after';
+    expect((await runTool({ call: call('before'), messages, tools })).outcome).toBe('not_found');
+    expect((await runTool({ call: call('after'), messages, tools })).response).toBe('moved');
+  });
+
+  const hostile = () =>
+    new Proxy(
+      {},
+      Object.fromEntries(
+        (['get', 'has', 'getPrototypeOf', 'ownKeys', 'getOwnPropertyDescriptor'] as const).map((trap) => [
+          trap,
+          () => {
+            throw new Error(`trap ${trap}`);
+          },
+        ]),
+      ),
+    );
+
+  it('answers the model when a tool throws a Proxy whose traps throw', async () => {
+    const thrown = hostile();
+    const tools = [
+      tool('evil', async () => {
+        throw thrown;
+      }),
+    ];
+    const result = await runTool({ call: call('evil'), messages, tools });
+    expect(result).toMatchObject({ response: 'Tool error: Unknown error', outcome: 'error' });
+    expect(result.error).toBe(thrown);
+  });
+
+  it('answers the model when a tool returns such a Proxy', async () => {
+    const tools = [tool('evil', async () => hostile() as never)];
+    const result = await runTool({ call: call('evil'), messages, tools });
+    expect(result.outcome).toBe('error');
+    expect(typeof result.response).toBe('string');
+  });
+});

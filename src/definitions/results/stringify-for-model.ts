@@ -1,5 +1,5 @@
 import { instanceToPlain } from 'class-transformer';
-import { toModelText } from '../../toolCall/model-text';
+import { toModelText } from '../../text/model-text';
 
 /**
  * The text the model reads for a tool's return value: {@link toModelText} of `instanceToPlain(value)` for

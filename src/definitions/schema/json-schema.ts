@@ -1,16 +1,10 @@
-/**
- * The JSON Schema type names agentcall emits.
- *
- * @internal
- */
+/** The JSON Schema type names agentcall emits. */
 export type JsonSchemaType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
 
 /**
  * The subset of JSON Schema agentcall emits for tool parameters.
  *
  * A type alias rather than an interface, so it is assignable to the openai SDK's `FunctionParameters`.
- *
- * @internal
  */
 export type JsonSchema = {
   type?: JsonSchemaType | JsonSchemaType[];

@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_VALIDATION_LINES } from '../../constants';
 import type { ClassType } from '../../metadata/options';
-import { problemListText } from '../../toolCall/model-text';
+import { problemListText } from '../../text/model-text';
 import { readJsonArgs } from '../../toolCall/parse-json-args';
 import type { ToolParseResult } from '../../toolCall/type';
 import { findUnknownKeys } from './find-unknown-keys';

@@ -1,5 +1,5 @@
 import type { ValidationError } from 'class-validator';
-import { holdsSecret, maskValue } from '../../toolCall/mask-secrets';
+import { holdsSecret, maskValue } from '../../text/mask-secrets';
 import type { StandardSchemaIssue } from '../standard/standard-schema.types';
 
 // class-validator's names for the checks that decide what kind of value a field holds.

@@ -1,6 +1,6 @@
 import type { ResponseCreateParams } from 'openai/resources/responses/responses';
 import { UnsupportedWireFieldError } from '../../errors/unsupported-wire-field.error';
-import type { LLMRequestBody } from '../request';
+import type { LLMRequestBody } from '../response-types';
 import { toResponsesInput } from './input-items';
 
 /**

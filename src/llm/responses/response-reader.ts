@@ -1,6 +1,6 @@
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { MalformedResponseError } from '../../errors/malformed-response.error';
-import { toModelText } from '../../toolCall/model-text';
+import { toModelText } from '../../text/model-text';
 import type { LeanStreamOptions } from '../lean-stream';
 import type { ResponseState } from '../response-state';
 import type { ChatCompletionMessageToolCall, CompletionFinishReason, ReasoningItem } from '../type';

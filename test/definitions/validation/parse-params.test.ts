@@ -209,3 +209,52 @@ describe('parseParams: accepted arguments', () => {
     });
   });
 });
+
+describe('parseParams: the method gets instances of the user’s own classes', () => {
+  const seen: unknown[] = [];
+  class Captures {
+    @Tool()
+    order(@Param() order: OrderDto) {
+      seen.push(order);
+      return 'ok';
+    }
+
+    @Tool()
+    ship(@Param('to') to: Address, @Param('items', { type: () => [LineItem] }) items: LineItem[]) {
+      seen.push(to, ...items);
+      return 'ok';
+    }
+  }
+  const [orderTool, shipTool] = toolsFrom(new Captures());
+  const run = async (tool: ToolDefinition, raw: string) => {
+    seen.length = 0;
+    const params = dataOf(tool, raw);
+    const call = { id: 'c1', type: 'function' as const, function: { name: 'x', arguments: raw } };
+    await tool.execute({ call, messages: [], params, signal: new AbortController().signal });
+    return seen;
+  };
+
+  it('a whole-DTO parameter and the DTOs nested in it, fast path and class-transformer path alike', async () => {
+    const [order] = (await run(orderTool, '{"customer": "ada", "items": []}')) as OrderDto[];
+    expect(order.constructor).toBe(OrderDto);
+    expect(Object.getPrototypeOf(order)).toBe(OrderDto.prototype);
+
+    const [nested] = (await run(
+      orderTool,
+      '{"customer": "ada", "items": [{"sku": "a", "qty": 1}], "address": {"street": "x"}}',
+    )) as OrderDto[];
+    expect(nested.constructor).toBe(OrderDto);
+    expect(nested.items[0].constructor).toBe(LineItem);
+    expect(nested.address?.constructor).toBe(Address);
+    expect(nested).toEqual({ customer: 'ada', items: [{ sku: 'a', qty: 1 }], address: { street: 'x' } });
+  });
+
+  it('DTOs given as inline parameters', async () => {
+    const values = await run(shipTool, '{"to": {"street": "x"}, "items": [{"sku": "a", "qty": 2}]}');
+    expect(values.map((value) => (value as object).constructor)).toEqual([Address, LineItem]);
+  });
+
+  it('a value that fails validation is still refused', () => {
+    expect(errorOf(orderTool, '{"customer": "ada", "items": [{"sku": "a", "qty": 0}]}')).toContain('qty');
+  });
+});

@@ -1,4 +1,4 @@
-import { getErrText, maskSecrets } from '../../src/toolCall/error-text';
+import { getErrText, maskSecrets } from '../../src/text/error-text';
 
 describe('getErrText', () => {
   it.each([

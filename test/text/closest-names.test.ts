@@ -1,4 +1,4 @@
-import { closestNames } from '../../src/toolCall/closest-names';
+import { closestNames } from '../../src/text/closest-names';
 
 describe('closestNames', () => {
   const tools = ['translate_text', 'detect_language', 'get_weather', 'get_forecast', 'book_flight', 'echo'];

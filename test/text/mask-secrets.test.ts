@@ -1,7 +1,7 @@
-import { getErrText } from '../../src/toolCall/error-text';
-import { maskSecrets } from '../../src/toolCall/mask-secrets';
-import { modelSafeText } from '../../src/toolCall/model-text';
-import { SECRET_RULES } from '../../src/toolCall/secret-rules';
+import { getErrText } from '../../src/text/error-text';
+import { maskSecrets } from '../../src/text/mask-secrets';
+import { modelSafeText } from '../../src/text/model-text';
+import { SECRET_RULES } from '../../src/text/secret-rules';
 
 /** Random-looking values, so finding one in the output can only mean it leaked. */
 const S = 'Zq8Yw7Vu6Ts5Rq4P3oNm';
