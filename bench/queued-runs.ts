@@ -5,7 +5,7 @@
  * Budget (DESIGN §8): at most 2 Redis round-trips per turn beyond BullMQ's own.
  */
 import { AgentRuns } from '../src/bullmq';
-import { RunStore } from '../src/bullmq/run-store';
+import { RedisRunStore as RunStore } from '../src/bullmq/redis-run-store';
 import { runAgentLoop } from '../src/agentCall/run-agent-loop';
 import { startBenchServer } from './lib/harness';
 import { lookupDefinition } from './lib/lookup-tool';

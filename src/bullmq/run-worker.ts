@@ -1,15 +1,13 @@
 import { Worker } from 'bullmq';
 import type { Job } from 'bullmq';
 import { CancelBus } from './cancel-bus';
-import { openConnection } from './connections';
-import { cancelChannel } from './keys';
 import { errorSummary } from './retryable';
 import { RunProcessor } from './run-processor';
 import type { ProcessorOptions, TurnJobData } from './run-processor';
 import type { RunStore } from './run-store';
 import type { RunsConnection, RunWorkerOptions } from './types';
 
-/** A BullMQ worker that advances runs, and its subscription to cancels. */
+/** A BullMQ worker that advances runs (a job per run until it waits, ends or yields), and its subscription to cancels. */
 export class RunWorker {
   private readonly worker: Worker<TurnJobData>;
   private readonly cancels: CancelBus;
@@ -23,7 +21,7 @@ export class RunWorker {
     options: RunWorkerOptions,
     processorOptions: Omit<ProcessorOptions, 'setup'>,
   ) {
-    this.cancels = new CancelBus(openConnection(connection), cancelChannel(store.prefix));
+    this.cancels = new CancelBus(store);
     const processor = new RunProcessor(store, this.cancels, { ...processorOptions, setup: options.setup });
     const lockDuration = options.lockDuration ?? 30_000;
     this.worker = new Worker<TurnJobData>(queueName, (job) => processor.process(job), {
