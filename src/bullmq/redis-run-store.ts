@@ -26,6 +26,9 @@ const decide = new LuaScript(DECIDE, 2);
 const cancel = new LuaScript(CANCEL, 3);
 const fail = new LuaScript(FAIL, 3);
 
+/** Reader connections kept open between readers. */
+const MAX_IDLE_READERS = 16;
+
 const DECIDED: Record<number, DecideOutcome> = { 1: 'decided', 2: 'repeated', 0: 'stale', [-1]: 'missing' };
 
 /**
@@ -43,6 +46,9 @@ export class RedisRunStore implements RunStore {
   readonly prefix: string;
   private readonly limits: RunStoreLimits;
   private readonly connection: RunsConnection;
+  /** Connections of readers that closed between reads, for the next readers: opening one costs a few round trips. */
+  private readonly idleReaders: Redis[] = [];
+  private closed = false;
 
   constructor(connection: RunsConnection, options: { prefix?: string } & Partial<RunStoreLimits> = {}) {
     this.connection = connection;
@@ -194,15 +200,27 @@ export class RedisRunStore implements RunStore {
 
   events(runId: string): RunEventReader {
     const key = this.keys(runId).events;
-    // A blocking read holds its connection: each reader has one of its own, opened on first use.
+    // A blocking read holds its connection: each reader has one of its own while it is open.
     let connection: Redis | undefined;
+    let reading = false;
     return {
       read: async (after, { blockMs, count = 500 }) => {
-        connection ??= this.redis.duplicate();
-        const reply = await connection.xread('COUNT', count, 'BLOCK', Math.max(1, blockMs), 'STREAMS', key, after);
-        return (reply?.[0]?.[1] ?? []).map(([id, fields]) => decodeEvent(id, fields));
+        connection ??= this.idleReaders.pop() ?? this.redis.duplicate();
+        reading = true;
+        try {
+          const reply = await connection.xread('COUNT', count, 'BLOCK', Math.max(1, blockMs), 'STREAMS', key, after);
+          return (reply?.[0]?.[1] ?? []).map(([id, fields]) => decodeEvent(id, fields));
+        } finally {
+          reading = false;
+        }
       },
-      close: () => connection?.disconnect(),
+      close: () => {
+        if (!connection) return;
+        // A read in progress ends only when its connection does; an idle one is kept for the next reader.
+        if (reading || this.closed || this.idleReaders.length >= MAX_IDLE_READERS) connection.disconnect();
+        else this.idleReaders.push(connection);
+        connection = undefined;
+      },
     };
   }
 
@@ -222,6 +240,8 @@ export class RedisRunStore implements RunStore {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    for (const reader of this.idleReaders.splice(0)) reader.disconnect();
     this.redis.disconnect();
   }
 
