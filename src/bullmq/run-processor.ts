@@ -46,12 +46,19 @@ export type ProcessorOptions = {
 export class RunProcessor {
   /** Runs this process handed back to the queue, as checkpointed: their next job here needs no read. */
   private readonly cache = new Map<string, StoredRun>();
+  /** Set when the worker closes: each job hands its run off at its next checkpoint instead of running on. */
+  private stopping = false;
 
   constructor(
     private readonly store: RunStore,
     private readonly cancels: CancelBus,
     private readonly options: ProcessorOptions,
   ) {}
+
+  /** Make every job hand its run back to the queue at its next checkpoint (the worker is closing). */
+  stop(): void {
+    this.stopping = true;
+  }
 
   async process(job: Job<TurnJobData>): Promise<void> {
     const { runId, seq: jobSeq } = job.data;
@@ -103,7 +110,8 @@ export class RunProcessor {
         return;
       }
       turns++;
-      const handOff = turns >= this.options.turnsPerJob || Date.now() - startedAt >= this.options.jobSliceMs;
+      const handOff =
+        this.stopping || turns >= this.options.turnsPerJob || Date.now() - startedAt >= this.options.jobSliceMs;
       const next = await this.store.checkpoint({
         runId,
         seq: saved.seq,

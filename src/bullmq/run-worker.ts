@@ -11,6 +11,7 @@ import type { RunsConnection, RunWorkerOptions } from './types';
 export class RunWorker {
   private readonly worker: Worker<TurnJobData>;
   private readonly cancels: CancelBus;
+  private readonly processor: RunProcessor;
   private closed?: Promise<void>;
   private readonly ready: Promise<void>;
 
@@ -23,6 +24,7 @@ export class RunWorker {
   ) {
     this.cancels = new CancelBus(store);
     const processor = new RunProcessor(store, this.cancels, { ...processorOptions, setup: options.setup });
+    this.processor = processor;
     const lockDuration = options.lockDuration ?? 30_000;
     this.worker = new Worker<TurnJobData>(queueName, (job) => processor.process(job), {
       connection,
@@ -48,9 +50,13 @@ export class RunWorker {
     return this.ready;
   }
 
-  /** Finish the jobs in hand (or, with `force`, drop them for other workers to retry), then disconnect. */
+  /**
+   * Take no new jobs, let each job in hand finish its turn and hand its run back to the queue at that checkpoint
+   * (or, with `force`, drop the jobs for other workers to retry), then disconnect.
+   */
   close(force = false): Promise<void> {
     this.closed ??= (async () => {
+      this.processor.stop();
       await this.worker.close(force);
       await this.cancels.close();
     })();

@@ -23,8 +23,9 @@ describe('AgentRuns fairness: long runs hand the worker back', () => {
   beforeEach(async () => {
     server = await startScriptedServer();
   });
+  const others: AgentRuns[] = [];
   afterEach(async () => {
-    await runs.close();
+    await Promise.all([runs, ...others.splice(0)].map((r) => r.close()));
     await server.close();
   });
 
@@ -79,5 +80,47 @@ describe('AgentRuns fairness: long runs hand the worker back', () => {
       expect(record.status).toBe('running');
       expect(record.state.turn).toBeLessThan(LONG_TURNS / 2);
     }
+  });
+
+  it('hands a run back at its next checkpoint when its worker closes, and another worker finishes it', async () => {
+    const options = {
+      connection: { host: redis.host, port: redis.port },
+      queueName: `${redis.namespace}-closing`,
+      prefix: `${redis.namespace}:closing`,
+      // No slice would end the job: only the close does.
+      turnsPerJob: 10_000,
+      jobSliceMs: 600_000,
+    };
+    runs = new AgentRuns(options);
+    script();
+    const step = fakeTool('step', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return { response: 'stepped' };
+    });
+    const setup = async (): Promise<RunSetup> => ({
+      client: server.client(),
+      tools: [step],
+      maxRunAgentTimes: LONG_TURNS,
+      maxConsecutiveToolTurns: 0,
+    });
+    await runs.worker({ setup }).waitUntilReady();
+    const { runId } = await runs.start({ body: { model: 'm', messages: [user('long')] } });
+    while (step.calls.length < 5) await new Promise((resolve) => setTimeout(resolve, 10));
+    await runs.close();
+    // The closed worker stopped at a checkpoint, far from the run's end, and left it to the queue.
+    const handedBack = await others[others.push(new AgentRuns(options)) - 1].get(runId);
+    expect(handedBack.status).toBe('running');
+    expect(handedBack.state.turn).toBeLessThan(LONG_TURNS / 2);
+    expect(step.calls.length).toBe(handedBack.state.turn);
+
+    runs = new AgentRuns(options);
+    await runs.worker({ setup }).waitUntilReady();
+    const done = await runs.wait(runId, { timeoutMs: 200_000 });
+    expect(done.status).toBe('completed');
+    expect(done.state.turn).toBe(LONG_TURNS);
+    // Every step ran once: the second worker went on from the first one's last checkpoint.
+    expect(step.calls.map((c) => (c.params as { turn: number }).turn)).toEqual(
+      Array.from({ length: LONG_TURNS - 1 }, (_, i) => i),
+    );
   });
 });
