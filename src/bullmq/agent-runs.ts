@@ -232,7 +232,7 @@ export class AgentRuns {
     return worker;
   }
 
-  /** Close the workers (finishing the jobs in hand), the queue and the store (also one given as `store`). */
+  /** Close the workers (each job in hand finishes its turn and hands its run back), the queue and the store. */
   async close(): Promise<void> {
     await Promise.all([...this.workers].map((worker) => worker.close()));
     await this.queue.close();

@@ -17,6 +17,9 @@ export function turnJobId(runId: string, seq: number): string {
   return `${runId}-${seq}`;
 }
 
+/** Runs handed back to the queue that a processor remembers, so their next job here needs no read. */
+const MAX_CACHED_RUNS = 1000;
+
 /** Thrown to BullMQ so it retries the job from the run's last checkpoint. */
 class RetryTurnError extends Error {
   constructor(cause: unknown) {
@@ -159,6 +162,8 @@ export class RunProcessor {
       await events.settle();
       const { decisions: _, ...taken } = run;
       this.cache.set(runId, { ...taken, status: 'running', seq: saved.seq, jobSeq: saved.seq, state: saved.state });
+      // The next job of a run may land on another worker: the oldest entries go first.
+      if (this.cache.size > MAX_CACHED_RUNS) this.cache.delete(this.cache.keys().next().value!);
       await this.options.addTurn({ runId, seq: saved.seq });
       return;
     }
