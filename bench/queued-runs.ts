@@ -2,8 +2,8 @@
  * Question: what does running on the queue (`agentcall/bullmq`) add to a run, next to the same run in-process, and
  * how long does a killed worker's run wait before another worker takes it on?
  * Runs of 4 turns (3 with one tool call, then the answer) against a zero-latency scripted model in another process,
- * Redis on loopback. Latency: one run at a time; throughput: 8 at a time (worker concurrency 8, in this process);
- * both measured in alternating rounds, so load on the machine hits both sides alike. Crash recovery: a worker
+ * Redis on loopback. Latency: one run at a time, an in-process run and a queued one in turn; throughput: 8 at a time
+ * (worker concurrency 8, in this process), in alternating rounds; so load on the machine hits both sides alike. Crash recovery: a worker
  * process holding a run in a tool call is SIGKILLed; the time until another worker claims the run is measured.
  * Budget (the queue docs): 1 agentcall Redis round trip per turn (plus the claim, once per job), at most 5 ms added
  * per turn, queued throughput at least 0.8× in-process at concurrency 8.
@@ -22,7 +22,7 @@ import { startRedisServer } from './lib/redis-server';
 const TOOL_TURNS = 3;
 const TURNS = TOOL_TURNS + 1;
 const ROUNDS = 5;
-const SEQUENTIAL_RUNS = 10;
+const SEQUENTIAL_RUNS = 20;
 const CONCURRENT_RUNS = 64;
 const CONCURRENCY = 8;
 const CRASHES = 3;
@@ -60,16 +60,23 @@ export async function queuedRuns(): Promise<void> {
     await timed(5, 1, inProcess);
     await timed(5, 1, queued);
 
-    const latency = { inProcess: [] as number[], queued: [] as number[] };
+    // Latency: one in-process run, then one queued run, again and again, so each pair meets the same load; the
+    // median of the pairs' differences is what the queue adds.
+    const latency = { inProcess: [] as number[], queued: [] as number[], added: [] as number[] };
     const throughput = { inProcess: [] as number[], queued: [] as number[] };
     let queuedTurns = 0;
     let commands = 0;
     counts.reset();
     for (let round = 0; round < ROUNDS; round++) {
-      latency.inProcess.push((await timed(SEQUENTIAL_RUNS, 1, inProcess)) / SEQUENTIAL_RUNS);
-      const before = await commandsProcessed(stats);
-      latency.queued.push((await timed(SEQUENTIAL_RUNS, 1, queued)) / SEQUENTIAL_RUNS);
-      commands += (await commandsProcessed(stats)) - before - 1;
+      for (let i = 0; i < SEQUENTIAL_RUNS; i++) {
+        const inMs = await timed(1, 1, inProcess);
+        const before = await commandsProcessed(stats);
+        const queuedMs = await timed(1, 1, queued);
+        commands += (await commandsProcessed(stats)) - before - 1;
+        latency.inProcess.push(inMs);
+        latency.queued.push(queuedMs);
+        latency.added.push(queuedMs - inMs);
+      }
       queuedTurns += SEQUENTIAL_RUNS * TURNS;
       counts.pause();
       throughput.inProcess.push((CONCURRENT_RUNS / (await timed(CONCURRENT_RUNS, CONCURRENCY, inProcess))) * 1000);
@@ -80,6 +87,7 @@ export async function queuedRuns(): Promise<void> {
     const perCall = counts.summary();
     const inLatency = median(latency.inProcess);
     const queuedLatency = median(latency.queued);
+    const added = median(latency.added);
     const inThroughput = median(throughput.inProcess);
     const queuedThroughput = median(throughput.queued);
     const recovery = await crashRecovery(connection, server.client.baseURL, model, messages, tools);
@@ -87,7 +95,7 @@ export async function queuedRuns(): Promise<void> {
     console.log(`queued runs: ${TURNS} turns per run (${TOOL_TURNS} with a tool call), Redis on loopback`);
     line('in-process run, one at a time', inLatency, 'ms per run');
     line('queued run, one at a time', queuedLatency, 'ms per run');
-    line('added by the queue, per turn', (queuedLatency - inLatency) / TURNS, 'ms');
+    line('added by the queue, per turn', added / TURNS, 'ms (median of the paired differences)');
     line(`in-process, ${CONCURRENCY} at a time`, inThroughput, 'runs/s');
     line(`queued, worker concurrency ${CONCURRENCY}`, queuedThroughput, 'runs/s');
     line('queued / in-process throughput', queuedThroughput / inThroughput, '×');
