@@ -8,8 +8,8 @@ import type { RunEvent, RunState } from './types';
  * `it` fit as they are. The suite asserts with `node:assert`, so it needs no `expect`.
  */
 export type ConformanceFramework = {
-  describe: (name: string, body: () => void) => void;
-  it: (name: string, body: () => Promise<void>) => void;
+  describe: (name: string, body: () => void) => unknown;
+  it: (name: string, body: () => Promise<void>) => unknown;
 };
 
 /**
