@@ -1,37 +1,53 @@
 /**
- * Question: what does running on the queue (`agentcall/bullmq`) add to a run, next to the same run in-process?
+ * Question: what does running on the queue (`agentcall/bullmq`) add to a run, next to the same run in-process, and
+ * how long does a killed worker's run wait before another worker takes it on?
  * Runs of 4 turns (3 with one tool call, then the answer) against a zero-latency scripted model in another process,
- * Redis on loopback. Latency: one run at a time. Throughput: 8 at a time (worker concurrency 8, in this process).
- * Budget (DESIGN §8): at most 2 Redis round-trips per turn beyond BullMQ's own.
+ * Redis on loopback. Latency: one run at a time, an in-process run and a queued one in turn; throughput: 8 at a time
+ * (worker concurrency 8, in this process), in alternating rounds; so load on the machine hits both sides alike. Crash recovery: a worker
+ * process holding a run in a tool call is SIGKILLed; the time until another worker claims the run is measured.
+ * Budget (the queue docs): 1 agentcall Redis round trip per turn (plus the claim, once per job), at most 5 ms added
+ * per turn, queued throughput at least 0.8× in-process at concurrency 8.
  */
+import { fork } from 'node:child_process';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import OpenAI from 'openai';
 import { AgentRuns } from '../src/bullmq';
-import { RunStore } from '../src/bullmq/run-store';
+import { RedisRunStore } from '../src/bullmq/redis-run-store';
 import { runAgentLoop } from '../src/agentCall/run-agent-loop';
-import { startBenchServer } from './lib/harness';
+import { median, startBenchServer } from './lib/harness';
 import { lookupDefinition } from './lib/lookup-tool';
 import { startRedisServer } from './lib/redis-server';
 
 const TOOL_TURNS = 3;
 const TURNS = TOOL_TURNS + 1;
-const SEQUENTIAL_RUNS = 30;
-const CONCURRENT_RUNS = 120;
+const ROUNDS = 5;
+const SEQUENTIAL_RUNS = 20;
+const CONCURRENT_RUNS = 64;
 const CONCURRENCY = 8;
+const CRASHES = 3;
+/** Lock of the worker that is killed, and how often the survivor looks for stalled jobs. */
+const CRASH_LOCK_MS = 2000;
+const CRASH_STALLED_MS = 500;
 
-/** The store methods a worker calls per turn; each is one round-trip (one script, or one pipeline). */
+/** The store methods a worker calls; each is one round trip (one script, or one pipeline). */
 const WORKER_CALLS = ['claim', 'checkpoint', 'journal', 'appendEvents', 'fail'] as const;
+
+type Connection = { host: string; port: number };
 
 export async function queuedRuns(): Promise<void> {
   const server = await startBenchServer();
   const redis = await startRedisServer();
+  const connection = { host: '127.0.0.1', port: redis.port };
+  const stats = new Redis(connection);
   const counts = countStoreCalls();
   const model = `bench-${TOOL_TURNS}-1`;
   const tools = [lookupDefinition(64)];
   const messages = [{ role: 'user' as const, content: 'Look things up.' }];
-  const runs = new AgentRuns({ connection: { host: '127.0.0.1', port: redis.port }, queueName: 'bench' });
+  const runs = new AgentRuns({ connection, queueName: 'bench' });
   try {
-    await runs
-      .worker({ concurrency: CONCURRENCY, setup: async () => ({ client: server.client, tools }) })
-      .waitUntilReady();
+    const setup = async () => ({ client: server.client, tools });
+    await runs.worker({ concurrency: CONCURRENCY, setup }).waitUntilReady();
     const inProcess = () =>
       runAgentLoop({ client: server.client, body: { model, messages }, tools, maxConsecutiveToolTurns: 0 });
     const queued = async () => {
@@ -44,27 +60,118 @@ export async function queuedRuns(): Promise<void> {
     await timed(5, 1, inProcess);
     await timed(5, 1, queued);
 
-    const inLatency = await timed(SEQUENTIAL_RUNS, 1, inProcess);
+    // Latency: one in-process run, then one queued run, again and again, so each pair meets the same load; the
+    // median of the pairs' differences is what the queue adds.
+    const latency = { inProcess: [] as number[], queued: [] as number[], added: [] as number[] };
+    const throughput = { inProcess: [] as number[], queued: [] as number[] };
+    let queuedTurns = 0;
+    let commands = 0;
     counts.reset();
-    const queuedLatency = await timed(SEQUENTIAL_RUNS, 1, queued);
-    const roundTrips = counts.total() / (SEQUENTIAL_RUNS * TURNS);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let i = 0; i < SEQUENTIAL_RUNS; i++) {
+        const inMs = await timed(1, 1, inProcess);
+        const before = await commandsProcessed(stats);
+        const queuedMs = await timed(1, 1, queued);
+        commands += (await commandsProcessed(stats)) - before - 1;
+        latency.inProcess.push(inMs);
+        latency.queued.push(queuedMs);
+        latency.added.push(queuedMs - inMs);
+      }
+      queuedTurns += SEQUENTIAL_RUNS * TURNS;
+      counts.pause();
+      throughput.inProcess.push((CONCURRENT_RUNS / (await timed(CONCURRENT_RUNS, CONCURRENCY, inProcess))) * 1000);
+      throughput.queued.push((CONCURRENT_RUNS / (await timed(CONCURRENT_RUNS, CONCURRENCY, queued))) * 1000);
+      counts.resume();
+    }
+    const roundTrips = counts.total() / queuedTurns;
     const perCall = counts.summary();
-    const inThroughput = await timed(CONCURRENT_RUNS, CONCURRENCY, inProcess);
-    const queuedThroughput = await timed(CONCURRENT_RUNS, CONCURRENCY, queued);
+    const inLatency = median(latency.inProcess);
+    const queuedLatency = median(latency.queued);
+    const added = median(latency.added);
+    const inThroughput = median(throughput.inProcess);
+    const queuedThroughput = median(throughput.queued);
+    const recovery = await crashRecovery(connection, server.client.baseURL, model, messages, tools);
 
     console.log(`queued runs: ${TURNS} turns per run (${TOOL_TURNS} with a tool call), Redis on loopback`);
-    line('in-process run, one at a time', inLatency / SEQUENTIAL_RUNS, 'ms per run');
-    line('queued run, one at a time', queuedLatency / SEQUENTIAL_RUNS, 'ms per run');
-    line('added by the queue, per turn', (queuedLatency - inLatency) / SEQUENTIAL_RUNS / TURNS, 'ms');
-    line(`in-process, ${CONCURRENCY} at a time`, (CONCURRENT_RUNS / inThroughput) * 1000, 'runs/s');
-    line(`queued, worker concurrency ${CONCURRENCY}`, (CONCURRENT_RUNS / queuedThroughput) * 1000, 'runs/s');
-    line('agentcall Redis round-trips per turn', roundTrips, `(${perCall} over ${SEQUENTIAL_RUNS * TURNS} turns)`);
+    line('in-process run, one at a time', inLatency, 'ms per run');
+    line('queued run, one at a time', queuedLatency, 'ms per run');
+    line('added by the queue, per turn', added / TURNS, 'ms (median of the paired differences)');
+    line(`in-process, ${CONCURRENCY} at a time`, inThroughput, 'runs/s');
+    line(`queued, worker concurrency ${CONCURRENCY}`, queuedThroughput, 'runs/s');
+    line('queued / in-process throughput', queuedThroughput / inThroughput, '×');
+    line('agentcall Redis round trips per turn', roundTrips, `(${perCall} over ${queuedTurns} turns)`);
+    line('Redis commands per turn, BullMQ included', commands / queuedTurns, '(start and wait included)');
+    line(
+      'SIGKILL to another worker claiming the run',
+      median(recovery),
+      `ms (median of ${CRASHES}; lockDuration ${CRASH_LOCK_MS}, stalledInterval ${CRASH_STALLED_MS})`,
+    );
   } finally {
     await runs.close();
+    stats.disconnect();
     counts.restore();
     redis.stop();
     server.stop();
   }
+}
+
+/**
+ * Each time: a worker process takes a run and hangs in its first tool call; a worker in this process is ready; the
+ * process is SIGKILLed, and the clock runs until the survivor claims the run (its `running` event of attempt 2).
+ */
+async function crashRecovery(
+  connection: Connection,
+  baseURL: string,
+  model: string,
+  messages: { role: 'user'; content: string }[],
+  tools: ReturnType<typeof lookupDefinition>[],
+): Promise<number[]> {
+  const times: number[] = [];
+  const client = new OpenAI({ baseURL, apiKey: 'bench', maxRetries: 0 });
+  for (let i = 0; i < CRASHES; i++) {
+    const queueName = `bench-crash-${i}`;
+    const runs = new AgentRuns({ connection, queueName });
+    const env = {
+      ...process.env,
+      REDIS_PORT: String(connection.port),
+      QUEUE: queueName,
+      BASE_URL: baseURL,
+      LOCK_MS: String(CRASH_LOCK_MS),
+    };
+    const child = fork(join(__dirname, 'lib', 'queue-worker.js'), {
+      env,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const message = (key: string) =>
+      new Promise<void>((resolve) => child.on('message', (m) => key in (m as object) && resolve()));
+    try {
+      await message('ready');
+      const hung = message('hung');
+      const { runId } = await runs.start({ body: { model, messages } });
+      await hung;
+      await runs.worker({ stalledInterval: CRASH_STALLED_MS, setup: async () => ({ client, tools }) }).waitUntilReady();
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      const killedAt = performance.now();
+      child.kill('SIGKILL');
+      await exited;
+      for await (const event of runs.events(runId)) {
+        if (event.type === 'status' && event.status === 'running' && (event.attempt ?? 1) > 1) break;
+      }
+      times.push(performance.now() - killedAt);
+      const record = await runs.wait(runId, { timeoutMs: 60_000 });
+      if (record.status !== 'completed') throw new Error(`recovered run ${runId}: ${record.status}`);
+    } finally {
+      child.kill('SIGKILL');
+      await runs.close();
+    }
+  }
+  return times;
+}
+
+/** Commands Redis has processed so far (the `INFO` call itself counts one). */
+async function commandsProcessed(redis: Redis): Promise<number> {
+  const info = await redis.info('stats');
+  return Number(/total_commands_processed:(\d+)/.exec(info)?.[1] ?? 0);
 }
 
 /** Wall-clock ms to run `count` calls of `fn`, `parallel` at a time. */
@@ -86,23 +193,26 @@ function line(label: string, value: number, unit: string): void {
   console.log(`  ${label.padEnd(44)} ${value.toFixed(value < 10 ? 2 : 1).padStart(10)} ${unit}`);
 }
 
-/** Count the worker's store calls (each one round-trip) by wrapping them on the prototype. */
+/** Count the worker's store calls (each one round trip) by wrapping them on the prototype. */
 function countStoreCalls() {
   const tally = new Map<string, number>();
-  const originals = WORKER_CALLS.map((name) => [name, RunStore.prototype[name]] as const);
+  let counting = true;
+  const proto = RedisRunStore.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const originals = WORKER_CALLS.map((name) => [name, proto[name]] as const);
   for (const [name, original] of originals) {
-    (RunStore.prototype as unknown as Record<string, unknown>)[name] = function (this: RunStore, ...args: unknown[]) {
-      tally.set(name, (tally.get(name) ?? 0) + 1);
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    proto[name] = function (this: RedisRunStore, ...args: unknown[]) {
+      if (counting) tally.set(name, (tally.get(name) ?? 0) + 1);
+      return original.apply(this, args);
     };
   }
   return {
     reset: () => tally.clear(),
+    pause: () => (counting = false),
+    resume: () => (counting = true),
     total: () => [...tally.values()].reduce((a, b) => a + b, 0),
     summary: () => [...tally].map(([name, n]) => `${name} ${n}`).join(', '),
     restore: () => {
-      for (const [name, original] of originals)
-        (RunStore.prototype as unknown as Record<string, unknown>)[name] = original;
+      for (const [name, original] of originals) proto[name] = original;
     },
   };
 }

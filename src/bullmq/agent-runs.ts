@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { openConnection } from './connections';
 import {
   InvalidDecisionsError,
   InvalidRunIdError,
@@ -10,12 +8,12 @@ import {
   RunStartTooLargeError,
   RunWaitTimeoutError,
 } from './errors';
-import { decodeEvent, hasEnded, readEvents } from './event-reader';
+import { hasEnded, readEvents } from './event-reader';
 import { signResumeToken, tokenSeq, verifyResumeToken } from './resume-token';
 import { turnJobId } from './run-processor';
 import type { TurnJobData } from './run-processor';
-import { RunStore } from './run-store';
-import type { StoredRun } from './run-store';
+import { RedisRunStore } from './redis-run-store';
+import type { RunStore, StoredRun } from './run-store';
 import { RunWorker } from './run-worker';
 import type {
   AgentRunsOptions,
@@ -36,9 +34,15 @@ export const DEFAULT_MAX_START_BYTES = 4 * 1024 * 1024;
 /** Default entries kept per event stream. */
 export const DEFAULT_MAX_EVENTS = 10_000;
 
+/** Default turns one job runs before it hands its run back to the queue. */
+export const DEFAULT_TURNS_PER_JOB = 25;
+/** Default milliseconds one job runs before it hands its run back to the queue (at its next checkpoint). */
+export const DEFAULT_JOB_SLICE_MS = 10_000;
+
 /**
  * Agent runs on a BullMQ queue: any process starts, reads, decides or cancels a run, and any worker advances
- * it, one turn per job, from the state checkpointed in Redis.
+ * it from the state checkpointed in the store (Redis by default), one job until it waits, ends or has had its
+ * share of the worker, one write per turn.
  *
  * @example
  * const runs = new AgentRuns({ connection: { host: '127.0.0.1', port: 6379 }, secret: process.env.RUNS_SECRET! });
@@ -47,20 +51,24 @@ export const DEFAULT_MAX_EVENTS = 10_000;
  * for await (const event of runs.events(runId)) console.log(event);
  */
 export class AgentRuns {
-  private readonly redis: Redis;
-  private readonly store: RunStore;
+  /**
+   * Only `RunStore` methods are called on it; typed with the Redis store's `keys` for whoever inspects the default
+   * store's keys (a store given as `store` has none).
+   */
+  private readonly store: RunStore & Pick<RedisRunStore, 'keys'>;
   private readonly queue: Queue<TurnJobData>;
   private readonly workers = new Set<RunWorker>();
   private readonly queueName: string;
 
   constructor(private readonly options: AgentRunsOptions) {
     this.queueName = options.queueName ?? 'agentcall-runs';
-    this.redis = openConnection(options.connection);
-    this.store = new RunStore(this.redis, options.prefix ?? 'agentcall', {
-      finishedTtlSeconds: options.finishedTtlSeconds ?? 7 * DAY,
-      waitingTtlSeconds: options.waitingTtlSeconds ?? 7 * DAY,
-      maxEvents: options.maxEvents ?? DEFAULT_MAX_EVENTS,
-    });
+    this.store = (options.store ??
+      new RedisRunStore(options.connection, {
+        prefix: options.prefix ?? 'agentcall',
+        finishedTtlSeconds: options.finishedTtlSeconds ?? 7 * DAY,
+        waitingTtlSeconds: options.waitingTtlSeconds ?? 7 * DAY,
+        maxEvents: options.maxEvents ?? DEFAULT_MAX_EVENTS,
+      })) as RunStore & Pick<RedisRunStore, 'keys'>;
     this.queue = new Queue<TurnJobData>(this.queueName, { connection: options.connection });
     // Connection trouble is reported on the calls that hit it; without a listener Node would throw it.
     this.queue.on('error', () => undefined);
@@ -87,7 +95,7 @@ export class AgentRuns {
       loopGuard: { signature: '', repeats: 0 },
       pending: [],
     };
-    const { status, seq } = await this.store.create(runId, state, body, options.meta);
+    const { status, seq } = await this.store.create({ runId, state, body, meta: options.meta ?? null });
     // Also for a start retried after a crash between the two writes: the job id makes this a no-op otherwise.
     if (status === 'queued' && seq === 0) await this.addTurn({ runId, seq: 0 });
     return { runId };
@@ -108,22 +116,20 @@ export class AgentRuns {
     const deadline = Date.now() + timeoutMs;
     const { run, lastEventId } = await this.store.read(runId);
     if (!run) throw new RunNotFoundError(runId);
-    if (settled(run.status as RunStatus)) return this.toRecord(runId, run);
-    const reader = this.redis.duplicate();
+    if (settled(run.status)) return this.toRecord(runId, run);
+    const reader = this.store.events(runId);
     try {
       let last = lastEventId;
       for (;;) {
         const left = deadline - Date.now();
         if (left <= 0) throw new RunWaitTimeoutError(runId, timeoutMs);
-        const reply = await reader.xread('BLOCK', left, 'STREAMS', this.store.keys(runId).events, last);
-        for (const [id, fields] of reply?.[0]?.[1] ?? []) {
-          last = id;
-          const event = decodeEvent(id, fields);
+        for (const event of await reader.read(last, { blockMs: left })) {
+          last = event.id;
           if (event.type === 'status' && settled(event.status)) return await this.get(runId);
         }
       }
     } finally {
-      reader.disconnect();
+      reader.close();
     }
   }
 
@@ -133,20 +139,19 @@ export class AgentRuns {
    */
   events(runId: string, options: { after?: string } = {}): AsyncIterable<RunEvent> {
     checkRunId(runId);
-    const key = this.store.keys(runId).events;
     const isGone = async () => {
       const { run } = await this.store.read(runId);
-      return !run || hasEnded(run.status as RunStatus);
+      return !run || hasEnded(run.status);
     };
     return {
       [Symbol.asyncIterator]: () => {
-        const connection = this.redis.duplicate();
-        const inner = readEvents(connection, key, options.after ?? '0', isGone);
+        const reader = this.store.events(runId);
+        const inner = readEvents(reader, options.after ?? '0', isGone);
         return {
           next: () => inner.next(),
-          // Closing the connection ends a blocked read now, not when it next times out.
+          // Closing the reader ends a blocked read now, not when it next times out.
           return: (value?: unknown) => {
-            connection.disconnect();
+            reader.close();
             return inner.return(value);
           },
           [Symbol.asyncIterator]() {
@@ -174,9 +179,8 @@ export class AgentRuns {
       throw new ResumeTokenError(runId, 'unconfigured');
     const { run } = await this.store.read(runId);
     if (!run) throw new RunNotFoundError(runId);
-    const seq = Number(run.seq);
-    const state = JSON.parse(run.state) as RunState;
-    const callIds = state.pending.map((p) => p.call.id);
+    const seq = run.seq;
+    const callIds = run.state.pending.map((p) => p.call.id);
     if (secret !== undefined) {
       if (!options.token) throw new ResumeTokenError(runId, 'missing');
       if (!verifyResumeToken(secret, options.token, { runId, seq, callIds })) {
@@ -187,9 +191,9 @@ export class AgentRuns {
     }
     const unknown = Object.keys(decisions).filter((id) => !callIds.includes(id));
     if (unknown.length) throw new InvalidDecisionsError(runId, unknown);
-    const outcome = await this.store.decide(runId, seq, JSON.stringify(decisions));
-    if (outcome === -1) throw new RunNotFoundError(runId);
-    if (outcome === 0) throw new ResumeTokenError(runId, 'stale');
+    const outcome = await this.store.decide(runId, seq, decisions);
+    if (outcome === 'missing') throw new RunNotFoundError(runId);
+    if (outcome === 'stale') throw new ResumeTokenError(runId, 'stale');
     await this.addTurn({ runId, seq });
   }
 
@@ -204,8 +208,8 @@ export class AgentRuns {
     if (!run) throw new RunNotFoundError(runId);
     const secret = this.options.secret;
     if (run.status !== 'waiting' || secret === undefined) return undefined;
-    const callIds = (JSON.parse(run.state) as RunState).pending.map((p) => p.call.id);
-    return signResumeToken(secret, { runId, seq: Number(run.seq), callIds });
+    const callIds = run.state.pending.map((p) => p.call.id);
+    return signResumeToken(secret, { runId, seq: run.seq, callIds });
   }
 
   /** Cancel the run: a waiting or queued run ends at once, a running one is aborted (its tools' signals too). */
@@ -218,7 +222,8 @@ export class AgentRuns {
   /** Start a worker in this process; it advances any run of this queue. */
   worker(options: RunWorkerOptions): RunWorker {
     const worker = new RunWorker(this.options.connection, this.queueName, this.store, options, {
-      turnsPerJob: this.options.turnsPerJob ?? 1,
+      turnsPerJob: Math.max(1, this.options.turnsPerJob ?? DEFAULT_TURNS_PER_JOB),
+      jobSliceMs: this.options.jobSliceMs ?? DEFAULT_JOB_SLICE_MS,
       attempts: this.options.attempts ?? 5,
       eventFlushMs: 25,
       addTurn: (data, delayMs) => this.addTurn(data, delayMs),
@@ -227,11 +232,11 @@ export class AgentRuns {
     return worker;
   }
 
-  /** Close the workers (finishing the jobs in hand), the queue and the connections. */
+  /** Close the workers (each job in hand finishes its turn and hands its run back), the queue and the store. */
   async close(): Promise<void> {
     await Promise.all([...this.workers].map((worker) => worker.close()));
     await this.queue.close();
-    this.redis.disconnect();
+    await this.store.close();
   }
 
   private async addTurn(data: TurnJobData, delayMs?: number): Promise<void> {
@@ -246,14 +251,11 @@ export class AgentRuns {
   }
 
   private toRecord(runId: string, run: StoredRun): RunRecord {
-    const state = JSON.parse(run.state) as RunState;
-    const status = run.status as RunStatus;
-    const record: RunRecord = { runId, status, state };
+    const record: RunRecord = { runId, status: run.status, state: run.state };
     if (run.stopReason) record.stopReason = run.stopReason;
     if (run.text !== undefined) record.text = run.text;
-    if (run.error) record.error = JSON.parse(run.error) as RunRecord['error'];
-    const meta = JSON.parse(run.meta ?? 'null') as unknown;
-    if (meta !== null) record.meta = meta;
+    if (run.error) record.error = run.error;
+    if (run.meta !== null && run.meta !== undefined) record.meta = run.meta;
     return record;
   }
 }

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { CancelSubscription, RunStore } from './run-store';
 
 /**
  * The runs this worker is advancing, and a subscription that aborts one when any process cancels it.
@@ -7,18 +7,13 @@ import type { Redis } from 'ioredis';
 export class CancelBus {
   private readonly active = new Map<string, Set<AbortController>>();
   private readonly cancelled = new Set<string>();
+  private subscription?: Promise<CancelSubscription>;
 
-  constructor(
-    private readonly subscriber: Redis,
-    private readonly channel: string,
-  ) {
-    subscriber.on('message', (channel: string, runId: string) => {
-      if (channel === this.channel) this.abort(runId);
-    });
-  }
+  constructor(private readonly store: RunStore) {}
 
   async start(): Promise<void> {
-    await this.subscriber.subscribe(this.channel);
+    this.subscription ??= this.store.onCancel((runId) => this.abort(runId));
+    await this.subscription;
   }
 
   /** An AbortController for one job of `runId`, aborted by a cancel; call the returned function when done. */
@@ -40,7 +35,8 @@ export class CancelBus {
   }
 
   async close(): Promise<void> {
-    this.subscriber.disconnect();
+    const subscription = await this.subscription?.catch(() => undefined);
+    await subscription?.close();
   }
 
   private abort(runId: string): void {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RunEventReader } from './run-store';
 import type { RunEvent, RunStatus } from './types';
 
 const ENDED: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'cancelled']);
@@ -20,13 +20,12 @@ export function decodeEvent(id: string, fields: string[]): RunEvent {
 }
 
 /**
- * Read a run's stream after `after`, blocking for new entries, on a connection of its own (a blocking read
- * holds its connection). Ends after the status event of an ended run, or when `isGone` says the run is gone.
- * The connection is closed when the reader finishes or its consumer stops early.
+ * Read a run's events after `after`, waiting for new ones, through a reader of its own (a blocking read holds its
+ * connection). Ends after the status event of an ended run, or when `isGone` says the run is gone. The reader is
+ * closed when this finishes or its consumer stops early.
  */
 export async function* readEvents(
-  connection: Redis,
-  key: string,
+  reader: RunEventReader,
   after: string,
   isGone: () => Promise<boolean>,
   blockMs = 5000,
@@ -34,20 +33,18 @@ export async function* readEvents(
   let last = after;
   try {
     for (;;) {
-      const reply = await connection.xread('COUNT', 500, 'BLOCK', blockMs, 'STREAMS', key, last);
-      const entries = reply?.[0]?.[1] ?? [];
-      if (!entries.length) {
+      const events = await reader.read(last, { blockMs, count: 500 });
+      if (!events.length) {
         if (await isGone()) return;
         continue;
       }
-      for (const [id, fields] of entries) {
-        last = id;
-        const event = decodeEvent(id, fields);
+      for (const event of events) {
+        last = event.id;
         yield event;
         if (event.type === 'status' && hasEnded(event.status)) return;
       }
     }
   } finally {
-    connection.disconnect();
+    reader.close();
   }
 }

@@ -1,7 +1,22 @@
 /**
  * `agentcall/bullmq`: agent runs as BullMQ jobs on Redis, so any worker advances, resumes or cancels any run.
  */
-export { AgentRuns } from './agent-runs';
+export { AgentRuns, DEFAULT_JOB_SLICE_MS, DEFAULT_TURNS_PER_JOB } from './agent-runs';
+export { RedisRunStore } from './redis-run-store';
+export type {
+  CancelSubscription,
+  CheckpointInput,
+  Claimed,
+  DecideOutcome,
+  NewRun,
+  RunEventReader,
+  RunStore,
+  RunStoreLimits,
+  StoredError,
+  StoredRun,
+} from './run-store';
+export { runStoreConformance } from './run-store-conformance';
+export type { ConformanceFramework } from './run-store-conformance';
 export { RunWorker } from './run-worker';
 export {
   InvalidDecisionsError,
@@ -21,6 +36,7 @@ export type {
   PendingCall,
   QueuedRunClient,
   RunEvent,
+  RunEventData,
   RunRecord,
   RunSetup,
   RunState,

@@ -9,8 +9,8 @@ export function tapeField(seq: number, index: number): string {
 }
 
 /**
- * Records the model's responses of one job, and replays the responses an interrupted attempt of the same job
- * had journaled. A retried turn thus sees the very tool calls (and call ids) the first attempt saw, so the
+ * Records the model's responses of the turn in flight, and replays the responses an interrupted attempt of the
+ * same turn had journaled. A retried turn thus sees the very tool calls (and call ids) the first attempt saw, so the
  * journal can answer the calls that already ran instead of asking the model again.
  *
  * Responses are counted by success: a request the SDK retried after an error keeps its position.
@@ -22,11 +22,11 @@ export class ModelTape {
   replaying = false;
 
   constructor(
-    private readonly seq: number,
-    private readonly replay: ReadonlyMap<number, { contentType: string; body: string }>,
+    private seq: number,
+    private replay: ReadonlyMap<number, { contentType: string; body: string }>,
   ) {}
 
-  /** The journaled responses of job `seq`, from the journal hash. */
+  /** The journaled responses of the turn at `seq`, from the journal hash. */
   static fromJournal(seq: number, journal: ReadonlyMap<string, string>): ModelTape {
     const replay = new Map<number, { contentType: string; body: string }>();
     const prefix = `tape:${seq}:`;
@@ -35,6 +35,15 @@ export class ModelTape {
         replay.set(Number(field.slice(prefix.length)), JSON.parse(value) as { contentType: string; body: string });
     }
     return new ModelTape(seq, replay);
+  }
+
+  /** Record the turn at `seq` from scratch: the one before is in its checkpoint, its responses are not needed. */
+  rebase(seq: number): void {
+    this.seq = seq;
+    this.recordings.length = 0;
+    this.count = 0;
+    this.replay = new Map();
+    this.replaying = false;
   }
 
   /** A client that talks through this tape; `client`'s own `fetch`, if it has one, still makes the requests. */

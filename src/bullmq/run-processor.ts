@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import { DEFAULT_MAX_RUN_AGENT_TIMES, type runAgentLoop } from '../index';
 import { runObservedLoop } from '../internal';
-import type { ChatCompletionMessageParam, Decision, RunAgentResponse, RunState } from '../index';
+import type { ChatCompletionMessageParam, RunAgentResponse, RunState } from '../index';
 import type { CancelBus } from './cancel-bus';
 import { EventBuffer } from './event-buffer';
 import { ModelTape } from './model-tape';
@@ -10,35 +10,48 @@ import type { CheckpointInput, RunStore, StoredRun } from './run-store';
 import { TurnRecorder } from './turn-recorder';
 import type { RunStatus, RunWorkerOptions } from './types';
 
-/** The data of a turn job: which run, at which sequence number. */
+/** The data of a run's job: which run, and the sequence number it was queued at. */
 export type TurnJobData = { runId: string; seq: number };
 
-/** The BullMQ job id of a run's turn `seq` (BullMQ refuses `:` in custom ids). */
+/** The BullMQ job id of a run's job queued at `seq` (BullMQ refuses `:` in custom ids). */
 export function turnJobId(runId: string, seq: number): string {
   return `${runId}-${seq}`;
 }
 
-/** A run this process checkpointed last, so its next job here needs no read. */
-type Cached = { seq: number; run: StoredRun; state: RunState };
+/** Runs handed back to the queue that a processor remembers, so their next job here needs no read. */
+const MAX_CACHED_RUNS = 1000;
 
-/** Thrown to BullMQ so it retries the turn from the last checkpoint. */
+/** Thrown to BullMQ so it retries the job from the run's last checkpoint. */
 class RetryTurnError extends Error {
   constructor(cause: unknown) {
     super(`Retrying the turn: ${errorSummary(cause).message}`, { cause });
   }
 }
 
+/** Ends the loop when the run's checkpoint was refused: another worker or a cancel has the run now. */
+class RunMovedOnError extends Error {}
+
 export type ProcessorOptions = {
+  /** Turns one job runs before it hands the run back to the queue. */
   turnsPerJob: number;
+  /** Milliseconds after which a job hands the run back at its next checkpoint. */
+  jobSliceMs: number;
   attempts: number;
   eventFlushMs: number;
   setup: RunWorkerOptions['setup'];
   addTurn: (data: TurnJobData, delayMs?: number) => Promise<unknown>;
 };
 
-/** Runs one turn job: claim the run at the job's sequence number, run its turns, checkpoint, queue the next. */
+/**
+ * Runs one job: claim the run, advance it turn after turn, checkpointing each turn in one write, until it waits,
+ * ends, or has had its share of the worker (`turnsPerJob` turns or `jobSliceMs`); then it goes back to the end of
+ * the queue, behind the jobs waiting there.
+ */
 export class RunProcessor {
-  private readonly cache = new Map<string, Cached>();
+  /** Runs this process handed back to the queue, as checkpointed: their next job here needs no read. */
+  private readonly cache = new Map<string, StoredRun>();
+  /** Set when the worker closes: each job hands its run off at its next checkpoint instead of running on. */
+  private stopping = false;
 
   constructor(
     private readonly store: RunStore,
@@ -46,120 +59,171 @@ export class RunProcessor {
     private readonly options: ProcessorOptions,
   ) {}
 
-  async process(job: Job<TurnJobData>): Promise<void> {
-    const { runId, seq } = job.data;
-    const attempt = Math.max(1, job.attemptsStarted ?? 1);
-    const claimed = await this.claim(runId, seq, attempt);
-    if (!claimed) return;
-    const { run, state, journal } = claimed;
+  /** Make every job hand its run back to the queue at its next checkpoint (the worker is closing). */
+  stop(): void {
+    this.stopping = true;
+  }
 
-    const setup = await this.options.setup({ runId, meta: JSON.parse(run.meta ?? 'null') as unknown });
+  async process(job: Job<TurnJobData>): Promise<void> {
+    const { runId, seq: jobSeq } = job.data;
+    const attempt = Math.max(1, job.attemptsStarted ?? 1);
+    const { controller, release } = this.cancels.register(runId);
+    try {
+      const claimed = await this.claim(runId, jobSeq, attempt);
+      if (!claimed) return;
+      await this.advance(claimed.run, claimed.journal, attempt, controller);
+    } finally {
+      release();
+    }
+  }
+
+  private async advance(
+    run: StoredRun,
+    journal: ReadonlyMap<string, string>,
+    attempt: number,
+    controller: AbortController,
+  ): Promise<void> {
+    const { runId } = run;
+    const setup = await this.options.setup({ runId, meta: run.meta });
     // A `stateSecret` would refuse the queue's own unsigned states; a plain JavaScript setup may still pass one.
     const { client, maxRunAgentTimes, ...given } = setup;
     const { stateSecret: _, ...rest } = given as typeof given & { stateSecret?: string };
     const maxTurns = maxRunAgentTimes ?? DEFAULT_MAX_RUN_AGENT_TIMES;
-    const tape = ModelTape.fromJournal(seq, journal);
+    const tape = ModelTape.fromJournal(run.seq, journal);
     const events = new EventBuffer(this.store, runId, this.options.eventFlushMs);
-    const { controller, release } = this.cancels.register(runId);
     const recorder = new TurnRecorder(runId, this.store, journal, tape, events, (error) => controller.abort(error));
-    const decisions = run.decisions ? (JSON.parse(run.decisions) as Record<string, Decision>) : undefined;
 
-    let result: RunAgentResponse;
-    try {
-      result = await runObservedLoop(
-        {
-          ...rest,
-          body: { ...(JSON.parse(run.body) as object), messages: state.messages } as Parameters<
-            typeof runAgentLoop
-          >[0]['body'],
-          resumeFrom: state,
-          // The state is the queue's own, read from Redis: its caller stands in when setup gives none.
-          ...(!('caller' in rest) && 'caller' in state ? { caller: state.caller } : {}),
-          ...(decisions ? { decisions } : {}),
-          journal: recorder.journal,
-          client: tape.wrap(client),
-          // `maxRunAgentTimes` counts across resumes: this job may take `turnsPerJob` more.
-          maxRunAgentTimes: Math.min(state.turn + this.options.turnsPerJob, maxTurns),
-          abortSignal: controller.signal,
-        },
-        [recorder.observer],
-      );
-    } finally {
-      release();
-    }
-    if (recorder.failure !== undefined) throw asError(recorder.failure);
-    if (this.cancels.takeCancelled(runId) || (controller.signal.aborted && result.stopReason === 'aborted')) {
-      // The cancel script already ended the run and announced it.
+    // What this job saved last: the run goes on from there if the job stops.
+    let saved = { seq: run.seq, state: run.state };
+    let turns = 0;
+    let handedOff = false;
+    let movedOn = false;
+    const startedAt = Date.now();
+    // A run's decisions stay stored until the checkpoint after them, so a repeat applies them again.
+    let decisionsToCarry = run.decisions !== undefined;
+    const onCheckpoint = async (state: RunState): Promise<void> => {
+      // The loop also checkpoints as it stops (an answer, a failed request, a pause): the run's final write, after
+      // the loop, saves that state with its status in the same round trip.
+      // Only the loop's first checkpoint can be the one after the decisions.
+      const afterDecisions = decisionsToCarry;
+      decisionsToCarry = false;
+      if (!recorder.answered || state.pending.length) return;
+      if (afterDecisions) {
+        // The decided calls are answered: they ride the next turn's checkpoint, one write for both.
+        await recorder.carryOver();
+        return;
+      }
+      turns++;
+      const handOff =
+        this.stopping || turns >= this.options.turnsPerJob || Date.now() - startedAt >= this.options.jobSliceMs;
+      const next = await this.store.checkpoint({
+        runId,
+        seq: saved.seq,
+        state,
+        status: 'running',
+        events: await recorder.forCheckpoint(),
+        ...(handOff ? { handOff } : {}),
+      });
+      if (next === undefined) {
+        movedOn = true;
+        throw new RunMovedOnError();
+      }
+      saved = { seq: next, state };
+      tape.rebase(next);
+      recorder.nextTurn();
+      handedOff = handOff;
+    };
+
+    const result = await runObservedLoop(
+      {
+        ...rest,
+        body: { ...run.body, messages: run.state.messages } as Parameters<typeof runAgentLoop>[0]['body'],
+        resumeFrom: run.state,
+        // The state is the queue's own, read from the store: its caller stands in when setup gives none.
+        ...(!('caller' in rest) && 'caller' in run.state ? { caller: run.state.caller } : {}),
+        ...(run.decisions ? { decisions: run.decisions } : {}),
+        journal: recorder.journal,
+        client: tape.wrap(client),
+        maxRunAgentTimes: maxTurns,
+        abortSignal: controller.signal,
+        onCheckpoint,
+        // Checked right after each checkpoint: a job that handed its run off stops there.
+        isAborted: () => handedOff,
+      },
+      [recorder.observer],
+    );
+    if (recorder.failure !== undefined && !movedOn) throw asError(recorder.failure);
+    const cancelled =
+      this.cancels.takeCancelled(runId) || (controller.signal.aborted && !handedOff && result.stopReason === 'aborted');
+    if (movedOn || cancelled) {
+      // Another worker has the run, or the cancel already ended it and announced it.
       events.discard();
       this.cache.delete(runId);
       return;
     }
-    recorder.publishCalls();
-    await events.settle();
-    const outcome = this.outcome(result, state, maxTurns, attempt);
-    const next = await this.store.checkpoint({ runId, seq, events: events.take(), ...outcome });
-    if (next === undefined || outcome.status !== 'running') {
-      this.cache.delete(runId);
+    if (handedOff && result.stopReason === 'aborted') {
+      await events.settle();
+      const { decisions: _, ...taken } = run;
+      this.cache.set(runId, { ...taken, status: 'running', seq: saved.seq, jobSeq: saved.seq, state: saved.state });
+      // The next job of a run may land on another worker: the oldest entries go first.
+      if (this.cache.size > MAX_CACHED_RUNS) this.cache.delete(this.cache.keys().next().value!);
+      await this.options.addTurn({ runId, seq: saved.seq });
       return;
     }
-    this.cache.set(runId, { seq: next, run, state: outcome.state });
-    await this.options.addTurn({ runId, seq: next }, outcome.retryDelayMs);
+    this.cache.delete(runId);
+    const outcome = this.outcome(result, saved.state, attempt);
+    const checkpointEvents = await recorder.forCheckpoint();
+    await events.settle();
+    await this.store.checkpoint({ runId, seq: saved.seq, events: checkpointEvents, ...outcome });
   }
 
-  /** The run at `seq` from this process's cache or from Redis; `undefined` when the job has nothing to do. */
+  /** The run from this process's cache or from the store; `undefined` when the job has nothing to do. */
   private async claim(
     runId: string,
-    seq: number,
+    jobSeq: number,
     attempt: number,
-  ): Promise<{ run: StoredRun; state: RunState; journal: ReadonlyMap<string, string> } | undefined> {
+  ): Promise<{ run: StoredRun; journal: ReadonlyMap<string, string> } | undefined> {
     const cached = this.cache.get(runId);
-    const cancelled = this.cancels.takeCancelled(runId);
-    if (cached && cached.seq === seq && attempt === 1 && !cancelled) {
-      return { run: cached.run, state: cached.state, journal: new Map() };
-    }
     this.cache.delete(runId);
-    // Only a repeated attempt can find calls of this turn in the journal.
-    const claimed = await this.store.claim(runId, seq, attempt, attempt > 1);
+    const cancelled = this.cancels.takeCancelled(runId);
+    if (cached && cached.jobSeq === jobSeq && attempt === 1 && !cancelled) return { run: cached, journal: new Map() };
+    // Only a repeated attempt can find calls of the turn in flight in the journal.
+    const claimed = await this.store.claim(runId, jobSeq, { attempt, withJournal: attempt > 1 });
     if (!claimed) {
-      await this.repairHandOff(runId, seq);
+      await this.repairHandOff(runId, jobSeq);
       return undefined;
     }
-    return { run: claimed.run, state: JSON.parse(claimed.run.state) as RunState, journal: claimed.journal };
+    return claimed;
   }
 
   /**
-   * A job that finds its run one step ahead is a repeat of a job that checkpointed but may have died before it
-   * queued the next turn: queue it (a no-op while that job exists).
+   * A job that finds its run handed to a later job is a repeat of a job that handed it off but may have died before
+   * it queued that job: queue it (a no-op while that job exists).
    */
-  private async repairHandOff(runId: string, seq: number): Promise<void> {
+  private async repairHandOff(runId: string, jobSeq: number): Promise<void> {
     const { run } = await this.store.read(runId);
-    if (run?.status === 'running' && Number(run.seq) === seq + 1) await this.options.addTurn({ runId, seq: seq + 1 });
+    if (run?.status === 'running' && run.jobSeq > jobSeq) await this.options.addTurn({ runId, seq: run.jobSeq });
   }
 
+  /** The run's final write: how it waits or ends; throws for BullMQ to retry a retryable model error. */
   private outcome(
     result: RunAgentResponse,
-    state: RunState,
-    maxTurns: number,
+    saved: RunState,
     attempt: number,
-  ): Omit<CheckpointInput, 'runId' | 'seq' | 'events'> & { retryDelayMs?: number } {
+  ): Omit<CheckpointInput, 'runId' | 'seq' | 'events'> {
     // A failed model request adds nothing: its retry starts again from the messages before it.
-    const next: RunState = result.stopReason === 'error' ? withoutFailedTurn(result.state, state) : result.state;
+    const next: RunState = result.stopReason === 'error' ? withoutFailedTurn(result.state, saved) : result.state;
     switch (result.stopReason) {
       case 'completed':
       case 'tool_stop':
-        return { state: next, status: 'completed', stopReason: result.stopReason, text: lastText(next.messages) };
       case 'max_turns':
-        return next.turn >= maxTurns
-          ? { state: next, status: 'completed', stopReason: 'max_turns', text: lastText(next.messages) }
-          : { state: next, status: 'running' };
+        return { state: next, status: 'completed', stopReason: result.stopReason, text: lastText(next.messages) };
       case 'interactive':
         return { state: next, status: 'waiting', stopReason: 'interactive' };
       case 'error':
-        if (isRetryableModelError(result.error) && attempt < this.options.attempts) {
-          // Turns finished before the failed one are kept; with none, BullMQ retries this very job.
-          if (next.turn === state.turn) throw new RetryTurnError(result.error);
-          return { state: next, status: 'running', retryDelayMs: 1000 };
-        }
+        // BullMQ retries the job after its backoff; the retry claims the run at its last checkpoint.
+        if (isRetryableModelError(result.error) && attempt < this.options.attempts)
+          throw new RetryTurnError(result.error);
         return failed(next, 'error', result.error);
       default:
         return failed(next, result.stopReason, result.error);

@@ -1,36 +1,131 @@
-import type { Redis } from 'ioredis';
-import type { ToolExecuteResult } from '../index';
-import { cancelChannel, runKeys } from './keys';
-import { LuaScript } from './lua-script';
-import { CANCEL, CHECKPOINT, CLAIM, CREATE, DECIDE, FAIL } from './scripts';
-import type { RunEventData, RunState, RunStatus } from './types';
+import type { Decision, RunEvent, RunEventData, RunState, RunStatus } from './types';
 
-const create = new LuaScript(CREATE, 2);
-const claim = new LuaScript(CLAIM, 3);
-const checkpoint = new LuaScript(CHECKPOINT, 3);
-const decide = new LuaScript(DECIDE, 2);
-const cancel = new LuaScript(CANCEL, 3);
-const fail = new LuaScript(FAIL, 3);
+/** Why a failed run failed, as stored: masked and cut before it reaches a store. */
+export type StoredError = { name: string; message: string; status?: number };
 
-/** A run's hash as stored: every value a string. */
-export type StoredRun = Record<string, string>;
+/** A run as a store keeps it. */
+export type StoredRun = {
+  runId: string;
+  status: RunStatus;
+  /** Bumped by every checkpoint: the compare-and-set that lets one worker advance the run at a time. */
+  seq: number;
+  /** The sequence number the run's current job was queued at (the job's id is `${runId}-${jobSeq}`). */
+  jobSeq: number;
+  state: RunState;
+  /** The start's chat-completions body without `messages` (those are in `state`). */
+  body: Record<string, unknown>;
+  /** What `start` was given as `meta`; `null` when nothing. */
+  meta: unknown;
+  /** The decisions a waiting run was given, until the worker that takes them checkpoints. */
+  decisions?: Record<string, Decision>;
+  stopReason?: string;
+  text?: string;
+  error?: StoredError;
+};
 
-/** What a turn saves. Empty strings delete an optional field. */
+/** A new run for {@link RunStore.create}: queued at sequence number 0. */
+export type NewRun = { runId: string; state: RunState; body: Record<string, unknown>; meta: unknown };
+
+/** What a worker saves after a turn (`status: 'running'`) or when the run waits or ends. */
 export type CheckpointInput = {
   runId: string;
+  /** The sequence number the worker read the run at: the save is refused unless the run is still there. */
   seq: number;
   state: RunState;
   status: RunStatus;
   stopReason?: string;
   text?: string;
-  error?: { name: string; message: string; status?: number };
-  /** The seed-style resume data of a run paused by an interactive tool. */
-  interactive?: unknown;
+  error?: StoredError;
+  /** The turn's events, appended in order after the run's other events (a status event is added for a new status). */
   events: RunEventData[];
+  /** The run goes on in a new job queued at the new sequence number: its `jobSeq` becomes that number. */
+  handOff?: boolean;
 };
 
-/** What `claim` handed a worker. */
+/** What {@link RunStore.claim} hands a worker: the run, and its journal when asked for. */
 export type Claimed = { run: StoredRun; journal: Map<string, string> };
+
+/** What {@link RunStore.decide} did. */
+export type DecideOutcome = 'decided' | 'repeated' | 'stale' | 'missing';
+
+/** A reader of one run's events; it may hold a connection of its own until closed. */
+export type RunEventReader = {
+  /**
+   * The events after `after` (an event `id`, or `'0'` for all), at most `count`; when there are none yet, waits
+   * up to `blockMs` for one and returns `[]` if none came.
+   */
+  read(after: string, options: { blockMs: number; count?: number }): Promise<RunEvent[]>;
+  close(): void;
+};
+
+/** A subscription to cancels; see {@link RunStore.onCancel}. */
+export type CancelSubscription = { close(): Promise<void> };
+
+/**
+ * Everything the queue reads and writes about a run: its status, sequence number, state, journal and events.
+ * `RedisRunStore` is the default; another store (PostgreSQL, say) implements these methods and passes
+ * `runStoreConformance`. Each method that changes a run is atomic: a reader never sees half of it.
+ *
+ * The queue itself (which job runs next) stays in BullMQ; a store holds only runs.
+ */
+export interface RunStore {
+  /** Create a queued run unless one with this id exists; says which, and where the run stands. */
+  create(run: NewRun): Promise<{ created: boolean; status: RunStatus; seq: number }>;
+
+  /** The run (`undefined` when unknown or expired) and the id of its last event (`'0'` when none), read together. */
+  read(runId: string): Promise<{ run?: StoredRun; lastEventId: string }>;
+
+  /**
+   * Take the run for the job queued at `jobSeq`: only a `queued` or `running` run whose `jobSeq` is that. A queued
+   * run becomes `running` (with a `running` status event); a repeated attempt (`attempt > 1`) adds a `running`
+   * event with its `attempt`. `withJournal` also returns the journal. `undefined` when the job has nothing to do.
+   */
+  claim(
+    runId: string,
+    jobSeq: number,
+    options: { attempt: number; withJournal: boolean },
+  ): Promise<Claimed | undefined>;
+
+  /**
+   * Save a turn, or the run's pause or end, with its events, in one atomic write: only while the run is `queued` or
+   * `running` at `input.seq`. Clears the journal and the decisions. A run that now waits expires after the
+   * waiting TTL, one that ended after the finished TTL. Returns the new sequence number (`input.seq + 1`), or
+   * `undefined` when another worker or a cancel got there first (nothing is written then).
+   */
+  checkpoint(input: CheckpointInput): Promise<number | undefined>;
+
+  /** Add journal entries (field → opaque text) and events of the turn in flight, in one write. */
+  journal(runId: string, entries: Record<string, string>, events: RunEventData[]): Promise<void>;
+
+  /** Append events, in order. */
+  appendEvents(runId: string, events: RunEventData[]): Promise<void>;
+
+  /**
+   * Give a `waiting` run at `seq` its decisions: it becomes `queued` (its `jobSeq` becomes `seq`, a `queued` event
+   * is added) and no longer expires. `repeated` when it was given these very decisions already and is still
+   * queued, `stale` when it is not waiting at `seq`, `missing` when there is no such run.
+   */
+  decide(runId: string, seq: number, decisions: Record<string, Decision>): Promise<DecideOutcome>;
+
+  /**
+   * Cancel a run that has not ended (it becomes `cancelled`, `stopReason: 'aborted'`, with a status event, and
+   * expires after the finished TTL) and tell every `onCancel` subscriber. Returns the status before, or `undefined`
+   * when there is no such run; an ended run is left as it is.
+   */
+  cancel(runId: string): Promise<RunStatus | undefined>;
+
+  /** Fail a `queued` or `running` run whose job (queued at `jobSeq`) was given up on; false when it moved on. */
+  fail(runId: string, jobSeq: number, error: StoredError): Promise<boolean>;
+
+  /** A reader of the run's events. */
+  events(runId: string): RunEventReader;
+
+  /** Call `listener` with the id of every run cancelled from now on, from any process; resolves once listening. */
+  onCancel(listener: (runId: string) => void): Promise<CancelSubscription>;
+
+  /** Close the store's connections. */
+  close(): Promise<void>;
+}
 
 /** How long runs are kept, and how many events. */
 export type RunStoreLimits = {
@@ -41,181 +136,3 @@ export type RunStoreLimits = {
   /** Entries an event stream keeps, approximately. */
   maxEvents: number;
 };
-
-/** Reads and writes runs in Redis; every change of status goes through one atomic script. */
-export class RunStore {
-  private readonly finishedTtlSeconds: number;
-
-  constructor(
-    readonly redis: Redis,
-    readonly prefix: string,
-    private readonly limits: RunStoreLimits,
-  ) {
-    this.finishedTtlSeconds = limits.finishedTtlSeconds;
-  }
-
-  keys(runId: string) {
-    return runKeys(this.prefix, runId);
-  }
-
-  /** Create a queued run unless one with this id exists; returns whether it was created and where it stands. */
-  async create(
-    runId: string,
-    state: RunState,
-    body: unknown,
-    meta: unknown,
-  ): Promise<{ created: boolean; status: RunStatus; seq: number }> {
-    const k = this.keys(runId);
-    const [created, status, seq] = (await create.run(
-      this.redis,
-      [k.run, k.events],
-      [JSON.stringify(state), JSON.stringify(body), JSON.stringify(meta ?? null), Date.now(), statusData('queued')],
-    )) as [number, RunStatus, string];
-    return { created: created === 1, status, seq: Number(seq) };
-  }
-
-  /** The run for job `seq`, marked running; `undefined` when the job is stale or the run is not runnable. */
-  async claim(runId: string, seq: number, attempt: number, withJournal: boolean): Promise<Claimed | undefined> {
-    const k = this.keys(runId);
-    const event = attempt > 1 ? JSON.stringify({ status: 'running', attempt }) : '';
-    const reply = (await claim.run(
-      this.redis,
-      [k.run, k.events, k.journal],
-      [seq, Date.now(), event, withJournal ? '1' : '0'],
-    )) as string[];
-    if (reply[0] !== 'ok') return undefined;
-    const runLength = Number(reply[1]);
-    const run = pairs(reply, 2, 2 + runLength);
-    const journal = new Map(Object.entries(pairs(reply, 2 + runLength, reply.length)));
-    return { run, journal };
-  }
-
-  /** Save a turn; the new sequence number, or `undefined` when another worker or a cancel got there first. */
-  async checkpoint(input: CheckpointInput): Promise<number | undefined> {
-    const k = this.keys(input.runId);
-    const events = [...input.events];
-    if (input.status !== 'running')
-      events.push({
-        type: 'status',
-        status: input.status,
-        ...(input.stopReason ? { stopReason: input.stopReason } : {}),
-      });
-    const args: (string | number)[] = [
-      input.seq,
-      JSON.stringify(input.state),
-      input.status,
-      input.stopReason ?? '',
-      input.text ?? '',
-      input.error ? JSON.stringify(input.error) : '',
-      input.interactive === undefined ? '' : JSON.stringify(input.interactive),
-      this.finishedTtlSeconds,
-      Date.now(),
-      this.limits.maxEvents,
-      this.limits.waitingTtlSeconds,
-      events.length,
-    ];
-    for (const event of events) {
-      const [, type, , data] = encodeEvent(event);
-      args.push(type, data);
-    }
-    const next = (await checkpoint.run(this.redis, [k.run, k.journal, k.events], args)) as number;
-    return next >= 0 ? next : undefined;
-  }
-
-  /** Journal a finished call (`key` is `${runId}:${call.id}`), with recorded responses and buffered events: one round-trip. */
-  async journal(
-    runId: string,
-    key: string,
-    result: ToolExecuteResult,
-    tape: Record<string, string>,
-    events: RunEventData[],
-  ): Promise<void> {
-    const k = this.keys(runId);
-    const pipeline = this.redis.pipeline();
-    pipeline.hset(k.journal, { ...tape, [`call:${key}`]: JSON.stringify(result) });
-    for (const event of events) this.addEvent(pipeline, k.events, event);
-    await execPipeline(pipeline);
-  }
-
-  /** Append events outside a checkpoint. */
-  async appendEvents(runId: string, events: RunEventData[]): Promise<void> {
-    if (!events.length) return;
-    const k = this.keys(runId);
-    const pipeline = this.redis.pipeline();
-    for (const event of events) this.addEvent(pipeline, k.events, event);
-    await execPipeline(pipeline);
-  }
-
-  /** Give a waiting run at `seq` its decisions: 1 done, 2 done before with the same decisions, 0 stale, -1 none. */
-  async decide(runId: string, seq: number, decisions: string): Promise<number> {
-    const k = this.keys(runId);
-    return (await decide.run(
-      this.redis,
-      [k.run, k.events],
-      [seq, decisions, Date.now(), statusData('queued')],
-    )) as number;
-  }
-
-  /** Cancel a run that has not ended; returns its status before, or `undefined` when there is no such run. */
-  async cancel(runId: string): Promise<RunStatus | undefined> {
-    const k = this.keys(runId);
-    const before = (await cancel.run(
-      this.redis,
-      [k.run, k.journal, k.events],
-      [
-        this.finishedTtlSeconds,
-        cancelChannel(this.prefix),
-        runId,
-        Date.now(),
-        JSON.stringify({ status: 'cancelled', stopReason: 'aborted' }),
-      ],
-    )) as RunStatus | null;
-    return before ?? undefined;
-  }
-
-  /** Fail the run at `seq` after its job was given up on; false when the run had moved on. */
-  async fail(runId: string, seq: number, error: { name: string; message: string }): Promise<boolean> {
-    const k = this.keys(runId);
-    const event = JSON.stringify({ status: 'failed', stopReason: 'error' });
-    const args = [seq, JSON.stringify(error), this.finishedTtlSeconds, Date.now(), event];
-    return ((await fail.run(this.redis, [k.run, k.journal, k.events], args)) as number) === 1;
-  }
-
-  /** Queue an event on `pipeline`, trimming the stream to about `maxEvents` (`~`: whole nodes only, cheap). */
-  private addEvent(pipeline: ReturnType<Redis['pipeline']>, key: string, event: RunEventData): void {
-    pipeline.xadd(key, 'MAXLEN', '~', this.limits.maxEvents, '*', ...encodeEvent(event));
-  }
-
-  /** The stored run and the id of its last event, read together (one transaction). */
-  async read(runId: string): Promise<{ run?: StoredRun; lastEventId: string }> {
-    const k = this.keys(runId);
-    const replies = await this.redis.multi().hgetall(k.run).xrevrange(k.events, '+', '-', 'COUNT', 1).exec();
-    if (!replies) throw new Error('Redis transaction aborted');
-    const [[runError, run], [eventsError, last]] = replies as [[Error | null, StoredRun], [Error | null, [string][]]];
-    if (runError) throw runError;
-    if (eventsError) throw eventsError;
-    return { run: Object.keys(run).length ? run : undefined, lastEventId: last[0]?.[0] ?? '0' };
-  }
-}
-
-/** The stream fields of an event: its type, and the rest as JSON. */
-export function encodeEvent(event: RunEventData): [string, string, string, string] {
-  const { type, ...data } = event;
-  return ['type', type, 'data', JSON.stringify(data)];
-}
-
-function statusData(status: RunStatus): string {
-  return JSON.stringify({ status });
-}
-
-function pairs(list: string[], from: number, to: number): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = from; i + 1 < to; i += 2) out[list[i]] = list[i + 1];
-  return out;
-}
-
-async function execPipeline(pipeline: ReturnType<Redis['pipeline']>): Promise<void> {
-  const replies = await pipeline.exec();
-  const failed = replies?.find(([error]) => error);
-  if (failed?.[0]) throw failed[0];
-}

@@ -1,18 +1,17 @@
 import { Worker } from 'bullmq';
 import type { Job } from 'bullmq';
 import { CancelBus } from './cancel-bus';
-import { openConnection } from './connections';
-import { cancelChannel } from './keys';
 import { errorSummary } from './retryable';
 import { RunProcessor } from './run-processor';
 import type { ProcessorOptions, TurnJobData } from './run-processor';
 import type { RunStore } from './run-store';
 import type { RunsConnection, RunWorkerOptions } from './types';
 
-/** A BullMQ worker that advances runs, and its subscription to cancels. */
+/** A BullMQ worker that advances runs (a job per run until it waits, ends or yields), and its subscription to cancels. */
 export class RunWorker {
   private readonly worker: Worker<TurnJobData>;
   private readonly cancels: CancelBus;
+  private readonly processor: RunProcessor;
   private closed?: Promise<void>;
   private readonly ready: Promise<void>;
 
@@ -24,8 +23,9 @@ export class RunWorker {
     options: RunWorkerOptions,
     processorOptions: Omit<ProcessorOptions, 'setup'>,
   ) {
-    this.cancels = new CancelBus(openConnection(connection), cancelChannel(store.prefix));
+    this.cancels = new CancelBus(store);
     const processor = new RunProcessor(store, this.cancels, { ...processorOptions, setup: options.setup });
+    this.processor = processor;
     const lockDuration = options.lockDuration ?? 30_000;
     this.worker = new Worker<TurnJobData>(queueName, (job) => processor.process(job), {
       connection,
@@ -51,9 +51,13 @@ export class RunWorker {
     return this.ready;
   }
 
-  /** Finish the jobs in hand (or, with `force`, drop them for other workers to retry), then disconnect. */
+  /**
+   * Take no new jobs, let each job in hand finish its turn and hand its run back to the queue at that checkpoint
+   * (or, with `force`, drop the jobs for other workers to retry), then disconnect.
+   */
   close(force = false): Promise<void> {
     this.closed ??= (async () => {
+      this.processor.stop();
       await this.worker.close(force);
       await this.cancels.close();
     })();

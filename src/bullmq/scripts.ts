@@ -7,21 +7,23 @@
 export const CREATE = `
 local f = redis.call('HMGET', KEYS[1], 'status', 'seq')
 if f[1] then return {0, f[1], f[2]} end
-redis.call('HSET', KEYS[1], 'status', 'queued', 'seq', '0', 'state', ARGV[1], 'body', ARGV[2], 'meta', ARGV[3],
-  'createdAt', ARGV[4], 'updatedAt', ARGV[4])
+redis.call('HSET', KEYS[1], 'status', 'queued', 'seq', '0', 'jobSeq', '0', 'state', ARGV[1], 'body', ARGV[2],
+  'meta', ARGV[3], 'createdAt', ARGV[4], 'updatedAt', ARGV[4])
 redis.call('XADD', KEYS[2], '*', 'type', 'status', 'data', ARGV[5])
 return {1, 'queued', '0'}
 `;
 
 /**
- * Take a run for the job with sequence number ARGV[1]: only a queued or running run at that number.
- * KEYS: run, events, journal. ARGV: seq, now, status event of a retried attempt (or ''), with journal (0|1).
+ * Take a run for the job queued at sequence number ARGV[1]: only a queued or running run whose current job that is
+ * (a job runs many turns, so the run's own number may be further on).
+ * KEYS: run, events, journal. ARGV: job seq, now, status event of a retried attempt (or ''), with journal (0|1).
  * → {'skip', status, seq} | {'ok', n, ...run pairs (n values), ...journal pairs}
  */
 export const CLAIM = `
-local f = redis.call('HMGET', KEYS[1], 'status', 'seq')
+local f = redis.call('HMGET', KEYS[1], 'status', 'seq', 'jobSeq')
 if not f[1] then return {'skip', '', ''} end
-if f[2] ~= ARGV[1] or (f[1] ~= 'queued' and f[1] ~= 'running') then return {'skip', f[1], f[2]} end
+local jobSeq = f[3] or f[2]
+if jobSeq ~= ARGV[1] or (f[1] ~= 'queued' and f[1] ~= 'running') then return {'skip', f[1], f[2]} end
 if f[1] == 'queued' then
   redis.call('HSET', KEYS[1], 'status', 'running', 'updatedAt', ARGV[2])
   redis.call('XADD', KEYS[2], '*', 'type', 'status', 'data', '{"status":"running"}')
@@ -39,20 +41,22 @@ return out
 `;
 
 /**
- * Save a turn: only from the worker holding sequence number ARGV[1] of a running run. The event stream is trimmed
- * to about ARGV[10] entries; a run that now waits for a person expires after ARGV[11] seconds unless decided.
- * KEYS: run, journal, events. ARGV: seq, state, status, stopReason, text, error, interactive, finished ttl, now,
- * max events, waiting ttl, event count, then (type, data) per event. → the new sequence number, -1 (moved on) or
+ * Save a turn, or the run's pause or end: only from the worker holding sequence number ARGV[1] of a running run.
+ * The event stream is trimmed to about ARGV[9] entries; a run that now waits for a person expires after ARGV[10]
+ * seconds unless decided. With ARGV[11] = '1' the run is handed to a new job queued at the new number.
+ * KEYS: run, journal, events. ARGV: seq, state, status, stopReason, text, error, finished ttl, now, max events,
+ * waiting ttl, hand off, event count, then (type, data) per event. → the new sequence number, -1 (moved on) or
  * -2 (not running)
  */
 export const CHECKPOINT = `
-local seq = redis.call('HGET', KEYS[1], 'seq')
-if seq ~= ARGV[1] then return -1 end
-if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return -2 end
-local nextSeq = tonumber(seq) + 1
+local f = redis.call('HMGET', KEYS[1], 'seq', 'status')
+if f[1] ~= ARGV[1] then return -1 end
+if f[2] ~= 'running' then return -2 end
+local nextSeq = tonumber(f[1]) + 1
 local status = ARGV[3]
-redis.call('HSET', KEYS[1], 'seq', nextSeq, 'state', ARGV[2], 'status', status, 'updatedAt', ARGV[9])
-local optional = {'stopReason', 'text', 'error', 'interactive'}
+redis.call('HSET', KEYS[1], 'seq', nextSeq, 'state', ARGV[2], 'status', status, 'updatedAt', ARGV[8])
+if ARGV[11] == '1' then redis.call('HSET', KEYS[1], 'jobSeq', nextSeq) end
+local optional = {'stopReason', 'text', 'error'}
 for i, field in ipairs(optional) do
   local value = ARGV[3 + i]
   if value == '' then redis.call('HDEL', KEYS[1], field) else redis.call('HSET', KEYS[1], field, value) end
@@ -60,19 +64,19 @@ end
 redis.call('HDEL', KEYS[1], 'decisions')
 redis.call('DEL', KEYS[2])
 for i = 0, tonumber(ARGV[12]) - 1 do
-  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[10], '*', 'type', ARGV[13 + 2 * i], 'data', ARGV[14 + 2 * i])
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[9], '*', 'type', ARGV[13 + 2 * i], 'data', ARGV[14 + 2 * i])
 end
 if status == 'completed' or status == 'failed' then
-  for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[8]) end
+  for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[7]) end
 elseif status == 'waiting' then
-  for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[11]) end
+  for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[10]) end
 end
 return nextSeq
 `;
 
 /**
- * Hand a waiting run its decisions (and lift its waiting expiry). KEYS: run, events. ARGV: seq, decisions, now,
- * status event.
+ * Hand a waiting run its decisions (and lift its waiting expiry); its next job is queued at its sequence number.
+ * KEYS: run, events. ARGV: seq, decisions, now, status event.
  * → 1 decided, 2 already decided with these same decisions, 0 stale, -1 no such run
  */
 export const DECIDE = `
@@ -80,7 +84,7 @@ local f = redis.call('HMGET', KEYS[1], 'status', 'seq', 'decisions')
 if not f[1] then return -1 end
 if f[2] ~= ARGV[1] then return 0 end
 if f[1] == 'waiting' then
-  redis.call('HSET', KEYS[1], 'status', 'queued', 'decisions', ARGV[2], 'updatedAt', ARGV[3])
+  redis.call('HSET', KEYS[1], 'status', 'queued', 'jobSeq', ARGV[1], 'decisions', ARGV[2], 'updatedAt', ARGV[3])
   redis.call('XADD', KEYS[2], '*', 'type', 'status', 'data', ARGV[4])
   -- Decided: the run goes on, so it no longer expires as a waiting one.
   redis.call('PERSIST', KEYS[1])
@@ -109,12 +113,12 @@ return status
 `;
 
 /**
- * End a run whose job BullMQ gave up on (attempts spent, stalled too often), unless it moved on meanwhile.
- * KEYS: run, journal, events. ARGV: seq, error, ttl, now, status event. → 1 failed, 0 untouched
+ * End a run whose job BullMQ gave up on (attempts spent, stalled too often), unless it moved on to another job.
+ * KEYS: run, journal, events. ARGV: job seq, error, ttl, now, status event. → 1 failed, 0 untouched
  */
 export const FAIL = `
-local f = redis.call('HMGET', KEYS[1], 'status', 'seq')
-if f[2] ~= ARGV[1] or (f[1] ~= 'queued' and f[1] ~= 'running') then return 0 end
+local f = redis.call('HMGET', KEYS[1], 'status', 'seq', 'jobSeq')
+if (f[3] or f[2]) ~= ARGV[1] or (f[1] ~= 'queued' and f[1] ~= 'running') then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'failed', 'stopReason', 'error', 'error', ARGV[2], 'updatedAt', ARGV[4])
 redis.call('XADD', KEYS[3], '*', 'type', 'status', 'data', ARGV[5])
 for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[3]) end

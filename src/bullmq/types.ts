@@ -6,7 +6,9 @@ import type {
   RunAgentCallProps,
   RunState,
   ToolDefinition,
+  ToolOutcome,
 } from '../index';
+import type { RunStore } from './run-store';
 
 export type { Decision, PendingCall, RunState } from '../index';
 
@@ -33,13 +35,17 @@ export type RunEvent =
   | { id: string; type: 'text'; text: string }
   | { id: string; type: 'reasoning'; text: string }
   | { id: string; type: 'tool_call'; call: ChatCompletionMessageToolCall }
-  | { id: string; type: 'tool_result'; callId: string; name: string; response: string }
+  | { id: string; type: 'tool_result'; callId: string; name: string; response: string; outcome: ToolOutcome }
   | { id: string; type: 'status'; status: RunStatus; stopReason?: string; attempt?: number };
 
 /** An event before it has a stream id. */
 export type RunEventData = RunEvent extends infer E ? (E extends { id: string } ? Omit<E, 'id'> : never) : never;
 
-/** A Redis connection: ioredis options, or an ioredis client (duplicated for the connections the runs need). */
+/**
+ * The Redis the runs use, as BullMQ takes it (its `ConnectionOptions`): ioredis options such as
+ * `{ host: '127.0.0.1', port: 6379, password }`, or an ioredis client, which is duplicated for each connection
+ * the runs need (a blocking read or a subscription holds one).
+ */
 export type RunsConnection = RedisOptions | Redis;
 
 /** Options of `new AgentRuns(...)`. */
@@ -47,10 +53,23 @@ export type AgentRunsOptions = {
   connection: RunsConnection;
   /** BullMQ queue name (default `'agentcall-runs'`). */
   queueName?: string;
-  /** Model turns one job runs before it checkpoints and hands the run back to the queue (default 1). */
+  /**
+   * Model turns one job runs before it hands the run back to the end of the queue, behind the jobs waiting there
+   * (default 25). Every turn is checkpointed either way; this is what keeps long runs from starving new ones.
+   */
   turnsPerJob?: number;
-  /** Prefix of the run keys in Redis (default `'agentcall'`). BullMQ's own keys use its `bull` prefix. */
+  /** Milliseconds one job runs before it hands the run back at its next checkpoint (default 10,000). */
+  jobSliceMs?: number;
+  /**
+   * Prefix of the run keys in Redis (default `'agentcall'`): `${prefix}:{runId}:run|journal|events` and the
+   * `${prefix}:cancel` channel. BullMQ's own keys (the jobs) stay under BullMQ's `bull:${queueName}:`.
+   */
   prefix?: string;
+  /**
+   * Where runs are kept (default: a `RedisRunStore` on `connection` with `prefix` and the TTL and event options,
+   * which are then ignored). The jobs are BullMQ's, on `connection`, whatever the store.
+   */
+  store?: RunStore;
   /**
    * Secret for resume tokens (the same in every process): `decide` then needs the token of the waiting run, which
    * `runs.resumeToken(runId)` gives. Without it, `decide` refuses (`ResumeTokenError`, `unconfigured`) unless
@@ -70,7 +89,7 @@ export type AgentRunsOptions = {
   maxEvents?: number;
   /** Bytes of a start's `body` and `meta`, as JSON (default 4 MiB): a larger start is a `RunStartTooLargeError`. */
   maxStartBytes?: number;
-  /** BullMQ attempts for a turn whose model request failed with a retryable error (default 5). */
+  /** BullMQ attempts of a job whose model request failed with a retryable error (default 5). */
   attempts?: number;
   /** First retry delay in ms, doubled per attempt (default 1000). */
   backoffMs?: number;

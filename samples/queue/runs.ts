@@ -1,0 +1,20 @@
+/**
+ * What the three processes of the queue sample share: the Redis connection, and runs made with the same options
+ * (queue name, key prefix, secret) in every process.
+ */
+import { Redis } from 'ioredis';
+import { AgentRuns } from '../../src/bullmq';
+
+/** This process's Redis client; the runs duplicate it for the connections they need. */
+export function connect(): Redis {
+  // BullMQ's workers need `maxRetriesPerRequest: null` on a client given to them.
+  return new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+}
+
+/** The runs, with the same options in every process. */
+export function openRuns(connection: Redis): AgentRuns {
+  const secret = process.env.RUNS_SECRET;
+  if (!secret) throw new Error('Set RUNS_SECRET, the same value in every process');
+  const name = process.env.RUNS_QUEUE ?? 'refunds';
+  return new AgentRuns({ connection, secret, queueName: name, prefix: name });
+}
