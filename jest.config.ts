@@ -35,7 +35,8 @@ const STREAM_SUITES = [
   '<rootDir>/test/nestjs/*.test.ts',
   '<rootDir>/test/providers/*.test.ts',
   '<rootDir>/test/reliability/!(load).test.ts',
-  '<rootDir>/test/security/*.test.ts',
+  // The growth checks and the MCP surface's own attacks read no model stream.
+  '<rootDir>/test/security/!(linear-time|mcp-remote-tools|mcp-http|mcp-nest).test.ts',
   '<rootDir>/test/samples/!(quickstart|mcp|tools|testing).test.ts',
   '<rootDir>/test/bullmq/!(multi-process).test.ts',
   '<rootDir>/test/toolCall/journal.test.ts',
@@ -112,7 +113,7 @@ const responsesWire: Project = {
     // They never reach a model (tools, budgets, schemas, module wiring): nothing to run on another wire.
     '/test/agentCall/(budget|loop-guard)\\.test\\.ts$',
     '/test/reliability/(assert-valid-history|decorated-validation\\.property|run-tool\\.property)\\.test\\.ts$',
-    '/test/security/(linear-time|tool-names)\\.test\\.ts$',
+    '/test/security/(linear-time|tool-names|mcp-remote-tools|mcp-http|mcp-nest)\\.test\\.ts$',
     '/test/nestjs/(agent-tools\\.module|core-isolation|log-schema-report)\\.test\\.ts$',
   ],
   setupFiles: [...base.setupFiles, '<rootDir>/test/helpers/responses-wire.ts'],
