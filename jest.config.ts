@@ -108,6 +108,7 @@ const responsesWire: Project = {
     // They choose their wire themselves.
     '/test/agentCall/responses-wire\\.test\\.ts$',
     '/test/integration/agents-js-responses\\.test\\.ts$',
+    '/test/reliability/retries\\.test\\.ts$',
     // Its servers write Chat Completions chunks by hand; the Responses reader's limits are in test/llm.
     '/test/security/stream-limits\\.test\\.ts$',
     // They never reach a model (tools, budgets, schemas, module wiring): nothing to run on another wire.

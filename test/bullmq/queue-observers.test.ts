@@ -30,8 +30,9 @@ describe('queued runs and their observers, on a real Redis', () => {
     await server.close();
   });
 
-  function open(): AgentRuns {
+  function open(options: { turnsPerJob?: number } = {}): AgentRuns {
     const runs = new AgentRuns({
+      ...options,
       connection: { host: redis.host, port: redis.port },
       queueName: `${redis.namespace}-obs${queueCount}`,
       prefix: `${redis.namespace}:obs${queueCount}`,
@@ -95,7 +96,8 @@ describe('queued runs and their observers, on a real Redis', () => {
       { toolCalls: [{ id: 'c2', name: 'lookup', arguments: {} }] },
       { text: 'Done.' },
     );
-    const runs = open();
+    // One turn per job: the run goes through three jobs, each a run span of the same trace.
+    const runs = open({ turnsPerJob: 1 });
     await runs.worker({ setup: async () => ({ client: server.client(), tools: [lookup], tracer }) }).waitUntilReady();
     const { runId } = await runs.start({ body: { model: 'm', messages: [user('go')] } });
     expect((await runs.wait(runId, { timeoutMs: 20_000 })).status).toBe('completed');
