@@ -62,7 +62,11 @@ export class RedisRunStore implements RunStore {
     };
   }
 
-  /** The Redis keys of a run. */
+  /**
+   * The Redis keys of a run: for agentcall's own queue code and tests, not part of the store contract.
+   *
+   * @internal
+   */
   keys(runId: string): RunKeys {
     return runKeys(this.prefix, runId);
   }

@@ -1,4 +1,5 @@
-import type { Decision, RunEvent, RunEventData, RunState, RunStatus } from './types';
+import type { Decision, RunState } from '../index';
+import type { RunEvent, RunEventData, RunStatus } from './run-data';
 
 /** Why a failed run failed, as stored: masked and cut before it reaches a store. */
 export type StoredError = { name: string; message: string; status?: number };

@@ -1,19 +1,10 @@
 import type { Redis, RedisOptions } from 'ioredis';
-import type {
-  ChatCompletionMessageToolCall,
-  LLMClient,
-  LLMRequestBody,
-  RunAgentCallProps,
-  RunState,
-  ToolDefinition,
-  ToolOutcome,
-} from '../index';
+import type { LLMClient, LLMRequestBody, RunAgentCallProps, RunState, ToolDefinition } from '../index';
+import type { RunStatus } from './run-data';
 import type { RunStore } from './run-store';
 
 export type { Decision, PendingCall, RunState } from '../index';
-
-/** Where a queued run stands. */
-export type RunStatus = 'queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
+export type { RunEvent, RunEventData, RunStatus } from './run-data';
 
 /** A run as stored in Redis. */
 export type RunRecord = {
@@ -29,17 +20,6 @@ export type RunRecord = {
   /** What `start` was given as `meta`. */
   meta?: unknown;
 };
-
-/** One event of a run, as read from its stream; `id` is the stream entry id to resume after. */
-export type RunEvent =
-  | { id: string; type: 'text'; text: string }
-  | { id: string; type: 'reasoning'; text: string }
-  | { id: string; type: 'tool_call'; call: ChatCompletionMessageToolCall }
-  | { id: string; type: 'tool_result'; callId: string; name: string; response: string; outcome: ToolOutcome }
-  | { id: string; type: 'status'; status: RunStatus; stopReason?: string; attempt?: number };
-
-/** An event before it has a stream id. */
-export type RunEventData = RunEvent extends infer E ? (E extends { id: string } ? Omit<E, 'id'> : never) : never;
 
 /**
  * The Redis the runs use, as BullMQ takes it (its `ConnectionOptions`): ioredis options such as
