@@ -8,8 +8,8 @@
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import OpenAI from 'openai';
-import { createLLMResponse, type StreamParser } from '../src/llm/request';
 import { compare, cpuMicros, report } from './lib/harness';
+import { timedRequests } from './lib/timed-requests';
 
 const CHARS = 20_000;
 const REQUESTS = 10;
@@ -38,26 +38,7 @@ export async function responsesStreamProcessing(): Promise<void> {
           if (text.length !== CHARS || !args) throw new Error('bad stream');
         }
       });
-    const agentcall = (hooks: boolean, streamParser: StreamParser) => () =>
-      cpuMicros(async () => {
-        let seen = 0;
-        for (let i = 0; i < REQUESTS; i++) {
-          const res = await createLLMResponse({
-            client,
-            wire: 'responses',
-            streamParser,
-            body: { model: 'bench', messages },
-            ...(hooks
-              ? {
-                  onStreaming: ({ text }) => (seen += text.length),
-                  onToolParam: ({ argsDelta }) => (seen += argsDelta.length),
-                }
-              : {}),
-          });
-          if (res.answerText.length !== CHARS || res.error) throw new Error('bad stream');
-        }
-        return seen;
-      });
+    const agentcall = timedRequests(REQUESTS, CHARS, { client, wire: 'responses', body: { model: 'bench', messages } });
     const runs = {
       sdk,
       bare: agentcall(false, 'sdk'),

@@ -5,8 +5,8 @@
  * through the lean one (the default).
  * Budget (DESIGN §8): the lean path ≤ 0.5× the SDK's own CPU per chunk.
  */
-import { createLLMResponse, type StreamParser } from '../src/llm/request';
 import { compare, cpuMicros, report, startBenchServer } from './lib/harness';
+import { timedRequests } from './lib/timed-requests';
 import { lookupSchema } from './lib/lookup-tool';
 
 const CHARS = 20_000;
@@ -38,25 +38,10 @@ export async function streamProcessing(): Promise<void> {
           if (text.length !== CHARS || !args) throw new Error('bad stream');
         }
       });
-    const agentcall = (hooks: boolean, streamParser: StreamParser) => () =>
-      cpuMicros(async () => {
-        let seen = 0;
-        for (let i = 0; i < REQUESTS; i++) {
-          const res = await createLLMResponse({
-            client: server.client,
-            streamParser,
-            body: { model, messages, tools: [lookupSchema] },
-            ...(hooks
-              ? {
-                  onStreaming: ({ text }) => (seen += text.length),
-                  onToolParam: ({ argsDelta }) => (seen += argsDelta.length),
-                }
-              : {}),
-          });
-          if (res.answerText.length !== CHARS || res.error) throw new Error('bad stream');
-        }
-        return seen;
-      });
+    const agentcall = timedRequests(REQUESTS, CHARS, {
+      client: server.client,
+      body: { model, messages, tools: [lookupSchema] },
+    });
     const runs = {
       sdk,
       bare: agentcall(false, 'sdk'),
