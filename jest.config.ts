@@ -35,8 +35,8 @@ const STREAM_SUITES = [
   '<rootDir>/test/nestjs/*.test.ts',
   '<rootDir>/test/providers/*.test.ts',
   '<rootDir>/test/reliability/!(load).test.ts',
-  // The growth checks and the MCP surface's own attacks read no model stream.
-  '<rootDir>/test/security/!(linear-time|mcp-remote-tools|mcp-http|mcp-nest).test.ts',
+  // The growth checks and the MCP surface's own attacks read no model stream; stream-limits runs each parser itself.
+  '<rootDir>/test/security/!(linear-time|mcp-remote-tools|mcp-http|mcp-nest|stream-limits).test.ts',
   '<rootDir>/test/samples/!(quickstart|mcp|tools|testing).test.ts',
   '<rootDir>/test/bullmq/!(multi-process).test.ts',
   '<rootDir>/test/toolCall/journal.test.ts',

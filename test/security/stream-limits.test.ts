@@ -214,11 +214,14 @@ describe('lines ended by a lone CR', () => {
   }
 
   it('cost time linear in the stream, about what LF costs', async () => {
-    const small = await readCost(events(2_000, '\r'));
-    const large = await readCost(events(20_000, '\r'));
+    const bodies = { small: events(2_000, '\r'), large: events(20_000, '\r'), lf: events(20_000, '\n') };
+    // Taken in turns, best of three each, so a moment of load elsewhere moves no side alone.
+    const best = { small: Infinity, large: Infinity, lf: Infinity };
+    for (let round = 0; round < 3; round++)
+      for (const key of ['small', 'large', 'lf'] as const) best[key] = Math.min(best[key], await readCost(bodies[key]));
     // About 10x for 10x more events, never about 100x (what re-scanning for an LF at every line cost).
-    expect(large / small).toBeLessThan(30);
-    expect(large / (await readCost(events(20_000, '\n')))).toBeLessThan(3);
+    expect(best.large / best.small).toBeLessThan(30);
+    expect(best.large / best.lf).toBeLessThan(3);
   });
 
   it.each(PARSERS)(
