@@ -109,7 +109,7 @@ const responsesWire: Project = {
     '/test/agentCall/responses-wire\\.test\\.ts$',
     '/test/integration/agents-js-responses\\.test\\.ts$',
     '/test/reliability/retries\\.test\\.ts$',
-    // 200 runs at once and a heap check: a load test, run once (its loop is the same on either wire).
+    // 200 runs at once and a heap check: a load test of the loop, run once.
     '/test/reliability/load\\.test\\.ts$',
     // Its servers write Chat Completions chunks by hand; the Responses reader's limits are in test/llm.
     '/test/security/stream-limits\\.test\\.ts$',
