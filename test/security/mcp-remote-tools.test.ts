@@ -18,8 +18,11 @@ const HOSTILE = join(__dirname, 'fixtures', 'hostile-mcp-server.ts');
 const NODE_ARGS = ['-r', 'ts-node/register/transpile-only', HOSTILE];
 const ENV = { PATH: process.env.PATH ?? '', TS_NODE_PROJECT: join(root, 'tsconfig.json') };
 
-/** Linear costs about 10× more on 10× the input; quadratic about 100×. */
-const LINEAR = 30;
+/**
+ * Linear costs about 10× more on 10× the input; quadratic about 100×. The bound sits well between the two: these
+ * checks run late in a long suite, where a collection in the larger run moves a ratio by a third.
+ */
+const LINEAR = 40;
 
 /** The hostile server over stdio. */
 async function overStdio(mode: string): Promise<{ client: Client; close: () => Promise<void> }> {
@@ -152,7 +155,7 @@ describe('mcpTools: a remote listing is bounded', () => {
       const namer = new ToolNamer();
       for (let i = 0; i < Number(n); i++) namer.name('', 'same');
     };
-    expect(growth(String, names, 500)).toBeLessThan(LINEAR);
+    expect(growth(String, names, 2_000)).toBeLessThan(LINEAR);
   });
 });
 
