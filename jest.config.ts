@@ -124,6 +124,8 @@ const responsesWire: Project = {
 
 const projects = [all, ...(process.env.AGENTCALL_TEST_BOTH_PARSERS ? [sdkStream, responsesWire] : [])];
 
-const config: Config = { testTimeout: base.testTimeout, projects };
+// The in-process tier uses both cores of a 2-core machine (Jest's default leaves one idle); the system tier keeps
+// one worker, so its processes, Redis servers and growth checks do not compete with each other.
+const config: Config = { testTimeout: base.testTimeout, projects, ...(tier === 'fast' ? { maxWorkers: 2 } : {}) };
 
 export default config;
