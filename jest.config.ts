@@ -3,7 +3,8 @@ import type { Config } from 'jest';
 type Project = NonNullable<Config['projects']>[number] & object;
 
 /**
- * The system tier: suites that start processes, Redis, Nest HTTP apps or a browser, compile and run the samples, or
+ * The system tier: suites that start processes, Redis, Nest HTTP apps or a browser, compile and run the samples, run
+ * the longest property, or
  * measure growth under load. `npm run test:system` runs them; `npm test` runs everything else (the in-process tier:
  * the real openai SDK over real HTTP on 127.0.0.1, all in the test's own process). CI runs both.
  */
@@ -20,6 +21,8 @@ const SYSTEM_SUITES = [
   '/test/security/mcp-remote-tools\\.test\\.ts$',
   '/test/security/linear-time\\.test\\.ts$',
   '/test/security/stream-limits\\.test\\.ts$',
+  // The longest property run (every profile against validation over generated DTOs): it alone is a sixth of the tier.
+  '/test/definitions/profiles/profile-agreement\\.property\\.test\\.ts$',
 ];
 
 /**
