@@ -4,8 +4,7 @@ type Project = NonNullable<Config['projects']>[number] & object;
 
 /**
  * The system tier: suites that start processes, Redis, Nest HTTP apps or a browser, compile and run the samples, run
- * the longest property, or
- * measure growth under load. `npm run test:system` runs them; `npm test` runs everything else (the in-process tier:
+ * the longest property, or measure growth under load. `npm run test:system` runs them; `npm test` runs everything else (the in-process tier:
  * the real openai SDK over real HTTP on 127.0.0.1, all in the test's own process). CI runs both.
  */
 const SYSTEM_SUITES = [
