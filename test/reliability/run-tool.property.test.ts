@@ -90,8 +90,9 @@ function buildTool(behaviour: Behaviour, parse: ParseBehaviour): ToolDefinition 
       case 'hang':
         return new Promise<never>(() => undefined);
       case 'lateReject':
-        // Ignores its signal and fails after runTool has already answered with the timeout.
-        return new Promise<never>((_resolve, reject) => setTimeout(() => reject(behaviour.value), TIMEOUT_MS * 3));
+        // Ignores its signal and fails after runTool has already answered with the timeout: well after it, so a busy
+        // moment of the machine cannot bring both timers due in the same turn of the event loop.
+        return new Promise<never>((_resolve, reject) => setTimeout(() => reject(behaviour.value), TIMEOUT_MS * 20));
     }
   };
   const parseParams: ToolDefinition['parseParams'] | undefined =
