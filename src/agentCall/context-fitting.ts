@@ -2,7 +2,7 @@ import { COMPRESSION_KEEP_SHARE } from '../constants';
 import type { LLMClient } from '../llm/client';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, UsageItem } from '../llm/type';
 import { callHook } from '../utils/call-hook';
-import { historyLimit, toolResponseBudget } from './budget';
+import { historyLimit, toolResponseBudget } from './context-budget';
 import { compressContext, type CompressedContext } from './compress-context';
 import { compressToolResponse } from './compress-tool-response';
 import type { RunAgentCallProps } from './type';
