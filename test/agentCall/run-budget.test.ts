@@ -7,7 +7,7 @@ import {
   type RunAgentCallProps,
   type RunState,
 } from '../../src';
-import { startScriptedServer, type ScriptedReply, type ScriptedServer } from '../../src/testing';
+import { startScriptedServer, type ScriptedReply, type ScriptedServer, type ScriptedUsage } from '../../src/testing';
 import { assertValidHistory, assertValidRequests } from '../helpers/history';
 import { fakeTool, user } from '../helpers/tools';
 
@@ -15,14 +15,13 @@ const roundTrip = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 const SPENT_TEXT = /^Tool error: look was not run because the run's budget is spent$/;
 
 /** A reply that calls `look` `calls` times, with fixed usage so a test can predict when a budget is reached. */
-const lookTurn = (calls = 1, usage = { prompt_tokens: 100, completion_tokens: 10 }): ScriptedReply => ({
+const lookTurn = (calls = 1, usage: ScriptedUsage = { prompt_tokens: 100, completion_tokens: 10 }): ScriptedReply => ({
   toolCalls: Array.from({ length: calls }, (_, i) => ({ name: 'look', arguments: { i } })),
   usage,
 });
 
 /** A model that calls a tool forever: far more turns than any budget here lets through. */
-const forever = (calls = 1, usage?: { prompt_tokens: number; completion_tokens: number }) =>
-  Array.from({ length: 40 }, () => lookTurn(calls, usage));
+const forever = (calls = 1, usage?: ScriptedUsage) => Array.from({ length: 40 }, () => lookTurn(calls, usage));
 
 describe('runAgentLoop budget', () => {
   let server: ScriptedServer;
