@@ -330,6 +330,18 @@ describe('runAgentLoop budget', () => {
     expect(rest.state.usage).toEqual(whole.state.usage);
   });
 
+  it('signs spent with the state: a lowered count is refused', async () => {
+    server.enqueue(lookTurn(1), { text: 'ok' });
+    const t = setup({ budget: { toolCalls: 1 }, stateSecret: 'a long random secret kept server-side' });
+    const first = await t.run({ maxRunAgentTimes: 1 });
+    expect(first.state.spent).toEqual({ toolCalls: 1, costUsd: 0 });
+    const forged = { ...roundTrip(first.state), spent: { toolCalls: 0, costUsd: 0 } };
+    const result = await t.run({ resumeFrom: forged });
+    expect(result.stopReason).toBe('error');
+    expect(result.error!.name).toBe('RunStateSignatureError');
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('a state from a run without a budget counts its usage; its tool calls and cost start from zero', async () => {
     server.enqueue(lookTurn(1), lookTurn(1));
     const t = setup();
