@@ -108,7 +108,9 @@ export class AgentLoop {
     }
     const refused = this.props.budget === undefined ? undefined : checkBudget(this.props);
     if (refused) {
+      // Nothing runs; a state to resume from goes back as it came, unsigned: it was never verified.
       this.unreadableState = this.props.resumeFrom;
+      this.refusedInput = true;
       return this.finish('error', refused);
     }
     if (this.props.resumeFrom !== undefined || this.props.childrenInteractiveParams) {

@@ -236,6 +236,19 @@ describe('runAgentLoop budget', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('hands a state to resume from back as it came when the budget is refused: not signed, not checkpointed', async () => {
+    server.enqueue(lookTurn(1), lookTurn(1));
+    const secret = 'a long random secret kept server-side';
+    const t = setup({ stateSecret: secret });
+    const first = await t.run({ maxRunAgentTimes: 1 });
+    const saved = t.checkpoints.length;
+    const unsigned = { ...roundTrip(first.state), signature: undefined };
+    const result = await t.run({ resumeFrom: unsigned, budget: { costUsd: 1 }, prices: {} });
+    expect(MissingPriceError.isInstance(result.error)).toBe(true);
+    expect(result.state).toBe(unsigned);
+    expect(t.checkpoints).toHaveLength(saved);
+  });
+
   it('does not take a price from Object.prototype', async () => {
     const result = await setup({
       body: { model: 'constructor', messages: [user('go')] },
