@@ -7,6 +7,8 @@ import {
   type RunAgentCallProps,
   type RunState,
 } from '../../src';
+import { BudgetMeter } from '../../src/agentCall/run-budget';
+import { newDurableState } from '../../src/agentCall/run-state-snapshot';
 import { startScriptedServer, type ScriptedReply, type ScriptedServer, type ScriptedUsage } from '../../src/testing';
 import { assertValidHistory, assertValidRequests } from '../helpers/history';
 import { fakeTool, user } from '../helpers/tools';
@@ -422,5 +424,34 @@ describe('runAgentLoop budget', () => {
     expect(result.state.spent).toEqual({ toolCalls: 2, costUsd: 0, summaryInputTokens: 300, summaryOutputTokens: 5 });
     expect(result.state.usage).toEqual({ inputTokens: 10, outputTokens: 1 });
     answeredInOrder(result.completeMessages);
+  });
+});
+
+describe('BudgetMeter', () => {
+  const durable = () => newDurableState({ body: { model: 'm', messages: [] }, tools: [] }, undefined);
+
+  it('stops on a request from a model it has no price for, rather than counting it at zero', () => {
+    const meter = new BudgetMeter({ costUsd: 1 }, { m: { input: 1, output: 1 } });
+    meter.bind(durable());
+    meter.charge({ moduleName: 'agent_call', model: 'm', inputTokens: 10, outputTokens: 1 }, false);
+    expect(meter.exhausted()).toBe(false);
+    meter.charge({ moduleName: 'agent_call', model: 'elsewhere', inputTokens: 10, outputTokens: 1 }, false);
+    expect(meter.exhausted()).toBe(true);
+    expect(meter.failure?.model).toBe('elsewhere');
+    expect(meter.admit()).toBe(false);
+  });
+
+  it('counts on from the usage and spent of the state it is bound to', () => {
+    const state = durable();
+    state.priorUsage = { inputTokens: 90, outputTokens: 5 };
+    state.spent = { toolCalls: 2, costUsd: 0, summaryInputTokens: 10 };
+    const meter = new BudgetMeter({ inputTokens: 100, toolCalls: 3 }, undefined);
+    meter.bind(state);
+    expect(meter.exhausted()).toBe(true);
+    const fresh = new BudgetMeter({ inputTokens: 101, toolCalls: 3 }, undefined);
+    fresh.bind(state);
+    expect(fresh.admit()).toBe(true);
+    expect(fresh.admit()).toBe(false);
+    expect(state.spent.toolCalls).toBe(3);
   });
 });
