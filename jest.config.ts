@@ -116,7 +116,7 @@ const responsesWire: Project = {
     // Its servers write Chat Completions chunks by hand; the Responses reader's limits are in test/llm.
     '/test/security/stream-limits\\.test\\.ts$',
     // They never reach a model (tools, budgets, schemas, module wiring): nothing to run on another wire.
-    '/test/agentCall/(budget|loop-guard)\\.test\\.ts$',
+    '/test/agentCall/(context-budget|loop-guard)\\.test\\.ts$',
     '/test/reliability/(assert-valid-history|decorated-validation\\.property|run-tool\\.property)\\.test\\.ts$',
     '/test/security/(linear-time|tool-names|mcp-remote-tools|mcp-http|mcp-nest)\\.test\\.ts$',
     '/test/nestjs/(agent-tools\\.module|core-isolation|log-schema-report)\\.test\\.ts$',

@@ -35,8 +35,10 @@ export {
   AgentcallError,
   DuplicateToolNameError,
   EmptyModelResponseError,
+  InvalidBudgetError,
   InvalidRunStateError,
   MalformedResponseError,
+  MissingPriceError,
   ModelConnectionError,
   ResponsesWireRequiredError,
   RunAbortedError,
@@ -55,7 +57,8 @@ export type { RunStateSignatureProblem, ToolDefinitionProblem } from './errors';
 
 export { runAgentLoop } from './agentCall/run-agent-loop';
 export { RUN_STATE_VERSION } from './agentCall/run-state';
-export type { Decision, PendingCall, RunState } from './agentCall/run-state';
+export type { Decision, PendingCall, RunSpent, RunState } from './agentCall/run-state';
+export type { ModelPrice, RunBudget } from './agentCall/budget-types';
 export { createMemoryJournal } from './toolCall/journal';
 export type { MemoryJournal, ToolJournal } from './toolCall/journal';
 export type {

@@ -12,6 +12,7 @@ import { duplicateToolName } from '../toolCall/run-tool';
 import type { ToolExecuteResult } from '../toolCall/type';
 import { toError } from '../utils/to-error';
 import { AWAITING_APPROVAL_RESPONSE, findApprovals } from './approvals';
+import { checkBudget } from './check-budget';
 import { ContextFitting } from './context-fitting';
 import { advanceLoopGuard, forcesAnswer } from './loop-guard';
 import { ModelRequests } from './model-requests';
@@ -30,6 +31,7 @@ import {
 import type { RunState } from './run-state';
 import { newDurableState, saveCheckpoint, snapshotRunState, type DurableState } from './run-state-snapshot';
 import { overCapText } from './run-tool-calls';
+import { BudgetMeter, budgetSpentText } from './run-budget';
 import { RunHistory } from './run-history';
 import { RunTally } from './run-tally';
 import { ToolCallRunner } from './tool-call-runner';
@@ -56,6 +58,8 @@ export class AgentLoop {
   /** Set when the resume input was refused: nothing ran, nothing is checkpointed, and the state is not signed. */
   refusedInput = false;
   private journalError?: { error: unknown };
+  /** The run's budget, when it has one. */
+  private readonly budget?: BudgetMeter;
 
   constructor(
     private readonly props: RunAgentCallProps,
@@ -69,10 +73,30 @@ export class AgentLoop {
   ) {
     this.model = String(props.body.model);
     this.requests = new ModelRequests(props, client, signal, events);
-    this.tools = new ToolCallRunner(props, signal, events, (error) => (this.journalError ??= { error }));
-    this.fitting = new ContextFitting(props, client, this.model, signal, (usages) => this.pushUsages(usages));
-    this.history = new RunHistory(props.resumeFrom === undefined ? [...props.body.messages] : []);
     this.durable = newDurableState(props, traceparent);
+    const budget = props.budget === undefined ? undefined : new BudgetMeter(props.budget, props.prices);
+    this.tools = new ToolCallRunner(
+      props,
+      signal,
+      events,
+      (error) => (this.journalError ??= { error }),
+      budget && (() => budget.admit()),
+    );
+    this.fitting = budget
+      ? new ContextFitting(
+          props,
+          client,
+          this.model,
+          signal,
+          (usages) => this.pushSummaryUsages(usages, budget),
+          () => !budget.exhausted(),
+        )
+      : new ContextFitting(props, client, this.model, signal, (usages) => this.pushUsages(usages));
+    this.history = new RunHistory(props.resumeFrom === undefined ? [...props.body.messages] : []);
+    if (budget) {
+      budget.bind(this.durable);
+      this.budget = budget;
+    }
   }
 
   async run(): Promise<RunAgentResponse> {
@@ -81,6 +105,13 @@ export class AgentLoop {
       // Nothing runs, and a state to resume from goes back as it came.
       this.unreadableState = this.props.resumeFrom;
       return this.finish('error', new DuplicateToolNameError(duplicate));
+    }
+    const refused = this.props.budget === undefined ? undefined : checkBudget(this.props);
+    if (refused) {
+      // Nothing runs; a state to resume from goes back as it came, unsigned: it was never verified.
+      this.unreadableState = this.props.resumeFrom;
+      this.refusedInput = true;
+      return this.finish('error', refused);
     }
     if (this.props.resumeFrom !== undefined || this.props.childrenInteractiveParams) {
       const resumed = await this.resume();
@@ -91,9 +122,17 @@ export class AgentLoop {
 
     while (this.durable.turn < maxTurns) {
       if (this.aborted()) return this.finish(this.abortReason());
+      if (this.budget?.exhausted()) return this.finish(...this.budgetStop());
       const history = this.history;
       const compressed = await this.fitting.compressHistory(history.messages, history.tokens);
-      if (compressed) history.reset(compressed.messages, compressed.event.afterTokens);
+      if (compressed) {
+        history.reset(compressed.messages, compressed.event.afterTokens);
+        // The summary is a request too: when it spent the budget, the turn's request is not made.
+        if (this.budget?.exhausted()) {
+          history.changes++;
+          return this.finish(...this.budgetStop());
+        }
+      }
       this.tally.runTimes++;
       this.durable.turn++;
       history.changes++;
@@ -104,7 +143,9 @@ export class AgentLoop {
 
       this.tally.countRequest(res);
       if (this.events.has('requestEnd')) reportRequestEnd(this.events, this.model, res);
-      this.pushUsages([{ moduleName: 'agent_call', model: this.model, ...res.usage }]);
+      const usage: UsageItem = { moduleName: 'agent_call', model: this.model, ...res.usage };
+      this.pushUsages([usage]);
+      this.budget?.charge(usage, false);
       if (res.assistantMessage) {
         history.produce(res.assistantMessage);
         history.append(res.assistantMessage);
@@ -131,6 +172,7 @@ export class AgentLoop {
     if (failed) return this.finish('error', failed.error);
     if (this.journalError) return this.finish('error', this.journalError.error);
     if (this.durable.pending.length) return this.finish('interactive');
+    if (this.budget?.hit) return this.finish(...this.budgetStop());
     if (stop) return this.finish('tool_stop');
     if (this.aborted()) return this.finish(this.abortReason());
     return undefined;
@@ -144,6 +186,7 @@ export class AgentLoop {
     calls: ChatCompletionMessageToolCall[],
     snapshot: ChatCompletionMessageParam[],
   ): Promise<boolean> {
+    if (this.budget?.exhausted()) return this.refuseAll(calls);
     const cap = this.props.maxToolCallsPerTurn ?? DEFAULT_MAX_TOOL_CALLS_PER_TURN;
     const capped = calls.length > cap ? calls.slice(0, cap) : calls;
     const approvals = await findApprovals(capped, this.props.tools);
@@ -173,6 +216,25 @@ export class AgentLoop {
       await this.settle(calls[i], result, calls.length);
     }
     return stop;
+  }
+
+  /** The request that made `calls` spent the budget: each is answered without running, in call order. */
+  private async refuseAll(calls: ChatCompletionMessageToolCall[]): Promise<boolean> {
+    this.budget!.refuse();
+    for (const call of calls) {
+      const refused = await answerCall(this.events, call, () => ({
+        response: budgetSpentText(call),
+        outcome: 'skipped',
+      }));
+      await this.settle(call, refused, calls.length);
+    }
+    return false;
+  }
+
+  /** How a run its budget stopped ends: `'budget'`, or `'error'` when a request's model had no price. */
+  private budgetStop(): [AgentStopReason, unknown?] {
+    const failure = this.budget?.failure;
+    return failure ? ['error', failure] : ['budget'];
   }
 
   /**
@@ -217,6 +279,7 @@ export class AgentLoop {
       return this.finish('error', error);
     }
     this.durable = restoreDurableState(point.state, this.durable, point.verified);
+    this.budget?.bind(this.durable);
     this.history.reset(point.state.messages.slice());
     // A saved state is already stored: until something changes, there is nothing to checkpoint.
     if (!point.seed) this.history.changes = 0;
@@ -258,6 +321,12 @@ export class AgentLoop {
   private state(copy: boolean): RunState {
     const { inputTokens, outputTokens } = this.tally;
     return snapshotRunState(this.durable, this.history.messages, inputTokens, outputTokens, copy);
+  }
+
+  /** The usages of the loop's own summaries, charged to the budget as the requests they are. */
+  private pushSummaryUsages(usages: UsageItem[], budget: BudgetMeter): void {
+    for (const usage of usages) budget.charge(usage, true);
+    this.pushUsages(usages);
   }
 
   private pushUsages(usages: UsageItem[]): void {

@@ -2,7 +2,7 @@ import { COMPRESSION_KEEP_SHARE } from '../constants';
 import type { LLMClient } from '../llm/client';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, UsageItem } from '../llm/type';
 import { callHook } from '../utils/call-hook';
-import { historyLimit, toolResponseBudget } from './budget';
+import { historyLimit, toolResponseBudget } from './context-budget';
 import { compressContext, type CompressedContext } from './compress-context';
 import { compressToolResponse } from './compress-tool-response';
 import type { RunAgentCallProps } from './type';
@@ -25,6 +25,8 @@ export class ContextFitting {
     private readonly model: string,
     private readonly signal: AbortSignal | undefined,
     private readonly pushUsages: (usages: UsageItem[]) => void,
+    /** False once the run may make no more requests (its budget is spent): a response is then cut, not summarised. */
+    private readonly mayRequest?: () => boolean,
   ) {}
 
   /**
@@ -44,7 +46,7 @@ export class ContextFitting {
       response,
       maxTokens: budget,
       // Without compression options only the explicit cap applies, and it is met by cutting, never by a request.
-      client: compression ? this.client : undefined,
+      client: compression && this.mayRequest?.() !== false ? this.client : undefined,
       model: compression?.model ?? this.model,
       abortSignal: this.signal,
       wire: this.props.wire,

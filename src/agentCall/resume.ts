@@ -111,6 +111,7 @@ export function restoreDurableState(saved: RunState, current: DurableState, veri
     priorUsage: { inputTokens: saved.usage?.inputTokens ?? 0, outputTokens: saved.usage?.outputTokens ?? 0 },
     loopGuard: { signature: saved.loopGuard?.signature ?? '', repeats: saved.loopGuard?.repeats ?? 0 },
     pending: saved.pending.slice(),
+    ...(saved.spent !== undefined && { spent: { ...saved.spent } }),
     hasCaller: takeSavedCaller || current.hasCaller,
     caller: takeSavedCaller ? saved.caller : current.caller,
     // This run's own span is what a later resume continues, not the one the saved state came from.

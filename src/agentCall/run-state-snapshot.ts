@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatCompletionMessageParam } from '../llm/type';
 import type { LoopGuard } from './loop-guard';
-import { RUN_STATE_VERSION, type PendingCall, type RunState } from './run-state';
+import { RUN_STATE_VERSION, type PendingCall, type RunSpent, type RunState } from './run-state';
 import type { RunAgentCallProps } from './type';
 
 /**
@@ -23,6 +23,8 @@ export type DurableState = {
   caller: unknown;
   /** The trace context of this run's span, when it is traced: what a resumed run continues. */
   traceparent?: string;
+  /** What a budget counts besides `usage`; the budget's meter updates it in place. */
+  spent?: RunSpent;
 };
 
 /**
@@ -66,6 +68,7 @@ export function snapshotRunState(
       inputTokens: durable.priorUsage.inputTokens + inputTokens,
       outputTokens: durable.priorUsage.outputTokens + outputTokens,
     },
+    ...(durable.spent !== undefined && { spent: { ...durable.spent } }),
     loopGuard: { ...durable.loopGuard },
     pending: durable.pending.slice(),
     ...(durable.hasCaller ? { caller: durable.caller } : {}),

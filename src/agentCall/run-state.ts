@@ -22,6 +22,20 @@ export type PendingCall =
 export type Decision = { approve: true } | { approve: false; reason?: string } | { answer: ToolExecuteResult };
 
 /**
+ * What a run with a `budget` spent besides its main requests' tokens (`RunState.usage`), across resumes.
+ */
+export type RunSpent = {
+  /** Tool calls run (admitted past the budget's gate), whatever their outcome. */
+  toolCalls: number;
+  /** US dollars of the run's model requests, summaries included; counted while a `budget.costUsd` is set. */
+  costUsd: number;
+  /** Input tokens of the loop's summaries (compression), which `usage` leaves out. */
+  summaryInputTokens?: number;
+  /** Output tokens of the loop's summaries. */
+  summaryOutputTokens?: number;
+};
+
+/**
  * Everything needed to continue a run, in this process or another: plain JSON, so
  * `JSON.parse(JSON.stringify(state))` resumes identically. Its size is the history plus a fixed overhead.
  */
@@ -36,6 +50,11 @@ export type RunState = {
   turn: number;
   /** Main model request tokens so far, across resumes. */
   usage: { inputTokens: number; outputTokens: number };
+  /**
+   * What the run's `budget` counts that `usage` does not hold, across resumes; present once a run had a budget. See
+   * {@link RunSpent}.
+   */
+  spent?: RunSpent;
   /** The anti-loop guard: the last tool-call signature and how many turns in a row repeated it. */
   loopGuard: { signature: string; repeats: number };
   /** Calls waiting for a person, in call order; empty unless the run stopped with `stopReason: 'interactive'`. */

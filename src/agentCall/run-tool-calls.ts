@@ -6,6 +6,7 @@ import { runTool } from '../toolCall/run-tool';
 import type { RunToolResult, ToolDefinition, ToolExecuteResult, ToolOutcome } from '../toolCall/type';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
 import { RunEvents } from './observers';
+import { budgetSpentText } from './run-budget';
 import type { AfterToolCallEvent } from './type';
 
 /** Arguments of {@link runToolCalls}. */
@@ -27,6 +28,11 @@ export type RunToolCallsProps = {
   journal?: ToolJournal;
   /** A journal that cannot be read or written: the run must end with this error once the turn is answered. */
   onJournalError?: (error: unknown) => void;
+  /**
+   * Asked right before a tool runs (the run's budget): false answers the call without running it. A call the journal
+   * answers does not run, so it is not asked.
+   */
+  admit?: () => boolean;
 };
 
 /**
@@ -34,7 +40,8 @@ export type RunToolCallsProps = {
  * A call not yet started when the run is aborted, or once an earlier call paused (`interactive`) or stopped the
  * run, is answered without running (`outcome: 'skipped'`), so every call still gets exactly one result; calls
  * already running finish. With a journal, a call recorded there is not executed again: its
- * recorded result (and outcome) is used.
+ * recorded result (and outcome) is used. A call `admit` refuses (the run's budget is spent) is answered without
+ * running too.
  */
 export async function runToolCalls({
   calls,
@@ -48,6 +55,7 @@ export async function runToolCalls({
   caller,
   journal,
   onJournalError,
+  admit,
 }: RunToolCallsProps): Promise<RunToolResult[]> {
   const results = new Array<RunToolResult>(calls.length);
   // Set once a call pauses (`interactive`) or stops the run: calls not started by then never start.
@@ -68,6 +76,7 @@ export async function runToolCalls({
     }
     const idempotencyKey = runId === undefined ? undefined : journalKey(runId, call.id);
     if (!journal || idempotencyKey === undefined) {
+      if (admit && !admit()) return { response: budgetSpentText(call), outcome: 'skipped' };
       return runTool({ call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller });
     }
     let recorded: (ToolExecuteResult & { outcome?: unknown }) | undefined;
@@ -84,6 +93,7 @@ export async function runToolCalls({
     if (recorded !== undefined) {
       return { ...normalizeToolResult(recorded), outcome: isOutcome(recorded.outcome) ? recorded.outcome : 'ok' };
     }
+    if (admit && !admit()) return { response: budgetSpentText(call), outcome: 'skipped' };
     const result = await runTool({ call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller });
     // The raw error stays in this process: it is for logs, and rarely survives serialisation anyway.
     const { error: _raw, ...journaled } = result;

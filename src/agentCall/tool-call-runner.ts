@@ -23,6 +23,8 @@ export class ToolCallRunner {
     private readonly signal: AbortSignal | undefined,
     private readonly events: RunEvents,
     private readonly onJournalError: (error: unknown) => void,
+    /** The run's budget gate, when it has a budget. */
+    private readonly admit?: () => boolean,
   ) {}
 
   /** Run `calls` as the run `identity` names, with `snapshot` as the history they see; results in call order. */
@@ -44,6 +46,7 @@ export class ToolCallRunner {
       caller: identity.caller,
       journal: props.journal,
       onJournalError: this.onJournalError,
+      admit: this.admit,
     });
   }
 }

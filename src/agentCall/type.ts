@@ -9,6 +9,7 @@ import type {
 } from '../llm/type';
 import type { ToolJournal } from '../toolCall/journal';
 import type { ToolDefinition, ToolExecuteResult, ToolInteractive, ToolOutcome } from '../toolCall/type';
+import type { ModelPrice, RunBudget } from './budget-types';
 import type { Decision, RunState } from './run-state';
 
 /** What a paused run saved: the tool's question, the history at the pause, and the call awaiting an answer. */
@@ -44,7 +45,12 @@ export type AgentStopReason =
   /** The run-wide `timeoutMs` passed. */
   | 'timeout'
   /** A model request failed (see `error`) or the model sent an empty response. */
-  | 'error';
+  | 'error'
+  /**
+   * The run's `budget` is spent: a token or cost limit was reached with more to do, or a call came past
+   * `budget.toolCalls`. Every call the model made is answered; calls not run say so (`outcome: 'skipped'`).
+   */
+  | 'budget';
 
 /** History compression: summarise old turns once the history nears the model's context window. */
 export type CompressionOptions = {
@@ -245,6 +251,17 @@ export type RunAgentCallProps = ResponseEvents & {
   toolTimeoutMs?: number;
   /** Stop the whole run after this many milliseconds (`stopReason: 'timeout'`). */
   timeoutMs?: number;
+  /**
+   * Hard ceilings on what the run may spend (tokens, tool calls, US dollars), counted across resumes in
+   * `state.spent` and `state.usage`: once one is spent the run ends with `stopReason: 'budget'`. See
+   * `docs/budgets.md`. A value that cannot be kept ends the run at once with an `InvalidBudgetError`.
+   */
+  budget?: RunBudget;
+  /**
+   * What each model costs, in US dollars per million tokens, for `budget.costUsd`: a model the run may use without
+   * a price ends the run at once with a `MissingPriceError` (never priced at zero).
+   */
+  prices?: Record<string, ModelPrice>;
   /** After this many consecutive tool-only turns the next request sends `tool_choice: 'none'` (default 5; 0 = never). */
   maxConsecutiveToolTurns?: number;
 };

@@ -12,7 +12,8 @@ const ROLES: ReadonlySet<string> = new Set(['system', 'developer', 'user', 'assi
 /**
  * Check, in time linear in its size, that `value` is a run state this release can resume from without trusting
  * anything in it: every field of its type; `turn`, the usage counts and the loop-guard count non-negative safe
- * integers (a `-1e999` parses to −∞ and would lift the turn cap); every message an object of a known role and
+ * integers (a `-1e999` parses to −∞ and would lift the turn cap), and so are the budget's counts in `spent`, whose
+ * `costUsd` is a finite non-negative number; every message an object of a known role and
  * shape (provider fields such as `reasoning_content` allowed); each pending call one of the calls of the history's
  * last assistant message, identical to it, listed once, and (for an approval) not answered yet.
  *
@@ -32,6 +33,7 @@ export function validateRunState(value: unknown): asserts value is RunState {
     expectCount(usage.inputTokens, 'usage.inputTokens');
     expectCount(usage.outputTokens, 'usage.outputTokens');
   }
+  if (state.spent !== undefined) expectSpent(state.spent);
   if (state.loopGuard !== undefined) {
     const guard = expectFields(state.loopGuard, 'loopGuard');
     expectString(guard.signature, 'loopGuard.signature');
@@ -63,6 +65,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'messages',
   'turn',
   'usage',
+  'spent',
   'loopGuard',
   'pending',
   'caller',
@@ -84,6 +87,15 @@ function expectNoNegativeCounts(value: unknown, path: string): void {
     if (typeof inner === 'number' && (!Number.isFinite(inner) || inner < 0))
       fail(`${path}.${key}`, 'must be a finite non-negative number');
   }
+}
+
+/** A budget's counters: a forged `-1` or `1e999` would lift its ceiling the way a forged `turn` lifts the turn cap. */
+function expectSpent(value: unknown): void {
+  const spent = expectFields(value, 'spent');
+  expectCount(spent.toolCalls, 'spent.toolCalls');
+  expectAmount(spent.costUsd, 'spent.costUsd');
+  if (spent.summaryInputTokens !== undefined) expectCount(spent.summaryInputTokens, 'spent.summaryInputTokens');
+  if (spent.summaryOutputTokens !== undefined) expectCount(spent.summaryOutputTokens, 'spent.summaryOutputTokens');
 }
 
 function expectMessages(value: unknown, path: string): ChatCompletionMessageParam[] {
@@ -207,6 +219,11 @@ function expectString(value: unknown, path: string): asserts value is string {
 
 function expectCount(value: unknown, path: string): void {
   if (!Number.isSafeInteger(value) || (value as number) < 0) fail(path, 'must be a non-negative safe integer');
+}
+
+function expectAmount(value: unknown, path: string): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+    fail(path, 'must be a finite non-negative number');
 }
 
 function isFields(value: unknown): value is Fields {

@@ -213,10 +213,12 @@ export class RunProcessor {
   ): Omit<CheckpointInput, 'runId' | 'seq' | 'events'> {
     // A failed model request adds nothing: its retry starts again from the messages before it.
     const next: RunState = result.stopReason === 'error' ? withoutFailedTurn(result.state, saved) : result.state;
+    // A limit the run was given (`max_turns`, `budget`) ends it with what it gathered: completed, not failed.
     switch (result.stopReason) {
       case 'completed':
       case 'tool_stop':
       case 'max_turns':
+      case 'budget':
         return { state: next, status: 'completed', stopReason: result.stopReason, text: lastText(next.messages) };
       case 'interactive':
         return { state: next, status: 'waiting', stopReason: 'interactive' };

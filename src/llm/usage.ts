@@ -11,17 +11,28 @@ export function tokenCount(value: unknown): number | undefined {
 }
 
 /**
- * The token counts of an endpoint's `usage` object, or `undefined` when either is missing or not a valid count
- * (a string, NaN, a negative number): the caller then estimates instead of adding garbage to the run's totals.
+ * The token counts of a Chat Completions `usage` object (`prompt_tokens`, `completion_tokens`, plus the cached and
+ * reasoning tokens of `prompt_tokens_details.cached_tokens` and `completion_tokens_details.reasoning_tokens` when
+ * valid), or `undefined` when either main count is missing or not a valid count (a string, NaN, a negative number):
+ * the caller then estimates instead of adding garbage to the run's totals.
  *
  * @internal
  */
-export function readUsage(usage: unknown): { inputTokens: number; outputTokens: number } | undefined {
+export function readUsage(usage: unknown): TokenUsage | undefined {
   if (typeof usage !== 'object' || usage === null) return undefined;
-  const { prompt_tokens, completion_tokens } = usage as Record<string, unknown>;
+  const { prompt_tokens, completion_tokens, prompt_tokens_details, completion_tokens_details } = usage as Record<
+    string,
+    unknown
+  >;
   const inputTokens = tokenCount(prompt_tokens);
   const outputTokens = tokenCount(completion_tokens);
-  return inputTokens === undefined || outputTokens === undefined ? undefined : { inputTokens, outputTokens };
+  if (inputTokens === undefined || outputTokens === undefined) return undefined;
+  return withDetails(
+    inputTokens,
+    outputTokens,
+    (prompt_tokens_details as { cached_tokens?: unknown } | null | undefined)?.cached_tokens,
+    (completion_tokens_details as { reasoning_tokens?: unknown } | null | undefined)?.reasoning_tokens,
+  );
 }
 
 /**
@@ -36,10 +47,18 @@ export function readResponsesUsage(usage: unknown): TokenUsage | undefined {
   const inputTokens = tokenCount(input_tokens);
   const outputTokens = tokenCount(output_tokens);
   if (inputTokens === undefined || outputTokens === undefined) return undefined;
-  const cachedTokens = tokenCount((input_tokens_details as { cached_tokens?: unknown } | null)?.cached_tokens);
-  const reasoningTokens = tokenCount(
-    (output_tokens_details as { reasoning_tokens?: unknown } | null)?.reasoning_tokens,
+  return withDetails(
+    inputTokens,
+    outputTokens,
+    (input_tokens_details as { cached_tokens?: unknown } | null | undefined)?.cached_tokens,
+    (output_tokens_details as { reasoning_tokens?: unknown } | null | undefined)?.reasoning_tokens,
   );
+}
+
+/** The two counts, with the cached and reasoning tokens the endpoint reported as valid counts (both wires alike). */
+function withDetails(inputTokens: number, outputTokens: number, cached: unknown, reasoning: unknown): TokenUsage {
+  const cachedTokens = tokenCount(cached);
+  const reasoningTokens = tokenCount(reasoning);
   return {
     inputTokens,
     outputTokens,
