@@ -54,8 +54,10 @@ export {
 export type { RunStateSignatureProblem, ToolDefinitionProblem } from './errors';
 
 export { runAgentLoop } from './agentCall/run-agent-loop';
+export { isRetryableModelError } from './llm/retryable-error';
 export { RUN_STATE_VERSION } from './agentCall/run-state';
 export type { Decision, PendingCall, RunState } from './agentCall/run-state';
+export type { FallbackEntry } from './agentCall/model-fallback';
 export { createMemoryJournal } from './toolCall/journal';
 export type { MemoryJournal, ToolJournal } from './toolCall/journal';
 export type {

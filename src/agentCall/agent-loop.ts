@@ -14,6 +14,7 @@ import { toError } from '../utils/to-error';
 import { AWAITING_APPROVAL_RESPONSE, findApprovals } from './approvals';
 import { ContextFitting } from './context-fitting';
 import { advanceLoopGuard, forcesAnswer } from './loop-guard';
+import { FallbackRequests } from './model-fallback';
 import { ModelRequests } from './model-requests';
 import type { RunEvents } from './observers';
 import { answerCall, reportRequestEnd } from './report-hooks';
@@ -41,7 +42,7 @@ import type { AgentStopReason, RunAgentCallProps, RunAgentResponse, ToolCallChil
  */
 export class AgentLoop {
   private readonly model: string;
-  private readonly requests: ModelRequests;
+  private readonly requests: ModelRequests | FallbackRequests;
   private readonly tools: ToolCallRunner;
   private readonly fitting: ContextFitting;
   private readonly history: RunHistory;
@@ -68,7 +69,9 @@ export class AgentLoop {
     traceparent: string | undefined,
   ) {
     this.model = String(props.body.model);
-    this.requests = new ModelRequests(props, client, signal, events);
+    this.requests = props.fallback?.length
+      ? new FallbackRequests({ ...props, fallback: props.fallback }, client, signal, events, () => this.durable)
+      : new ModelRequests(props, client, signal, events);
     this.tools = new ToolCallRunner(props, signal, events, (error) => (this.journalError ??= { error }));
     this.fitting = new ContextFitting(props, client, this.model, signal, (usages) => this.pushUsages(usages));
     this.history = new RunHistory(props.resumeFrom === undefined ? [...props.body.messages] : []);
@@ -103,8 +106,10 @@ export class AgentLoop {
       const res = await this.requests.send(history.messages, history.callIds(), forceAnswer);
 
       this.tally.countRequest(res);
-      if (this.events.has('requestEnd')) reportRequestEnd(this.events, this.model, res);
-      this.pushUsages([{ moduleName: 'agent_call', model: this.model, ...res.usage }]);
+      // The model that answered: with a `fallback` list, maybe not `body.model`.
+      const model = this.requests.model;
+      if (this.events.has('requestEnd')) reportRequestEnd(this.events, model, res);
+      this.pushUsages([{ moduleName: 'agent_call', model, ...res.usage }]);
       if (res.assistantMessage) {
         history.produce(res.assistantMessage);
         history.append(res.assistantMessage);
@@ -216,7 +221,7 @@ export class AgentLoop {
       this.refusedInput = true;
       return this.finish('error', error);
     }
-    this.durable = restoreDurableState(point.state, this.durable, point.verified);
+    this.durable = restoreDurableState(point.state, this.durable, point.verified, this.props.fallback);
     this.history.reset(point.state.messages.slice());
     // A saved state is already stored: until something changes, there is nothing to checkpoint.
     if (!point.seed) this.history.changes = 0;

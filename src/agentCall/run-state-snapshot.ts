@@ -23,6 +23,10 @@ export type DurableState = {
   caller: unknown;
   /** The trace context of this run's span, when it is traced: what a resumed run continues. */
   traceparent?: string;
+  /** With a `fallback` list: the model the run is on. */
+  model?: string;
+  /** With a `fallback` list: the index of the entry the run is on; absent on the primary. */
+  fallbackIndex?: number;
 };
 
 /**
@@ -41,6 +45,7 @@ export function newDurableState(props: RunAgentCallProps, traceparent: string | 
     pending: [],
     hasCaller: 'caller' in props,
     caller: props.caller,
+    ...(props.fallback?.length ? { model: String(props.body.model) } : {}),
   };
 }
 
@@ -70,6 +75,8 @@ export function snapshotRunState(
     pending: durable.pending.slice(),
     ...(durable.hasCaller ? { caller: durable.caller } : {}),
     ...(durable.traceparent !== undefined && { traceparent: durable.traceparent }),
+    ...(durable.model !== undefined && { model: durable.model }),
+    ...(durable.fallbackIndex !== undefined && { fallbackIndex: durable.fallbackIndex }),
   };
 }
 

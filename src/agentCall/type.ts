@@ -9,6 +9,7 @@ import type {
 } from '../llm/type';
 import type { ToolJournal } from '../toolCall/journal';
 import type { ToolDefinition, ToolExecuteResult, ToolInteractive, ToolOutcome } from '../toolCall/type';
+import type { FallbackEntry } from './model-fallback';
 import type { Decision, RunState } from './run-state';
 
 /** What a paused run saved: the tool's question, the history at the pause, and the call awaiting an answer. */
@@ -241,6 +242,14 @@ export type RunAgentCallProps = ResponseEvents & {
    * and sends them back on every later request. Each call chooses its own: a run resumed on the chat wire drops them.
    */
   wire?: Wire;
+  /**
+   * Models to move to, in order, when the model the run is on fails with a retryable error once the SDK's own
+   * retries are spent (429, 408, 5xx, overloaded, a timeout, a connection failure, a stalled stream) before any of
+   * its answer came in: the same request goes to the next entry (its `client` or the run's, its `wire` or the run's),
+   * and the run stays there. A 400, 401, 403 or other 4xx never falls back. When the last entry fails too, its error
+   * comes back. The model the run is on is kept in `state.model` / `state.fallbackIndex`. See `docs/fallback.md`.
+   */
+  fallback?: FallbackEntry[];
   /** Timeout for tools that set no `timeoutMs` of their own. */
   toolTimeoutMs?: number;
   /** Stop the whole run after this many milliseconds (`stopReason: 'timeout'`). */

@@ -1,0 +1,46 @@
+import { APIConnectionError } from 'openai';
+import { ModelConnectionError } from '../errors/model-connection.error';
+import { StreamIdleTimeoutError } from '../errors/stream-idle-timeout.error';
+
+/**
+ * Error types and codes a provider sends in the body of a failure that is not the request's fault: Anthropic's
+ * `overloaded_error` (HTTP 529, or an `error` event mid-stream), `api_error` and `rate_limit_error`; OpenAI's
+ * `server_error` and `rate_limit_exceeded` (the codes of a Responses `response.failed`). An error reported inside a
+ * stream has no HTTP status, so only its body tells.
+ */
+const RETRYABLE_KINDS: ReadonlySet<string> = new Set([
+  'overloaded_error',
+  'overloaded',
+  'api_error',
+  'server_error',
+  'rate_limit_error',
+  'rate_limit_exceeded',
+]);
+
+/**
+ * Whether a model request's failure is worth another attempt (on the same model later, or on another one now):
+ * rate limits (429), timeouts (408), server errors (5xx, 529 "overloaded" included), an overloaded, rate-limit or
+ * server error reported inside a stream (`overloaded_error`, `server_error`, `rate_limit_exceeded`, or a numeric
+ * code that is one of those statuses, as OpenRouter sends), connection failures and timeouts, and stalled streams.
+ * Any other 4xx (400, 401, 403, 404, 422…) is the request's own fault and is not: another attempt would fail the
+ * same way. Judged once the SDK's own retries are spent.
+ *
+ * @example
+ * if (result.stopReason === 'error' && isRetryableModelError(result.error)) scheduleRetry(result.state);
+ */
+export function isRetryableModelError(error: unknown): boolean {
+  if (StreamIdleTimeoutError.isInstance(error) || ModelConnectionError.isInstance(error)) return true;
+  if (!(error instanceof Error)) return false;
+  const status = (error as { status?: unknown }).status;
+  if (typeof status === 'number') return isRetryableStatus(status);
+  // APIConnectionError (and its timeout subclass) carries no status; another openai copy fails `instanceof`.
+  if (error instanceof APIConnectionError || /^APIConnection/.test(error.constructor.name)) return true;
+  const { type, code } = error as { type?: unknown; code?: unknown };
+  if (typeof type === 'string' && RETRYABLE_KINDS.has(type)) return true;
+  if (typeof code === 'string') return RETRYABLE_KINDS.has(code);
+  return typeof code === 'number' && isRetryableStatus(code);
+}
+
+function isRetryableStatus(status: number): boolean {
+  return status === 429 || status === 408 || status >= 500;
+}
