@@ -35,7 +35,17 @@ export function isRetryableModelError(error: unknown): boolean {
   if (typeof status === 'number') return isRetryableStatus(status);
   // APIConnectionError (and its timeout subclass) carries no status; another openai copy fails `instanceof`.
   if (error instanceof APIConnectionError || /^APIConnection/.test(error.constructor.name)) return true;
-  const { type, code } = error as { type?: unknown; code?: unknown };
+  // In a stream the failure comes as a body: the SDK's error carries its `type` and `code`, and keeps the body
+  // (`error.error`), which on the Responses wire is the `error` event with the provider's error inside it.
+  let part: unknown = error;
+  for (let depth = 0; depth < 3 && typeof part === 'object' && part !== null; depth++) {
+    if (isRetryableKind(part as { type?: unknown; code?: unknown })) return true;
+    part = (part as { error?: unknown }).error;
+  }
+  return false;
+}
+
+function isRetryableKind({ type, code }: { type?: unknown; code?: unknown }): boolean {
   if (typeof type === 'string' && RETRYABLE_KINDS.has(type)) return true;
   if (typeof code === 'string') return RETRYABLE_KINDS.has(code);
   return typeof code === 'number' && isRetryableStatus(code);
