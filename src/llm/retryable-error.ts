@@ -39,7 +39,7 @@ export function isRetryableModelError(error: unknown): boolean {
   // (`error.error`), which on the Responses wire is the `error` event with the provider's error inside it.
   let part: unknown = error;
   for (let depth = 0; depth < 3 && typeof part === 'object' && part !== null; depth++) {
-    if (isRetryableKind(part as { type?: unknown; code?: unknown })) return true;
+    if (isRetryableKind(part)) return true;
     part = (part as { error?: unknown }).error;
   }
   return false;
