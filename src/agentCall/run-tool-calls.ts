@@ -27,6 +27,8 @@ export type RunToolCallsProps = {
   journal?: ToolJournal;
   /** A journal that cannot be read or written: the run must end with this error once the turn is answered. */
   onJournalError?: (error: unknown) => void;
+  /** With a `fallback` list: the model that made the calls, named in each `toolEnd` event. */
+  model?: string;
 };
 
 /**
@@ -48,6 +50,7 @@ export async function runToolCalls({
   caller,
   journal,
   onJournalError,
+  model,
 }: RunToolCallsProps): Promise<RunToolResult[]> {
   const results = new Array<RunToolResult>(calls.length);
   // Set once a call pauses (`interactive`) or stops the run: calls not started by then never start.
@@ -111,6 +114,7 @@ export async function runToolCalls({
         durationMs: result.outcome === 'skipped' ? 0 : performance.now() - started,
       };
       if (result.error !== undefined) event.error = result.error;
+      if (model !== undefined) event.model = model;
       events.emit('toolEnd', event);
     }
   };

@@ -29,7 +29,7 @@ export class ToolCallRunner {
   run(
     calls: ChatCompletionMessageToolCall[],
     snapshot: ChatCompletionMessageParam[],
-    identity: Pick<DurableState, 'runId' | 'caller'>,
+    identity: Pick<DurableState, 'runId' | 'caller' | 'model'>,
   ): Promise<RunToolResult[]> {
     const props = this.props;
     return runToolCalls({
@@ -44,6 +44,7 @@ export class ToolCallRunner {
       caller: identity.caller,
       journal: props.journal,
       onJournalError: this.onJournalError,
+      model: identity.model,
     });
   }
 }

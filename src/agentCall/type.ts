@@ -92,6 +92,11 @@ export type AfterToolCallEvent = {
   error?: unknown;
   /** Wall-clock time from the call's start to its result, in milliseconds (0 for a call that never started). */
   durationMs: number;
+  /**
+   * With `runAgentLoop({ fallback })`: the model that made the call (the one the run is on), on calls the loop runs.
+   * Absent without a `fallback` list.
+   */
+  model?: string;
 };
 
 /** Reported by `onRequestEnd` after each main model request, whatever its outcome. */

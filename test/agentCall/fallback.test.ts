@@ -44,11 +44,13 @@ describe('runAgentLoop fallback', () => {
     primary.enqueue({ status: 429, errorMessage: 'Rate limit reached' });
     second.enqueue(CALL, ANSWER);
     const ends: RequestEndEvent[] = [];
-    const usageModels: string[] = [];
+    const usageModels: (string | undefined)[] = [];
+    const toolModels: (string | undefined)[] = [];
     const result = await runAgentLoop(
       props({
         onRequestEnd: (e) => void ends.push(e),
         usagePush: (items) => void usageModels.push(...items.map((u) => u.model)),
+        onAfterToolCall: (e) => void toolModels.push(e.model),
       }),
     );
 
@@ -66,6 +68,7 @@ describe('runAgentLoop fallback', () => {
       ['m-second', undefined],
     ]);
     expect(usageModels).toEqual(['m-second', 'm-second']);
+    expect(toolModels).toEqual(['m-second']);
     expect(result.usages.map((u) => u.model)).toEqual(['m-second', 'm-second']);
     expect(result.runTimes).toBe(2);
     expect(result.requestIds).toHaveLength(2);
@@ -195,6 +198,16 @@ describe('runAgentLoop fallback', () => {
     expect(primary.requests.map((r) => r.wire)).toEqual(['chat']);
     expect(second.requests.map((r) => r.wire)).toEqual(['responses', 'responses']);
     assertValidHistory(result.completeMessages);
+  });
+
+  it('adds nothing to the run without a fallback list', async () => {
+    primary.enqueue(CALL, ANSWER);
+    const seen: object[] = [];
+    const result = await runAgentLoop(props({ fallback: undefined, onAfterToolCall: (e) => void seen.push(e) }));
+    expect(result.stopReason).toBe('completed');
+    expect(seen[0]).not.toHaveProperty('model');
+    expect(result.state).not.toHaveProperty('model');
+    expect(result.state).not.toHaveProperty('fallbackIndex');
   });
 
   it("uses the run's client for an entry without one", async () => {

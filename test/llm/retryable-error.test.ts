@@ -42,7 +42,10 @@ describe('isRetryableModelError', () => {
     ['an invalid request', { type: 'invalid_request_error', code: 'context_length_exceeded', message: 'x' }],
     ['a content filter', { code: 'content_filter', message: 'x' }],
     ['a numeric 400', { code: 400, message: 'x' }],
-    ['a Responses error event wrapping an invalid request', { type: 'error', error: { type: 'invalid_request_error' } }],
+    [
+      'a Responses error event wrapping an invalid request',
+      { type: 'error', error: { type: 'invalid_request_error' } },
+    ],
   ])('does not retry an in-stream error: %s', (_label, body) => {
     expect(isRetryableModelError(streamError(body))).toBe(false);
   });

@@ -12,26 +12,24 @@ const SEED = 0xfa11bac;
 type Outcome = 'ok' | 429 | 500 | 503 | 529 | 'in-stream' | 400 | 401 | 403;
 const RETRYABLE: ReadonlySet<Outcome> = new Set<Outcome>([429, 500, 503, 529, 'in-stream']);
 
-const scenarioArb = fc
-  .integer({ min: 1, max: 3 })
-  .chain((models) =>
-    fc.record({
-      models: fc.constant(models),
-      /** Per request of the run: how each model in the chain would answer it, and how many tools it calls. */
-      requests: fc.array(
-        fc.record({
-          outcomes: fc.array(
-            fc.constantFrom<Outcome>('ok', 'ok', 'ok', 429, 500, 503, 529, 'in-stream', 400, 401, 403),
-            { minLength: models, maxLength: models },
-          ),
-          calls: fc.integer({ min: 1, max: 3 }),
+const scenarioArb = fc.integer({ min: 1, max: 3 }).chain((models) =>
+  fc.record({
+    models: fc.constant(models),
+    /** Per request of the run: how each model in the chain would answer it, and how many tools it calls. */
+    requests: fc.array(
+      fc.record({
+        outcomes: fc.array(fc.constantFrom<Outcome>('ok', 'ok', 'ok', 429, 500, 503, 529, 'in-stream', 400, 401, 403), {
+          minLength: models,
+          maxLength: models,
         }),
-        { minLength: 1, maxLength: 4 },
-      ),
-      /** Stop after this many model turns and resume from the saved state (JSON round trip); 0: one call. */
-      splitAt: fc.integer({ min: 0, max: 3 }),
-    }),
-  );
+        calls: fc.integer({ min: 1, max: 3 }),
+      }),
+      { minLength: 1, maxLength: 4 },
+    ),
+    /** Stop after this many model turns and resume from the saved state (JSON round trip); 0: one call. */
+    splitAt: fc.integer({ min: 0, max: 3 }),
+  }),
+);
 
 /**
  * What the rule says happens: each request goes to the model the run is on, then down the chain while the answer
@@ -82,13 +80,15 @@ describe('model fallbacks (property-based)', () => {
     await fc.assert(
       fc.asyncProperty(scenarioArb, async ({ models, requests, splitAt }) => {
         const plan = expected(models, requests);
-        const sessions = servers.slice(0, models).map((server, i) =>
-          server.session(
-            plan.received[i].map((r) =>
-              reply(requests[r].outcomes[i], r, r === requests.length - 1, requests[r].calls),
+        const sessions = servers
+          .slice(0, models)
+          .map((server, i) =>
+            server.session(
+              plan.received[i].map((r) =>
+                reply(requests[r].outcomes[i], r, r === requests.length - 1, requests[r].calls),
+              ),
             ),
-          ),
-        );
+          );
         const names = sessions.map((_, i) => `model-${i}`);
         const lookup = fakeTool('lookup', () => ({ response: 'found' }));
         const run = (extra: { maxRunAgentTimes: number; resumeFrom?: RunState }) =>
@@ -105,7 +105,8 @@ describe('model fallbacks (property-based)', () => {
         if (splitAt > 0 && splitAt < requests.length) {
           results.push(await run({ maxRunAgentTimes: splitAt }));
           const state = JSON.parse(JSON.stringify(results[0].state)) as RunState;
-          if (results[0].stopReason === 'max_turns') results.push(await run({ maxRunAgentTimes: 99, resumeFrom: state }));
+          if (results[0].stopReason === 'max_turns')
+            results.push(await run({ maxRunAgentTimes: 99, resumeFrom: state }));
         } else {
           results.push(await run({ maxRunAgentTimes: 99 }));
         }
