@@ -57,7 +57,7 @@ export { runAgentLoop } from './agentCall/run-agent-loop';
 export { isRetryableModelError } from './llm/retryable-error';
 export { RUN_STATE_VERSION } from './agentCall/run-state';
 export type { Decision, PendingCall, RunState } from './agentCall/run-state';
-export type { FallbackEntry } from './agentCall/model-fallback';
+export type { FallbackEntry } from './agentCall/fallback-entry';
 export { createMemoryJournal } from './toolCall/journal';
 export type { MemoryJournal, ToolJournal } from './toolCall/journal';
 export type {

@@ -2,26 +2,13 @@ import type { LLMClient } from '../llm/client';
 import type { LLMResponse } from '../llm/request';
 import { isRetryableModelError } from '../llm/retryable-error';
 import type { ChatCompletionMessageParam } from '../llm/type';
-import type { Wire } from '../llm/wire';
+import type { FallbackEntry } from './fallback-entry';
 import { ModelRequests } from './model-requests';
 import type { RunEvents } from './observers';
 import { reportRequestEnd } from './report-hooks';
 import type { RunState } from './run-state';
 import type { DurableState } from './run-state-snapshot';
 import type { RunAgentCallProps } from './type';
-
-/**
- * One model a run may move to when the model it is on fails with a retryable error (see `runAgentLoop`'s
- * `fallback`).
- */
-export type FallbackEntry = {
-  /** The model name sent in the request body in place of `body.model`. */
-  model: string;
-  /** The openai SDK client its requests go through (another provider, another key); default the run's client. */
-  client?: LLMClient;
-  /** The API its requests go over; default the run's `wire`. */
-  wire?: Wire;
-};
 
 /**
  * The main model requests of a run with a `fallback` list: each request goes to the model the run is on (the

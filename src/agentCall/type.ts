@@ -9,7 +9,7 @@ import type {
 } from '../llm/type';
 import type { ToolJournal } from '../toolCall/journal';
 import type { ToolDefinition, ToolExecuteResult, ToolInteractive, ToolOutcome } from '../toolCall/type';
-import type { FallbackEntry } from './model-fallback';
+import type { FallbackEntry } from './fallback-entry';
 import type { Decision, RunState } from './run-state';
 
 /** What a paused run saved: the tool's question, the history at the pause, and the call awaiting an answer. */

@@ -27,8 +27,6 @@ export {
   RunWaitTimeoutError,
 } from './errors';
 export type { ResumeTokenProblem } from './errors';
-// Where it lived before the core needed it (model fallbacks): kept for imports from `agentcall/bullmq`.
-export { isRetryableModelError } from '../index';
 export { listRuns } from './list-runs';
 export type { ListRunsOptions, RunListing } from './list-runs';
 export type {

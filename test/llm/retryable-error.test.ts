@@ -2,7 +2,6 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 import { ResponseTooLargeError, StreamIdleTimeoutError } from '../../src/errors';
 import { isRetryableModelError } from '../../src/llm/retryable-error';
 import * as core from '../../src';
-import * as bullmq from '../../src/bullmq';
 
 /** What the SDK builds from an HTTP error reply. */
 const httpError = (status: number, body: object = { message: 'x' }) =>
@@ -63,8 +62,7 @@ describe('isRetryableModelError', () => {
     expect(isRetryableModelError(undefined)).toBe(false);
   });
 
-  it('is the one function, exported by agentcall and by agentcall/bullmq', () => {
+  it('is exported by agentcall', () => {
     expect(core.isRetryableModelError).toBe(isRetryableModelError);
-    expect(bullmq.isRetryableModelError).toBe(isRetryableModelError);
   });
 });
