@@ -8,6 +8,7 @@ import type { RunEvents } from './observers';
 import { reportRequestEnd } from './report-hooks';
 import type { RunState } from './run-state';
 import type { DurableState } from './run-state-snapshot';
+import { providerName } from './run-tracing';
 import type { RunAgentCallProps } from './type';
 
 /**
@@ -75,7 +76,9 @@ export class FallbackRequests {
       body: { ...this.props.body, model: entry.model },
       wire: entry.wire ?? this.props.wire,
     };
-    return (this.chain[position] = new ModelRequests(props, entry.client ?? this.client, this.signal, this.events));
+    const requests = new ModelRequests(props, entry.client ?? this.client, this.signal, this.events);
+    if (entry.client) requests.provider = providerName(entry.client);
+    return (this.chain[position] = requests);
   }
 
   private aborted(): boolean {

@@ -19,6 +19,8 @@ export class ModelRequests {
   private readonly hooks: Pick<RunAgentCallProps, 'onStreaming' | 'onReasoning' | 'onToolCall' | 'onToolParam'>;
   /** The model its requests name. */
   readonly model: string;
+  /** The provider its client talks to, when it is not the run's client (a fallback entry's own). */
+  provider?: string;
 
   constructor(
     private readonly props: RunAgentCallProps,
@@ -45,7 +47,11 @@ export class ModelRequests {
    */
   send(messages: ChatCompletionMessageParam[], callIds: Set<string>, forceAnswer: boolean): Promise<LLMResponse> {
     const events = this.events;
-    if (events.has('requestStart')) events.emit('requestStart', { model: this.model });
+    if (events.has('requestStart'))
+      events.emit(
+        'requestStart',
+        this.provider === undefined ? { model: this.model } : { model: this.model, provider: this.provider },
+      );
     if (!events.scoped) return this.request(messages, callIds, forceAnswer);
     return events.within(REQUEST_SCOPE, () => this.request(messages, callIds, forceAnswer));
   }

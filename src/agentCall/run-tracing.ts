@@ -87,7 +87,7 @@ export class RunTracing {
     return {
       name: 'tracer',
       within: (scope, work) => this.within(scope, work),
-      requestStart: (e) => this.requestStart(e.model),
+      requestStart: (e) => this.requestStart(e.model, e.provider ?? this.provider),
       requestEnd: (e) => this.requestEnd(e),
       toolStart: (e) => this.toolStart(e.call),
       toolEnd: (e) => this.toolEnd(e),
@@ -112,11 +112,11 @@ export class RunTracing {
     return { span, context: this.api.trace.setSpan(this.context as never, span as never) };
   }
 
-  /** `model` is the request's own: with a `fallback` list, not always the run's. */
-  private requestStart(model: string): void {
+  /** `model` and `provider` are the request's own: with a `fallback` list, not always the run's. */
+  private requestStart(model: string, provider: string): void {
     this.request = this.startChild(`chat ${model}`, SPAN_KIND_CLIENT, {
       'gen_ai.operation.name': 'chat',
-      'gen_ai.provider.name': this.provider,
+      'gen_ai.provider.name': provider,
       'gen_ai.request.model': model,
     });
   }

@@ -299,20 +299,30 @@ describe('runAgentLoop fallback', () => {
     const exporter = new InMemorySpanExporter();
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
     primary.enqueue({ status: 503 });
-    second.enqueue(ANSWER);
-    const result = await runAgentLoop(props({ tracer: provider.getTracer('fallback-test') }));
+    const session = second.session([ANSWER]);
+    // The fallback's client speaks to Anthropic's OpenAI-compatible endpoint: its requests reach `second` here.
+    const anthropic = new OpenAI({
+      apiKey: session.apiKey,
+      baseURL: 'https://api.anthropic.com/v1',
+      maxRetries: 0,
+      fetch: (url, init) => fetch(String(url).replace('https://api.anthropic.com/v1', second.baseURL), init),
+    });
+    const result = await runAgentLoop(
+      props({ tracer: provider.getTracer('fallback-test'), fallback: [{ model: 'm-second', client: anthropic }] }),
+    );
     expect(result.stopReason).toBe('completed');
     const chats = exporter.getFinishedSpans().filter((span) => span.name.startsWith('chat '));
     expect(
       chats.map((span) => [
         span.name,
+        span.attributes['gen_ai.provider.name'],
         span.attributes['gen_ai.request.model'],
         span.attributes['gen_ai.response.model'],
         span.attributes['error.type'],
       ]),
     ).toEqual([
-      ['chat m-primary', 'm-primary', undefined, 'Error'],
-      ['chat m-second', 'm-second', 'm-second', undefined],
+      ['chat m-primary', 'openai', 'm-primary', undefined, 'Error'],
+      ['chat m-second', 'anthropic', 'm-second', 'm-second', undefined],
     ]);
     await provider.shutdown();
   });
