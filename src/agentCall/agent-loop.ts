@@ -70,7 +70,7 @@ export class AgentLoop {
   ) {
     this.model = String(props.body.model);
     this.requests = props.fallback?.length
-      ? new FallbackRequests({ ...props, fallback: props.fallback }, client, signal, events, () => this.durable)
+      ? new FallbackRequests(props, props.fallback, client, signal, events, () => this.durable)
       : new ModelRequests(props, client, signal, events);
     this.tools = new ToolCallRunner(props, signal, events, (error) => (this.journalError ??= { error }));
     this.fitting = new ContextFitting(props, client, this.model, signal, (usages) => this.pushUsages(usages));

@@ -25,14 +25,16 @@ export class FallbackRequests {
   private readonly chain: (ModelRequests | undefined)[];
 
   constructor(
-    private readonly props: RunAgentCallProps & { fallback: FallbackEntry[] },
+    private readonly props: RunAgentCallProps,
+    /** The run's `fallback` list, not empty. */
+    private readonly fallback: readonly FallbackEntry[],
     private readonly client: LLMClient,
     private readonly signal: AbortSignal | undefined,
     private readonly events: RunEvents,
     /** The run's durable state now (a resume replaces it). */
     private readonly durable: () => DurableState,
   ) {
-    this.chain = new Array<ModelRequests | undefined>(props.fallback.length + 1);
+    this.chain = new Array<ModelRequests | undefined>(fallback.length + 1);
     this.chain[0] = new ModelRequests(props, client, signal, events);
   }
 
@@ -70,7 +72,7 @@ export class FallbackRequests {
   private at(position: number): ModelRequests {
     const built = this.chain[position];
     if (built) return built;
-    const entry = this.props.fallback[position - 1];
+    const entry = this.fallback[position - 1];
     const props: RunAgentCallProps = {
       ...this.props,
       body: { ...this.props.body, model: entry.model },
