@@ -85,6 +85,16 @@ describe('runAgentLoop fallback', () => {
     expect([primary.requests.length, second.requests.length]).toEqual([1, 1]);
   });
 
+  it('falls back on a request that is not streamed', async () => {
+    primary.enqueue({ status: 503 });
+    second.enqueue(ANSWER);
+    const result = await runAgentLoop(
+      props({ body: { model: 'm-primary', messages: [user('Weather in Paris?')], stream: false } }),
+    );
+    expect(result.stopReason).toBe('completed');
+    expect(second.requests[0].body.stream).toBe(false);
+  });
+
   it('falls back when the stream reports a server error before any of the answer', async () => {
     primary.enqueue({ text: 'never shown', streamErrorAt: 0 });
     second.enqueue(ANSWER);
