@@ -126,6 +126,14 @@ describe('runAgentLoop fallback', () => {
     expect(second.requests).toHaveLength(1);
   });
 
+  it('falls back when the connection drops under the stream before any of the answer', async () => {
+    primary.enqueue({ text: 'never shown', cutAfter: 1 });
+    second.enqueue(ANSWER);
+    const result = await runAgentLoop(props());
+    expect(result.stopReason).toBe('completed');
+    expect(result.state.model).toBe('m-second');
+  });
+
   it('falls back when the stream stalls before any of the answer', async () => {
     primary.enqueue({ text: 'late', chunkDelayMs: 5_000 });
     second.enqueue(ANSWER);

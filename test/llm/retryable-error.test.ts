@@ -55,6 +55,15 @@ describe('isRetryableModelError', () => {
     expect(isRetryableModelError(new StreamIdleTimeoutError(100))).toBe(true);
   });
 
+  it('retries a connection dropped under a stream (fetch: TypeError terminated, the socket error as its cause)', () => {
+    const socket = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
+    expect(isRetryableModelError(new TypeError('terminated', { cause: socket }))).toBe(true);
+    const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    expect(isRetryableModelError(new TypeError('terminated', { cause: new Error('x', { cause: reset }) }))).toBe(true);
+    expect(isRetryableModelError(new TypeError('terminated'))).toBe(false);
+    expect(isRetryableModelError(new TypeError('bad', { cause: { code: 'ERR_INVALID_ARG_TYPE' } }))).toBe(false);
+  });
+
   it('does not retry an abort, a response over its cap, or what is not an error', () => {
     expect(isRetryableModelError(new APIUserAbortError())).toBe(false);
     expect(isRetryableModelError(new ResponseTooLargeError(10, 'response'))).toBe(false);
