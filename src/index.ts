@@ -56,9 +56,11 @@ export {
 export type { RunStateSignatureProblem, ToolDefinitionProblem } from './errors';
 
 export { runAgentLoop } from './agentCall/run-agent-loop';
+export { isRetryableModelError } from './llm/retryable-error';
 export { RUN_STATE_VERSION } from './agentCall/run-state';
 export type { Decision, PendingCall, RunSpent, RunState } from './agentCall/run-state';
 export type { ModelPrice, RunBudget } from './agentCall/budget-types';
+export type { FallbackEntry } from './agentCall/fallback-entry';
 export { createMemoryJournal } from './toolCall/journal';
 export type { MemoryJournal, ToolJournal } from './toolCall/journal';
 export type {

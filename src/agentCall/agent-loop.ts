@@ -15,6 +15,7 @@ import { AWAITING_APPROVAL_RESPONSE, findApprovals } from './approvals';
 import { checkBudget } from './check-budget';
 import { ContextFitting } from './context-fitting';
 import { advanceLoopGuard, forcesAnswer } from './loop-guard';
+import { FallbackRequests } from './model-fallback';
 import { ModelRequests } from './model-requests';
 import type { RunEvents } from './observers';
 import { answerCall, reportRequestEnd } from './report-hooks';
@@ -43,7 +44,7 @@ import type { AgentStopReason, RunAgentCallProps, RunAgentResponse, ToolCallChil
  */
 export class AgentLoop {
   private readonly model: string;
-  private readonly requests: ModelRequests;
+  private readonly requests: ModelRequests | FallbackRequests;
   private readonly tools: ToolCallRunner;
   private readonly fitting: ContextFitting;
   private readonly history: RunHistory;
@@ -72,7 +73,9 @@ export class AgentLoop {
     traceparent: string | undefined,
   ) {
     this.model = String(props.body.model);
-    this.requests = new ModelRequests(props, client, signal, events);
+    this.requests = props.fallback?.length
+      ? new FallbackRequests(props, props.fallback, client, signal, events, () => this.durable)
+      : new ModelRequests(props, client, signal, events);
     this.durable = newDurableState(props, traceparent);
     const budget = props.budget === undefined ? undefined : new BudgetMeter(props.budget, props.prices);
     this.tools = new ToolCallRunner(
@@ -142,8 +145,10 @@ export class AgentLoop {
       const res = await this.requests.send(history.messages, history.callIds(), forceAnswer);
 
       this.tally.countRequest(res);
-      if (this.events.has('requestEnd')) reportRequestEnd(this.events, this.model, res);
-      const usage: UsageItem = { moduleName: 'agent_call', model: this.model, ...res.usage };
+      // The model that answered: with a `fallback` list, maybe not `body.model`.
+      const model = this.requests.model;
+      if (this.events.has('requestEnd')) reportRequestEnd(this.events, model, res);
+      const usage: UsageItem = { moduleName: 'agent_call', model, ...res.usage };
       this.pushUsages([usage]);
       this.budget?.charge(usage, false);
       if (res.assistantMessage) {
@@ -278,7 +283,7 @@ export class AgentLoop {
       this.refusedInput = true;
       return this.finish('error', error);
     }
-    this.durable = restoreDurableState(point.state, this.durable, point.verified);
+    this.durable = restoreDurableState(point.state, this.durable, point.verified, this.props.fallback);
     this.budget?.bind(this.durable);
     this.history.reset(point.state.messages.slice());
     // A saved state is already stored: until something changes, there is nothing to checkpoint.

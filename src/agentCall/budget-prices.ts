@@ -5,13 +5,14 @@ import type { RunAgentCallProps } from './type';
 const PER_MILLION = 1_000_000;
 
 /**
- * Every model a run may send a request to, in the order it may use them: `body.model`, then the model its
- * summaries use. What a `costUsd` budget needs a price for; a run that may move to other models adds them here.
+ * Every model a run may send a request to, in the order it may use them: `body.model`, its `fallback` entries'
+ * models, then the model its summaries use. What a `costUsd` budget needs a price for.
  *
  * @internal
  */
 export function budgetModels(props: RunAgentCallProps): string[] {
   const models = [String(props.body.model)];
+  for (const entry of props.fallback ?? []) models.push(entry.model);
   const summaries = props.compression?.model;
   if (summaries !== undefined) models.push(summaries);
   return models;

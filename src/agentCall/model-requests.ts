@@ -17,6 +17,10 @@ export class ModelRequests {
   private readonly schemas: ChatCompletionTool[] | undefined;
   private readonly body: RunAgentCallProps['body'];
   private readonly hooks: Pick<RunAgentCallProps, 'onStreaming' | 'onReasoning' | 'onToolCall' | 'onToolParam'>;
+  /** The model its requests name. */
+  readonly model: string;
+  /** The provider its client talks to, when it is not the run's client (a fallback entry's own). */
+  provider?: string;
 
   constructor(
     private readonly props: RunAgentCallProps,
@@ -34,6 +38,7 @@ export class ModelRequests {
     // `tools` is not part of the body's type, but a plain-JS caller may still pass it: the model must only see `tools`.
     const { tools: _ignored, ...body } = props.body as RunAgentCallProps['body'] & { tools?: unknown };
     this.body = body;
+    this.model = String(body.model);
   }
 
   /**
@@ -42,7 +47,11 @@ export class ModelRequests {
    */
   send(messages: ChatCompletionMessageParam[], callIds: Set<string>, forceAnswer: boolean): Promise<LLMResponse> {
     const events = this.events;
-    if (events.has('requestStart')) events.emit('requestStart', { model: String(this.body.model) });
+    if (events.has('requestStart'))
+      events.emit(
+        'requestStart',
+        this.provider === undefined ? { model: this.model } : { model: this.model, provider: this.provider },
+      );
     if (!events.scoped) return this.request(messages, callIds, forceAnswer);
     return events.within(REQUEST_SCOPE, () => this.request(messages, callIds, forceAnswer));
   }

@@ -5,6 +5,8 @@ import { normalizeToolResult } from '../toolCall/normalize-tool-result';
 import type { RunToolResult, ToolExecuteResult, ToolInteractive } from '../toolCall/type';
 import { rejectionResponse } from './approvals';
 import type { RunEvents } from './observers';
+import type { FallbackEntry } from './fallback-entry';
+import { fallbackPosition } from './model-fallback';
 import { answerCall } from './report-hooks';
 import { RUN_STATE_VERSION, type Decision, type PendingCall, type RunState } from './run-state';
 import { verifyRunState } from './run-state-signature';
@@ -103,9 +105,16 @@ function pausedCall(
  *
  * @internal
  */
-export function restoreDurableState(saved: RunState, current: DurableState, verified: boolean): DurableState {
+export function restoreDurableState(
+  saved: RunState,
+  current: DurableState,
+  verified: boolean,
+  fallback?: readonly FallbackEntry[],
+): DurableState {
   const takeSavedCaller = verified && !current.hasCaller && 'caller' in saved;
   return {
+    // With a `fallback` list, the run goes on on the model it was on (when this call's list still has it).
+    ...(current.model !== undefined && fallback && fallbackPosition(saved, fallback, current.model)),
     runId: saved.runId,
     turn: saved.turn,
     priorUsage: { inputTokens: saved.usage?.inputTokens ?? 0, outputTokens: saved.usage?.outputTokens ?? 0 },

@@ -10,8 +10,11 @@ import type { AfterToolCallEvent, RequestEndEvent, RunAgentResponse } from './ty
  * @internal
  */
 export type RunEventMap = {
-  /** A main model request is about to be sent. */
-  requestStart: { model: string };
+  /**
+   * A main model request is about to be sent; `provider` when it goes to another endpoint than the run's client (a
+   * fallback entry's own client).
+   */
+  requestStart: { model: string; provider?: string };
   /** A main model request ended, whatever its outcome (its first chunk's time included). */
   requestEnd: RequestEndEvent;
   /** An answer delta of the request in flight. */

@@ -25,6 +25,10 @@ export type DurableState = {
   traceparent?: string;
   /** What a budget counts besides `usage`; the budget's meter updates it in place. */
   spent?: RunSpent;
+  /** With a `fallback` list: the model the run is on. */
+  model?: string;
+  /** With a `fallback` list: the index of the entry the run is on; absent on the primary. */
+  fallbackIndex?: number;
 };
 
 /**
@@ -43,6 +47,7 @@ export function newDurableState(props: RunAgentCallProps, traceparent: string | 
     pending: [],
     hasCaller: 'caller' in props,
     caller: props.caller,
+    ...(props.fallback?.length ? { model: String(props.body.model) } : {}),
   };
 }
 
@@ -73,6 +78,8 @@ export function snapshotRunState(
     pending: durable.pending.slice(),
     ...(durable.hasCaller ? { caller: durable.caller } : {}),
     ...(durable.traceparent !== undefined && { traceparent: durable.traceparent }),
+    ...(durable.model !== undefined && { model: durable.model }),
+    ...(durable.fallbackIndex !== undefined && { fallbackIndex: durable.fallbackIndex }),
   };
 }
 

@@ -67,6 +67,16 @@ export type RunState = {
   /** The W3C `traceparent` of the run's span, when it is traced: a resumed run continues the same trace. */
   traceparent?: string;
   /**
+   * With `runAgentLoop({ fallback })`: the model the run is on, the one that answered its last request (`body.model`
+   * until a request fell back).
+   */
+  model?: string;
+  /**
+   * With `runAgentLoop({ fallback })`: the index in `fallback` of the entry the run is on; absent while it is on
+   * `body.model`. A resume with the same list goes on there, without trying the models before it.
+   */
+  fallbackIndex?: number;
+  /**
    * With `runAgentLoop({ stateSecret })`: an HMAC-SHA256 (base64url) over every other field of the state, so a
    * resume with the same secret refuses a state that was edited or made elsewhere (`RunStateSignatureError`).
    */

@@ -33,6 +33,8 @@ export type RunToolCallsProps = {
    * answers does not run, so it is not asked.
    */
   admit?: () => boolean;
+  /** With a `fallback` list: the model that made the calls, named in each `toolEnd` event. */
+  model?: string;
 };
 
 /**
@@ -56,6 +58,7 @@ export async function runToolCalls({
   journal,
   onJournalError,
   admit,
+  model,
 }: RunToolCallsProps): Promise<RunToolResult[]> {
   const results = new Array<RunToolResult>(calls.length);
   // Set once a call pauses (`interactive`) or stops the run: calls not started by then never start.
@@ -121,6 +124,7 @@ export async function runToolCalls({
         durationMs: result.outcome === 'skipped' ? 0 : performance.now() - started,
       };
       if (result.error !== undefined) event.error = result.error;
+      if (model !== undefined) event.model = model;
       events.emit('toolEnd', event);
     }
   };

@@ -87,7 +87,7 @@ export class RunTracing {
     return {
       name: 'tracer',
       within: (scope, work) => this.within(scope, work),
-      requestStart: () => this.requestStart(),
+      requestStart: (e) => this.requestStart(e.model, e.provider ?? this.provider),
       requestEnd: (e) => this.requestEnd(e),
       toolStart: (e) => this.toolStart(e.call),
       toolEnd: (e) => this.toolEnd(e),
@@ -112,11 +112,12 @@ export class RunTracing {
     return { span, context: this.api.trace.setSpan(this.context as never, span as never) };
   }
 
-  private requestStart(): void {
-    this.request = this.startChild(`chat ${this.model}`, SPAN_KIND_CLIENT, {
+  /** `model` and `provider` are the request's own: with a `fallback` list, not always the run's. */
+  private requestStart(model: string, provider: string): void {
+    this.request = this.startChild(`chat ${model}`, SPAN_KIND_CLIENT, {
       'gen_ai.operation.name': 'chat',
-      'gen_ai.provider.name': this.provider,
-      'gen_ai.request.model': this.model,
+      'gen_ai.provider.name': provider,
+      'gen_ai.request.model': model,
     });
   }
 
@@ -132,6 +133,7 @@ export class RunTracing {
     if (e.firstChunkMs !== undefined) span.setAttribute('gen_ai.response.time_to_first_chunk', e.firstChunkMs / 1000);
     if (e.retries > 0) span.setAttribute('agentcall.request.retries', e.retries);
     if (e.error !== undefined) fail(span, e.error, errorType(e.error));
+    else span.setAttribute('gen_ai.response.model', e.model);
     span.end();
   }
 

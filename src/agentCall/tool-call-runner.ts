@@ -31,7 +31,7 @@ export class ToolCallRunner {
   run(
     calls: ChatCompletionMessageToolCall[],
     snapshot: ChatCompletionMessageParam[],
-    identity: Pick<DurableState, 'runId' | 'caller'>,
+    identity: Pick<DurableState, 'runId' | 'caller' | 'model'>,
   ): Promise<RunToolResult[]> {
     const props = this.props;
     return runToolCalls({
@@ -47,6 +47,7 @@ export class ToolCallRunner {
       journal: props.journal,
       onJournalError: this.onJournalError,
       admit: this.admit,
+      model: identity.model,
     });
   }
 }

@@ -10,6 +10,7 @@ import type {
 import type { ToolJournal } from '../toolCall/journal';
 import type { ToolDefinition, ToolExecuteResult, ToolInteractive, ToolOutcome } from '../toolCall/type';
 import type { ModelPrice, RunBudget } from './budget-types';
+import type { FallbackEntry } from './fallback-entry';
 import type { Decision, RunState } from './run-state';
 
 /** What a paused run saved: the tool's question, the history at the pause, and the call awaiting an answer. */
@@ -97,6 +98,11 @@ export type AfterToolCallEvent = {
   error?: unknown;
   /** Wall-clock time from the call's start to its result, in milliseconds (0 for a call that never started). */
   durationMs: number;
+  /**
+   * With `runAgentLoop({ fallback })`: the model that made the call (the one the run is on), on calls the loop runs.
+   * Absent without a `fallback` list.
+   */
+  model?: string;
 };
 
 /** Reported by `onRequestEnd` after each main model request, whatever its outcome. */
@@ -247,6 +253,14 @@ export type RunAgentCallProps = ResponseEvents & {
    * and sends them back on every later request. Each call chooses its own: a run resumed on the chat wire drops them.
    */
   wire?: Wire;
+  /**
+   * Models to move to, in order, when the model the run is on fails with a retryable error once the SDK's own
+   * retries are spent (429, 408, 5xx, overloaded, a timeout, a connection failure, a stalled stream) before any of
+   * its answer came in: the same request goes to the next entry (its `client` or the run's, its `wire` or the run's),
+   * and the run stays there. A 400, 401, 403 or other 4xx never falls back. When the last entry fails too, its error
+   * comes back. The model the run is on is kept in `state.model` / `state.fallbackIndex`. See `docs/fallback.md`.
+   */
+  fallback?: FallbackEntry[];
   /** Timeout for tools that set no `timeoutMs` of their own. */
   toolTimeoutMs?: number;
   /** Stop the whole run after this many milliseconds (`stopReason: 'timeout'`). */

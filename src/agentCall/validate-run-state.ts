@@ -40,6 +40,12 @@ export function validateRunState(value: unknown): asserts value is RunState {
     expectCount(guard.repeats, 'loopGuard.repeats');
   }
   if (state.traceparent !== undefined) expectString(state.traceparent, 'traceparent');
+  if (state.model !== undefined) expectString(state.model, 'model');
+  if (state.fallbackIndex !== undefined) {
+    expectCount(state.fallbackIndex, 'fallbackIndex');
+    // An entry is known by its index and its model: an index alone could not be checked against the list.
+    if (state.model === undefined) fail('model', 'must be a string when fallbackIndex is set');
+  }
   if (state.signature !== undefined) expectString(state.signature, 'signature');
   expectPending(state.pending, messages);
   for (const key of Object.keys(state)) if (!KNOWN_KEYS.has(key)) expectNoNegativeCounts(state[key], key);
@@ -71,6 +77,8 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'caller',
   'traceparent',
   'signature',
+  'model',
+  'fallbackIndex',
 ]);
 
 /**

@@ -27,7 +27,6 @@ export {
   RunWaitTimeoutError,
 } from './errors';
 export type { ResumeTokenProblem } from './errors';
-export { isRetryableModelError } from './retryable';
 export { listRuns } from './list-runs';
 export type { ListRunsOptions, RunListing } from './list-runs';
 export type {

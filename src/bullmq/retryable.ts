@@ -1,19 +1,4 @@
-import { APIConnectionError } from 'openai';
-import { maskSecrets, ModelConnectionError, StreamIdleTimeoutError } from '../index';
-
-/**
- * Whether a model error is worth another attempt from the last checkpoint: rate limits (429), server errors
- * (5xx, once the SDK's own retries are spent), connection failures and stalled streams. A 4xx is the request's
- * own fault and fails the run.
- */
-export function isRetryableModelError(error: unknown): boolean {
-  if (StreamIdleTimeoutError.isInstance(error) || ModelConnectionError.isInstance(error)) return true;
-  if (!(error instanceof Error)) return false;
-  const status = (error as { status?: unknown }).status;
-  if (typeof status === 'number') return status === 429 || status === 408 || status >= 500;
-  // APIConnectionError (and its timeout subclass) carries no status; another openai copy fails `instanceof`.
-  return error instanceof APIConnectionError || /^APIConnection/.test(error.constructor.name);
-}
+import { maskSecrets } from '../index';
 
 /** Characters of `RunRecord.error.message`; the name is cut to 200. */
 export const MAX_ERROR_MESSAGE_CHARS = 2000;

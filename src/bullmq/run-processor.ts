@@ -1,11 +1,11 @@
 import type { Job } from 'bullmq';
-import { DEFAULT_MAX_RUN_AGENT_TIMES, type runAgentLoop } from '../index';
+import { DEFAULT_MAX_RUN_AGENT_TIMES, isRetryableModelError, type runAgentLoop } from '../index';
 import { runObservedLoop } from '../internal';
 import type { ChatCompletionMessageParam, RunAgentResponse, RunState } from '../index';
 import type { CancelBus } from './cancel-bus';
 import { EventBuffer } from './event-buffer';
 import { ModelTape } from './model-tape';
-import { asError, errorSummary, isRetryableModelError } from './retryable';
+import { asError, errorSummary } from './retryable';
 import type { CheckpointInput, RunStore, StoredRun } from './run-store';
 import { TurnRecorder } from './turn-recorder';
 import type { RunStatus, RunWorkerOptions } from './types';

@@ -194,6 +194,19 @@ describe('runAgentLoop budget', () => {
     expect(t.look.calls).toHaveLength(0);
   });
 
+  it('checks the models of the fallback entries too, before any request', async () => {
+    server.enqueue(lookTurn(1));
+    const t = setup({
+      budget: { costUsd: 1 },
+      prices: { m: { input: 1, output: 1 }, backup: { input: 2, output: 2 } },
+      fallback: [{ model: 'backup' }, { model: 'last-resort' }],
+    });
+    const result = await t.run();
+    expect(result.stopReason).toBe('error');
+    expect((result.error as MissingPriceError).model).toBe('last-resort');
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('checks the summaries model too, and a costUsd budget without any prices', async () => {
     const t = setup({
       budget: { costUsd: 1 },

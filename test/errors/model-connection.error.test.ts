@@ -1,5 +1,5 @@
 import { APIConnectionError } from 'openai';
-import { isRetryableModelError } from '../../src/bullmq/retryable';
+import { isRetryableModelError } from '../../src/llm/retryable-error';
 import { ModelConnectionError, type APIConnectionErrorClass } from '../../src/errors/model-connection.error';
 
 /** What the SDK throws for a refused connection: its own error, with fetch's error and the socket's below it. */
