@@ -33,6 +33,7 @@ import { overCapText } from './run-tool-calls';
 import { RunHistory } from './run-history';
 import { RunTally } from './run-tally';
 import { ToolCallRunner } from './tool-call-runner';
+import { ToolSearch } from './tool-search';
 import type { AgentStopReason, RunAgentCallProps, RunAgentResponse, ToolCallChildrenInteractive } from './type';
 
 /**
@@ -56,6 +57,8 @@ export class AgentLoop {
   /** Set when the resume input was refused: nothing ran, nothing is checkpointed, and the state is not signed. */
   refusedInput = false;
   private journalError?: { error: unknown };
+  /** Set when a tool is deferred: what the model has found of those, and `search_tools`. */
+  private readonly toolSearch?: ToolSearch;
 
   constructor(
     private readonly props: RunAgentCallProps,
@@ -68,7 +71,10 @@ export class AgentLoop {
     traceparent: string | undefined,
   ) {
     this.model = String(props.body.model);
-    this.requests = new ModelRequests(props, client, signal, events);
+    this.toolSearch = ToolSearch.of(props.tools, () => this.durable);
+    // The run's tools then include `search_tools`: it runs, is approved and is checked for duplicates like any tool.
+    if (this.toolSearch) this.props = props = { ...props, tools: this.toolSearch.tools };
+    this.requests = new ModelRequests(props, client, signal, events, this.toolSearch);
     this.tools = new ToolCallRunner(props, signal, events, (error) => (this.journalError ??= { error }));
     this.fitting = new ContextFitting(props, client, this.model, signal, (usages) => this.pushUsages(usages));
     this.history = new RunHistory(props.resumeFrom === undefined ? [...props.body.messages] : []);
@@ -146,6 +152,7 @@ export class AgentLoop {
   ): Promise<boolean> {
     const cap = this.props.maxToolCallsPerTurn ?? DEFAULT_MAX_TOOL_CALLS_PER_TURN;
     const capped = calls.length > cap ? calls.slice(0, cap) : calls;
+    this.toolSearch?.noteCalls(calls);
     const approvals = await findApprovals(capped, this.props.tools);
     const runnable = capped.filter((_, i) => approvals[i] === undefined);
     const results = runnable.length ? await this.tools.run(runnable, snapshot, this.durable) : [];

@@ -2,6 +2,7 @@ import type { LLMClient } from '../llm/client';
 import { createLLMResponse, type LLMResponse } from '../llm/request';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from '../llm/type';
 import type { RunEvents } from './observers';
+import type { ToolSearch } from './tool-search';
 import type { RunAgentCallProps } from './type';
 
 const REQUEST_SCOPE = { kind: 'request' } as const;
@@ -23,6 +24,8 @@ export class ModelRequests {
     private readonly client: LLMClient,
     private readonly signal: AbortSignal | undefined,
     private readonly events: RunEvents,
+    /** With deferred tools: what each request sends changes as tools are found. */
+    private readonly toolSearch?: ToolSearch,
   ) {
     this.hooks = {
       onStreaming: events.sink('text'),
@@ -30,7 +33,7 @@ export class ModelRequests {
       onToolCall: events.sink('toolCall'),
       onToolParam: events.sink('toolParam'),
     };
-    this.schemas = props.tools.length ? props.tools.map((t) => t.schema) : undefined;
+    this.schemas = toolSearch || !props.tools.length ? undefined : props.tools.map((t) => t.schema);
     // `tools` is not part of the body's type, but a plain-JS caller may still pass it: the model must only see `tools`.
     const { tools: _ignored, ...body } = props.body as RunAgentCallProps['body'] & { tools?: unknown };
     this.body = body;
@@ -53,6 +56,7 @@ export class ModelRequests {
     forceAnswer: boolean,
   ): Promise<LLMResponse> {
     const props = this.props;
+    const schemas = this.toolSearch ? this.toolSearch.schemas() : this.schemas;
     return createLLMResponse({
       client: this.client,
       abortSignal: this.signal,
@@ -68,9 +72,7 @@ export class ModelRequests {
       body: {
         ...this.body,
         messages,
-        ...(this.schemas
-          ? { tools: this.schemas, tool_choice: forceAnswer ? 'none' : (this.body.tool_choice ?? 'auto') }
-          : {}),
+        ...(schemas ? { tools: schemas, tool_choice: forceAnswer ? 'none' : (this.body.tool_choice ?? 'auto') } : {}),
       },
     });
   }
