@@ -152,7 +152,7 @@ export class AgentLoop {
   ): Promise<boolean> {
     const cap = this.props.maxToolCallsPerTurn ?? DEFAULT_MAX_TOOL_CALLS_PER_TURN;
     const capped = calls.length > cap ? calls.slice(0, cap) : calls;
-    this.toolSearch?.noteCalls(calls);
+    this.toolSearch?.noteCalls(capped);
     const approvals = await findApprovals(capped, this.props.tools);
     const runnable = capped.filter((_, i) => approvals[i] === undefined);
     const results = runnable.length ? await this.tools.run(runnable, snapshot, this.durable) : [];

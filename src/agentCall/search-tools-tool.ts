@@ -31,7 +31,8 @@ const SCHEMA: ChatCompletionTool = deepFreeze({
 });
 
 /**
- * The `search_tools` tool of one run: `search` ranks the deferred tools and takes the hits as found.
+ * The `search_tools` tool of one run: `search` ranks its deferred tools (what it finds is taken as found by the
+ * loop, from the call).
  *
  * @internal
  */
@@ -46,7 +47,12 @@ export function searchToolsTool(
   };
 }
 
-function parseQuery(raw: string): ToolParseResult<{ query: string }> {
+/**
+ * The arguments of a `search_tools` call: an object with a string `query`.
+ *
+ * @internal
+ */
+export function parseQuery(raw: string): ToolParseResult<{ query: string }> {
   const parsed = safeParseJsonArgs(raw);
   if (!parsed.success) return parsed;
   const query = (parsed.data as { query?: unknown } | undefined)?.query;

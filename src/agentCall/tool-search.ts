@@ -1,8 +1,8 @@
 import type { ChatCompletionMessageToolCall, ChatCompletionTool } from '../llm/type';
 import type { ToolDefinition } from '../toolCall/type';
 import type { DurableState } from './run-state-snapshot';
-import { searchToolsTool } from './search-tools-tool';
-import { ToolSearchIndex, type ToolSearchHits } from './tool-search-index';
+import { parseQuery, SEARCH_TOOLS_NAME, searchToolsTool } from './search-tools-tool';
+import { ToolSearchIndex } from './tool-search-index';
 
 /** What a tool set's search needs, worked out once per set (and again only when the set changes). */
 type Catalog = {
@@ -36,7 +36,7 @@ export class ToolSearch {
     /** The run's durable state as it is now (a resume replaces it). */
     private readonly durable: () => DurableState,
   ) {
-    const search = searchToolsTool((query) => this.search(query), catalog.deferred.size);
+    const search = searchToolsTool((query) => catalog.index.search(query), catalog.deferred.size);
     this.tools = [...tools, search];
   }
 
@@ -67,18 +67,24 @@ export class ToolSearch {
     return schemas;
   }
 
-  /** A deferred tool the model calls by name is found by that call, whatever its outcome. */
+  /**
+   * Take what a turn's calls find, in call order: a deferred tool the model calls by name is found by that call
+   * (whatever its outcome), and a `search_tools` call finds what its answer lists. Worked out here from the calls,
+   * not inside the tool, so the order does not depend on `toolConcurrency` and an answer replayed from a journal
+   * finds the same tools.
+   */
   noteCalls(calls: readonly ChatCompletionMessageToolCall[]): void {
     for (const call of calls) {
       const name = call.function?.name;
-      if (typeof name === 'string' && this.catalog.deferred.has(name)) this.markFound(name);
+      if (name === SEARCH_TOOLS_NAME) {
+        const parsed = parseQuery(call.function.arguments);
+        if (!parsed.success) continue;
+        for (const tool of this.catalog.index.search(parsed.data.query).tools)
+          this.markFound(tool.schema.function.name);
+      } else if (typeof name === 'string' && this.catalog.deferred.has(name)) {
+        this.markFound(name);
+      }
     }
-  }
-
-  private search(query: string): ToolSearchHits {
-    const hits = this.catalog.index.search(query);
-    for (const tool of hits.tools) this.markFound(tool.schema.function.name);
-    return hits;
   }
 
   private markFound(name: string): void {

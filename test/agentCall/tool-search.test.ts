@@ -1,4 +1,4 @@
-import { DuplicateToolNameError, InvalidRunStateError } from '../../src';
+import { createMemoryJournal, DuplicateToolNameError, InvalidRunStateError } from '../../src';
 import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
 import type { RunState } from '../../src/agentCall/run-state';
 import type { AfterToolCallEvent } from '../../src/agentCall/type';
@@ -154,6 +154,15 @@ describe('runAgentLoop with deferred tools', () => {
     expect(result.state.foundTools).toEqual(['get_weather']);
   });
 
+  it('reads only the first 500 characters of a query: a word past them is not searched for', async () => {
+    const query = `${' '.repeat(99_993)}weather`;
+    server.enqueue({ toolCalls: [{ name: 'search_tools', arguments: { query } }] }, { text: 'ok' });
+    const after: AfterToolCallEvent[] = [];
+    const result = await run(toolSet().all, { onAfterToolCall: (e) => after.push(e) });
+    expect(after[0].response).toMatch(/^The query has no words to search for/);
+    expect(result.state).not.toHaveProperty('foundTools');
+  });
+
   it.each([
     ['a number', { query: 42 }, 'query: must be a string'],
     ['missing', {}, 'query: is required (a few words about the tool you need)'],
@@ -212,6 +221,44 @@ describe('runAgentLoop with deferred tools', () => {
       ['echo', 'search_tools', 'sendEmail'],
     ]);
     expect(result.state.foundTools).toEqual(['sendEmail']);
+  });
+
+  it('takes what a turn finds in call order, whichever call finishes first', async () => {
+    const t = toolSet();
+    const slow = deferredTool('slow_report', 'A slow report');
+    slow.execute = () => new Promise((resolve) => setTimeout(() => resolve({ response: 'late' }), 50));
+    server.enqueue(
+      {
+        toolCalls: [
+          { name: 'slow_report', arguments: {} },
+          { name: 'search_tools', arguments: { query: 'invoice' } },
+          { name: 'sendEmail', arguments: {} },
+        ],
+      },
+      { text: 'ok' },
+    );
+    const result = await run([...t.all, slow], { toolConcurrency: 3 });
+    expect(result.state.foundTools).toEqual(['slow_report', 'create-invoice', 'sendEmail']);
+    expect(sentNames(server.requests[1])).toEqual([
+      'echo',
+      'search_tools',
+      'slow_report',
+      'create-invoice',
+      'sendEmail',
+    ]);
+  });
+
+  it('finds what a search finds when its answer is replayed from the journal', async () => {
+    const journal = createMemoryJournal();
+    await journal.set('run-1:s1', { response: 'recorded answer' });
+    server.enqueue(
+      { toolCalls: [{ id: 's1', name: 'search_tools', arguments: { query: 'weather' } }] },
+      { text: 'ok' },
+    );
+    const result = await run(toolSet().all, { runId: 'run-1', journal });
+    expect(result.completeMessages).toContainEqual({ role: 'tool', tool_call_id: 's1', content: 'recorded answer' });
+    expect(result.state.foundTools).toEqual(['get_weather']);
+    expect(sentNames(server.requests[1])).toEqual(['echo', 'search_tools', 'get_weather']);
   });
 
   it('keeps what was found across a pause and a JSON round trip of the state', async () => {
