@@ -89,10 +89,11 @@ describe('runAgentLoop with deferred tools', () => {
 
   it('ranks names split at _, - and camelCase, with prefixes and typos, names above descriptions', async () => {
     const weatherInText = deferredTool('lookup_city', 'Finds a city; also used by weather tools');
+    const calendar = deferredTool('listCalendarEvents', 'Upcoming entries');
     const t = toolSet();
-    const tools = [...t.all, weatherInText];
+    const tools = [...t.all, weatherInText, calendar];
     const answers: string[] = [];
-    for (const query of ['weather', 'email', 'invoice', 'invo', 'wether', 'SEND']) {
+    for (const query of ['weather', 'email', 'invoice', 'invo', 'wether', 'SEND', 'calendar events']) {
       server.enqueue({ toolCalls: [{ name: 'search_tools', arguments: { query } }] });
     }
     server.enqueue({ text: 'ok' });
@@ -105,6 +106,7 @@ describe('runAgentLoop with deferred tools', () => {
       'create-invoice',
       'get_weather',
       'sendEmail',
+      'listCalendarEvents',
     ]);
     expect(answers[0]).toContain('- lookup_city: Finds a city; also used by weather tools');
   });
