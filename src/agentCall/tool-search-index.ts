@@ -16,6 +16,14 @@ const NAME_BOOST = 3;
 type IndexedTool = { id: number; name: string; description: string };
 
 /**
+ * Words too common to tell tools apart: a query "sum of two numbers" should not find every tool whose description
+ * says "of". Left out of the index and of queries alike.
+ */
+const STOP_WORDS: ReadonlySet<string> = new Set(
+  'a an and are as at be by for from has have in into is it its of on or that the this to with'.split(' '),
+);
+
+/**
  * The deferred tools of a tool set, ranked by name and description with minisearch (BM25 scoring, prefix and
  * fuzzy matching). Built on the first search and kept for its tool set, so runs that share a tools array share it.
  *
@@ -42,6 +50,10 @@ function buildIndex(tools: readonly ToolDefinition[]): MiniSearch<IndexedTool> {
   const index = new MiniSearch<IndexedTool>({
     fields: ['name', 'description'],
     tokenize: splitWords,
+    processTerm: (term) => {
+      const word = term.toLowerCase();
+      return STOP_WORDS.has(word) ? null : word;
+    },
     searchOptions: {
       boost: { name: NAME_BOOST },
       combineWith: 'OR',
@@ -61,11 +73,16 @@ function buildIndex(tools: readonly ToolDefinition[]): MiniSearch<IndexedTool> {
   return index;
 }
 
-/** The distinct words of a query, lowercased, from its first {@link MAX_TOOL_SEARCH_QUERY_CHARS} characters. */
+/**
+ * The distinct words of a query, lowercased, stop words left out, from its first
+ * {@link MAX_TOOL_SEARCH_QUERY_CHARS} characters.
+ */
 function queryTerms(query: string): string[] {
   const terms = new Set<string>();
   for (const word of splitWords(query.slice(0, MAX_TOOL_SEARCH_QUERY_CHARS))) {
-    terms.add(word.toLowerCase());
+    const term = word.toLowerCase();
+    if (STOP_WORDS.has(term)) continue;
+    terms.add(term);
     if (terms.size === MAX_QUERY_TERMS) break;
   }
   return [...terms];
