@@ -1,3 +1,4 @@
+import MiniSearch from 'minisearch';
 import { createMemoryJournal, DuplicateToolNameError, InvalidRunStateError } from '../../src';
 import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
 import type { RunState } from '../../src/agentCall/run-state';
@@ -85,6 +86,36 @@ describe('runAgentLoop with deferred tools', () => {
       ['echo', 'read'],
     ]);
     expect(result.state).not.toHaveProperty('foundTools');
+  });
+
+  it('indexes a tool set once, on its first search, and again only when the set changes', async () => {
+    const addAll = jest.spyOn(MiniSearch.prototype, 'addAll');
+    try {
+      const t = toolSet();
+      const search = { toolCalls: [{ name: 'search_tools', arguments: { query: 'weather' } }] };
+      // A run that never searches builds no index; neither does a run without deferred tools.
+      server.enqueue({ text: 'no search' });
+      await run(t.all);
+      server.enqueue({ toolCalls: [{ name: 'echo' }] }, { text: 'ok' });
+      await run([t.echo]);
+      expect(addAll).not.toHaveBeenCalled();
+      server.enqueue(search, { text: 'ok' });
+      await run(t.all);
+      expect(addAll).toHaveBeenCalledTimes(1);
+      // The next runs over the same array share it, however many searches they make.
+      server.enqueue(search, search, { text: 'ok' }, search, { text: 'ok' });
+      await run(t.all);
+      await run(t.all);
+      expect(addAll).toHaveBeenCalledTimes(1);
+      // A set changed in place is indexed again.
+      t.all[1] = deferredTool('get_forecast', 'Weather forecast');
+      server.enqueue(search, { text: 'ok' });
+      const changed = await run(t.all);
+      expect(addAll).toHaveBeenCalledTimes(2);
+      expect(changed.state.foundTools).toEqual(['get_forecast']);
+    } finally {
+      addAll.mockRestore();
+    }
   });
 
   it('ranks names split at _, - and camelCase, with prefixes and typos, names above descriptions', async () => {
