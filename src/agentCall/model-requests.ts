@@ -15,7 +15,8 @@ const REQUEST_SCOPE = { kind: 'request' } as const;
  * @internal
  */
 export class ModelRequests {
-  private readonly schemas: ChatCompletionTool[] | undefined;
+  /** Fixed for the run, unless tools are deferred: then what the next request sends. */
+  private schemas: ChatCompletionTool[] | undefined;
   private readonly body: RunAgentCallProps['body'];
   private readonly hooks: Pick<RunAgentCallProps, 'onStreaming' | 'onReasoning' | 'onToolCall' | 'onToolParam'>;
 
@@ -45,6 +46,7 @@ export class ModelRequests {
    */
   send(messages: ChatCompletionMessageParam[], callIds: Set<string>, forceAnswer: boolean): Promise<LLMResponse> {
     const events = this.events;
+    if (this.toolSearch) this.schemas = this.toolSearch.schemas();
     if (events.has('requestStart')) events.emit('requestStart', { model: String(this.body.model) });
     if (!events.scoped) return this.request(messages, callIds, forceAnswer);
     return events.within(REQUEST_SCOPE, () => this.request(messages, callIds, forceAnswer));
@@ -56,7 +58,6 @@ export class ModelRequests {
     forceAnswer: boolean,
   ): Promise<LLMResponse> {
     const props = this.props;
-    const schemas = this.toolSearch ? this.toolSearch.schemas() : this.schemas;
     return createLLMResponse({
       client: this.client,
       abortSignal: this.signal,
@@ -72,7 +73,9 @@ export class ModelRequests {
       body: {
         ...this.body,
         messages,
-        ...(schemas ? { tools: schemas, tool_choice: forceAnswer ? 'none' : (this.body.tool_choice ?? 'auto') } : {}),
+        ...(this.schemas
+          ? { tools: this.schemas, tool_choice: forceAnswer ? 'none' : (this.body.tool_choice ?? 'auto') }
+          : {}),
       },
     });
   }
