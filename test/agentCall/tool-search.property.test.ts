@@ -1,5 +1,7 @@
 import fc from 'fast-check';
+import { InvalidRunStateError } from '../../src';
 import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
+import type { RunState } from '../../src/agentCall/run-state';
 import type { ChatCompletionMessageParam } from '../../src/llm/type';
 import {
   startScriptedServer,
@@ -113,6 +115,49 @@ describe('tool search (property)', () => {
         expect(result.state.foundTools ?? []).toEqual(found);
       }),
       { seed: SEED, numRuns: 60 },
+    );
+  });
+
+  it('refuses, before any request, a resumed state whose foundTools is any JSON but a list of valid names', async () => {
+    const tools: ToolDefinition[] = ['echo', 'late'].map((name) => ({
+      schema: { type: 'function', function: { name, parameters: { type: 'object' } } },
+      execute: async () => ({ response: name }),
+      ...(name === 'late' && { deferred: true }),
+    }));
+    const valid = (value: unknown) =>
+      Array.isArray(value) &&
+      value.every((name) => typeof name === 'string' && /^[a-zA-Z0-9_-]{1,64}$/.test(name)) &&
+      new Set(value).size === value.length;
+    const someName = fc.constantFrom('late', 'echo', 'other_tool', 'x-1');
+    const foundArb = fc.oneof(
+      fc.jsonValue({ maxDepth: 2 }),
+      { weight: 2, arbitrary: fc.uniqueArray(someName, { maxLength: 4 }) },
+      fc.array(fc.oneof(someName, fc.constantFrom('a b', ''), fc.string({ maxLength: 70 })), { maxLength: 4 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(foundArb, async (foundTools) => {
+        const session = server.session([{ text: 'done' }]);
+        const state = {
+          ...{ v: 1, runId: 'r', messages: [user('go')], turn: 0, pending: [] },
+          foundTools,
+        } as unknown as RunState;
+        const result = await runAgentLoop({
+          client: session.client(),
+          body: { model: 'm', messages: [] },
+          tools,
+          resumeFrom: JSON.parse(JSON.stringify(state)) as RunState,
+        });
+        if (!valid(foundTools)) {
+          expect(InvalidRunStateError.isInstance(result.error)).toBe(true);
+          expect(session.requests).toHaveLength(0);
+          return;
+        }
+        expect(result.stopReason).toBe('completed');
+        const late = (foundTools as string[]).includes('late') ? ['late'] : [];
+        expect(names(session.requests[0])).toEqual(['echo', 'search_tools', ...late]);
+        expect(result.state.foundTools ?? []).toEqual(foundTools);
+      }),
+      { seed: SEED, numRuns: 100 },
     );
   });
 });
