@@ -49,7 +49,8 @@ export class ToolSearch {
   /**
    * The schemas the next request sends: the tools that are not deferred (in the set's order), `search_tools`, then
    * the deferred tools found so far, in the order they were found. Each request's list starts with the previous
-   * one's, so what a provider cached of the earlier tools stays valid. The same array while nothing new is found.
+   * one's: a found tool never moves those before it (a prefix-keyed prompt cache keeps them). The same array while
+   * nothing new is found.
    */
   schemas(): ChatCompletionTool[] {
     const found = this.durable().foundTools;
