@@ -36,6 +36,7 @@ import { BudgetMeter, budgetSpentText } from './run-budget';
 import { RunHistory } from './run-history';
 import { RunTally } from './run-tally';
 import { ToolCallRunner } from './tool-call-runner';
+import { ToolSearch } from './tool-search';
 import type { AgentStopReason, RunAgentCallProps, RunAgentResponse, ToolCallChildrenInteractive } from './type';
 
 /**
@@ -61,6 +62,8 @@ export class AgentLoop {
   private journalError?: { error: unknown };
   /** The run's budget, when it has one. */
   private readonly budget?: BudgetMeter;
+  /** Set when a tool is deferred: what the model has found of those, and `search_tools`. */
+  private readonly toolSearch?: ToolSearch;
 
   constructor(
     private readonly props: RunAgentCallProps,
@@ -73,9 +76,12 @@ export class AgentLoop {
     traceparent: string | undefined,
   ) {
     this.model = String(props.body.model);
+    this.toolSearch = ToolSearch.of(props.tools, () => this.durable);
+    // The run's tools then include `search_tools`: it runs, is approved and is checked for duplicates like any tool.
+    if (this.toolSearch) this.props = props = { ...props, tools: this.toolSearch.tools };
     this.requests = props.fallback?.length
-      ? new FallbackRequests(props, props.fallback, client, signal, events, () => this.durable)
-      : new ModelRequests(props, client, signal, events);
+      ? new FallbackRequests(props, props.fallback, client, signal, events, () => this.durable, this.toolSearch)
+      : new ModelRequests(props, client, signal, events, this.toolSearch);
     this.durable = newDurableState(props, traceparent);
     const budget = props.budget === undefined ? undefined : new BudgetMeter(props.budget, props.prices);
     this.tools = new ToolCallRunner(
@@ -194,6 +200,7 @@ export class AgentLoop {
     if (this.budget?.exhausted()) return this.refuseAll(calls);
     const cap = this.props.maxToolCallsPerTurn ?? DEFAULT_MAX_TOOL_CALLS_PER_TURN;
     const capped = calls.length > cap ? calls.slice(0, cap) : calls;
+    this.toolSearch?.noteCalls(capped);
     const approvals = await findApprovals(capped, this.props.tools);
     const runnable = capped.filter((_, i) => approvals[i] === undefined);
     const results = runnable.length ? await this.tools.run(runnable, snapshot, this.durable) : [];

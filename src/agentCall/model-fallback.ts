@@ -7,6 +7,7 @@ import { ModelRequests } from './model-requests';
 import type { RunEvents } from './observers';
 import { reportRequestEnd } from './report-hooks';
 import type { RunState } from './run-state';
+import type { ToolSearch } from './tool-search';
 import type { DurableState } from './run-state-snapshot';
 import { providerName } from './run-tracing';
 import type { RunAgentCallProps } from './type';
@@ -33,9 +34,11 @@ export class FallbackRequests {
     private readonly events: RunEvents,
     /** The run's durable state now (a resume replaces it). */
     private readonly durable: () => DurableState,
+    /** With deferred tools: what each request sends, whichever model it goes to. */
+    private readonly toolSearch?: ToolSearch,
   ) {
     this.chain = new Array<ModelRequests | undefined>(fallback.length + 1);
-    this.chain[0] = new ModelRequests(props, client, signal, events);
+    this.chain[0] = new ModelRequests(props, client, signal, events, toolSearch);
   }
 
   /** The model the run is on: the one that answered (or failed) the last request. */
@@ -78,7 +81,7 @@ export class FallbackRequests {
       body: { ...this.props.body, model: entry.model },
       wire: entry.wire ?? this.props.wire,
     };
-    const requests = new ModelRequests(props, entry.client ?? this.client, this.signal, this.events);
+    const requests = new ModelRequests(props, entry.client ?? this.client, this.signal, this.events, this.toolSearch);
     if (entry.client) requests.provider = providerName(entry.client);
     return (this.chain[position] = requests);
   }

@@ -2,6 +2,7 @@ import type { LLMClient } from '../llm/client';
 import { createLLMResponse, type LLMResponse } from '../llm/request';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from '../llm/type';
 import type { RunEvents } from './observers';
+import type { ToolSearch } from './tool-search';
 import type { RunAgentCallProps } from './type';
 
 const REQUEST_SCOPE = { kind: 'request' } as const;
@@ -14,7 +15,8 @@ const REQUEST_SCOPE = { kind: 'request' } as const;
  * @internal
  */
 export class ModelRequests {
-  private readonly schemas: ChatCompletionTool[] | undefined;
+  /** Fixed for the run, unless tools are deferred: then what the next request sends. */
+  private schemas: ChatCompletionTool[] | undefined;
   private readonly body: RunAgentCallProps['body'];
   private readonly hooks: Pick<RunAgentCallProps, 'onStreaming' | 'onReasoning' | 'onToolCall' | 'onToolParam'>;
   /** The model its requests name. */
@@ -27,6 +29,8 @@ export class ModelRequests {
     private readonly client: LLMClient,
     private readonly signal: AbortSignal | undefined,
     private readonly events: RunEvents,
+    /** With deferred tools: what each request sends changes as tools are found. */
+    private readonly toolSearch?: ToolSearch,
   ) {
     this.hooks = {
       onStreaming: events.sink('text'),
@@ -34,7 +38,7 @@ export class ModelRequests {
       onToolCall: events.sink('toolCall'),
       onToolParam: events.sink('toolParam'),
     };
-    this.schemas = props.tools.length ? props.tools.map((t) => t.schema) : undefined;
+    this.schemas = toolSearch || !props.tools.length ? undefined : props.tools.map((t) => t.schema);
     // `tools` is not part of the body's type, but a plain-JS caller may still pass it: the model must only see `tools`.
     const { tools: _ignored, ...body } = props.body as RunAgentCallProps['body'] & { tools?: unknown };
     this.body = body;
@@ -47,6 +51,7 @@ export class ModelRequests {
    */
   send(messages: ChatCompletionMessageParam[], callIds: Set<string>, forceAnswer: boolean): Promise<LLMResponse> {
     const events = this.events;
+    if (this.toolSearch) this.schemas = this.toolSearch.schemas();
     if (events.has('requestStart'))
       events.emit(
         'requestStart',

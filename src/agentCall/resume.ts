@@ -125,6 +125,7 @@ export function restoreDurableState(
     caller: takeSavedCaller ? saved.caller : current.caller,
     // This run's own span is what a later resume continues, not the one the saved state came from.
     ...(current.traceparent !== undefined && { traceparent: current.traceparent }),
+    ...(saved.foundTools !== undefined && { foundTools: saved.foundTools.slice() }),
   };
 }
 

@@ -29,6 +29,8 @@ export type DurableState = {
   model?: string;
   /** With a `fallback` list: the index of the entry the run is on; absent on the primary. */
   fallbackIndex?: number;
+  /** The deferred tools found so far, in the order found; set once the first is found. */
+  foundTools?: string[];
 };
 
 /**
@@ -80,6 +82,7 @@ export function snapshotRunState(
     ...(durable.traceparent !== undefined && { traceparent: durable.traceparent }),
     ...(durable.model !== undefined && { model: durable.model }),
     ...(durable.fallbackIndex !== undefined && { fallbackIndex: durable.fallbackIndex }),
+    ...(durable.foundTools?.length ? { foundTools: durable.foundTools.slice() } : {}),
   };
 }
 

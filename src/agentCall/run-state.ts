@@ -77,6 +77,11 @@ export type RunState = {
    */
   fallbackIndex?: number;
   /**
+   * The deferred tools the model has found (through `search_tools`, or by calling one by name), in the order
+   * found: a resumed run keeps sending them. Names the resuming run has no deferred tool for are kept, not sent.
+   */
+  foundTools?: string[];
+  /**
    * With `runAgentLoop({ stateSecret })`: an HMAC-SHA256 (base64url) over every other field of the state, so a
    * resume with the same secret refuses a state that was edited or made elsewhere (`RunStateSignatureError`).
    */

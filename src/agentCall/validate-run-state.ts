@@ -1,3 +1,4 @@
+import { TOOL_NAME_PATTERN } from '../constants';
 import { InvalidRunStateError } from '../errors/invalid-run-state.error';
 import { RunStateVersionError } from '../errors/run-state-version.error';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
@@ -48,6 +49,7 @@ export function validateRunState(value: unknown): asserts value is RunState {
   }
   if (state.signature !== undefined) expectString(state.signature, 'signature');
   expectPending(state.pending, messages);
+  if (state.foundTools !== undefined) expectToolNames(state.foundTools, 'foundTools');
   for (const key of Object.keys(state)) if (!KNOWN_KEYS.has(key)) expectNoNegativeCounts(state[key], key);
 }
 
@@ -79,6 +81,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'signature',
   'model',
   'fallbackIndex',
+  'foundTools',
 ]);
 
 /**
@@ -205,6 +208,21 @@ function expectPending(value: unknown, messages: readonly ChatCompletionMessageP
     if (entry.kind === 'approval' && answers.has(call.id) && answers.get(call.id) !== AWAITING_APPROVAL_RESPONSE)
       fail(`${path}.call`, 'is answered already');
   });
+}
+
+/**
+ * Tool names, each valid (`TOOL_NAME_PATTERN`) and listed once. Whether the resuming run has such a tool is not
+ * asked here: a name it does not know is kept and never sent.
+ */
+function expectToolNames(value: unknown, path: string): void {
+  if (!Array.isArray(value)) fail(path, 'must be an array of tool names');
+  const seen = new Set<string>();
+  for (let i = 0; i < value.length; i++) {
+    const name: unknown = value[i];
+    if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) fail(`${path}[${i}]`, 'must be a valid tool name');
+    if (seen.has(name)) fail(`${path}[${i}]`, 'is listed twice');
+    seen.add(name);
+  }
 }
 
 function lastAssistantIndex(messages: readonly ChatCompletionMessageParam[]): number {

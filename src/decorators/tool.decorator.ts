@@ -26,6 +26,7 @@ export function Tool(options: ToolOptions = {}): MethodDecorator {
       strict: options.strict,
       timeoutMs: options.timeoutMs,
       needsApproval: options.needsApproval,
+      deferred: options.deferred,
     });
   };
 }

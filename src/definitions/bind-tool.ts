@@ -56,5 +56,6 @@ export function bindTool(
     ...(blueprint.needsApproval !== undefined && {
       needsApproval: blueprint.needsApproval as ToolDefinition<object>['needsApproval'],
     }),
+    ...(blueprint.deferred === true && { deferred: true }),
   };
 }

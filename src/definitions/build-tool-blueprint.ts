@@ -40,6 +40,7 @@ export type ToolBlueprint = {
   readonly strict?: boolean;
   readonly timeoutMs?: number;
   readonly needsApproval?: ToolMetadata['needsApproval'];
+  readonly deferred?: boolean;
   readonly slots: readonly ArgumentSlot[];
   readonly parseParams: (rawArgs: string) => ToolParseResult<object>;
   /** The schema in one profile, built on first use and kept: once per class and profile. */
@@ -97,6 +98,7 @@ export function buildToolBlueprint(className: string, tool: ToolMetadata): ToolB
     strict: tool.strict,
     timeoutMs: tool.timeoutMs,
     needsApproval: tool.needsApproval,
+    deferred: tool.deferred,
     slots: plan.slots,
     parseParams: createParseParams(tool.name, plan.argsClass),
     schemaFor,

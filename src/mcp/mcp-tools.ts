@@ -24,8 +24,16 @@ export type McpToolsOptions = {
   maxResponseChars?: number;
   /** Read at most this many `tools/list` pages. Default 50. */
   maxPages?: number;
-  /** Keep at most this many tools (after `include` / `exclude`). Default 128, what OpenAI accepts in a request. */
+  /**
+   * Keep at most this many tools (after `include` / `exclude`). Default 128, what OpenAI accepts in a request; with
+   * `deferred`, 1,000 (only the tools the model finds are sent).
+   */
   maxTools?: number;
+  /**
+   * Defer every remote tool (`ToolDefinition.deferred`): none is sent to the model until it finds it with the
+   * loop's `search_tools` (or calls it by name). For servers with more tools than a request should carry.
+   */
+  deferred?: boolean;
   /** Cut each description to this many characters. Default 2,000. */
   maxDescriptionChars?: number;
   /** A tool whose input schema is longer than this as JSON gets a `McpSchemaError`. Default 32,768. */
@@ -73,6 +81,9 @@ const DEFAULTS = {
   maxResponseChars: 100_000,
   maxPages: 50,
   maxTools: 128,
+  // OpenAI's 128 is per request; deferred tools are sent only once found (at most 10 a search), so a listing may
+  // hold more. The bound still caps the memory and the search index a server can make a run build.
+  maxDeferredTools: 1_000,
   maxDescriptionChars: 2_000,
   maxSchemaChars: 32_768,
   maxEnumValues: 1_000,
@@ -109,13 +120,15 @@ const NO_PARAMETERS = { type: 'object', properties: {} } as const;
  * const client = new Client({ name: 'my-agent', version: '1.0.0' });
  * await client.connect(new StdioClientTransport({ command: 'node', args: ['server.js'] }));
  * const tools = [...toolsFrom(new WeatherTools(api)), ...(await mcpTools(client, { prefix: 'fs_' }))];
+ * // A server with hundreds of tools: the model finds the ones it needs with `search_tools`.
+ * const github = await mcpTools(githubClient, { prefix: 'gh_', deferred: true });
  */
 export async function mcpTools(client: McpToolsClient, options: McpToolsOptions = {}): Promise<ToolDefinition[]> {
   const include = options.include && new Set(options.include);
   const exclude = new Set(options.exclude ?? []);
   const read = await listRemoteTools(client, {
     maxPages: options.maxPages ?? DEFAULTS.maxPages,
-    maxTools: options.maxTools ?? DEFAULTS.maxTools,
+    maxTools: options.maxTools ?? (options.deferred === true ? DEFAULTS.maxDeferredTools : DEFAULTS.maxTools),
     keep: (tool) => (!include || include.has(tool.name)) && !exclude.has(tool.name),
   });
   const checker = createRemoteArgsChecker({
@@ -198,6 +211,7 @@ function remoteTool(
       return { response: capText(text, maxChars) };
     },
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+    ...(options.deferred === true && { deferred: true }),
   };
   return { definition, descriptionCut, ...(schemaError && { schemaError }) };
 }

@@ -34,6 +34,11 @@ export type ToolOptions = {
         call: { id: string; type: 'function'; function: { name: string; arguments: string } };
         params: Record<string, unknown>;
       }) => boolean | Promise<boolean>);
+  /**
+   * Keep the tool out of the model's requests until the model finds it with `search_tools` (or calls it by name);
+   * see `ToolDefinition.deferred`. For classes with many tools the model rarely needs.
+   */
+  deferred?: boolean;
 };
 
 /** Options of `@Param`, on a method parameter or on a DTO property. */

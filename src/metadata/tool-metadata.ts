@@ -11,4 +11,5 @@ export type ToolMetadata = {
   readonly strict?: boolean;
   readonly timeoutMs?: number;
   readonly needsApproval?: ToolOptions['needsApproval'];
+  readonly deferred?: boolean;
 };

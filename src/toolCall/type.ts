@@ -109,4 +109,10 @@ export type ToolDefinition<P = any> = {
    * runs only once approved through `decisions`.
    */
   needsApproval?: boolean | ((ctx: ToolApprovalContext<P>) => boolean | Promise<boolean>);
+  /**
+   * Keep the tool out of the model's requests until it is found: `runAgentLoop` then offers a `search_tools` tool
+   * that ranks the deferred tools by name and description and makes those it finds visible from the next request
+   * on. For large tool sets (an MCP server's hundreds). A call to a deferred tool by name runs it (and finds it).
+   */
+  deferred?: boolean;
 };

@@ -218,6 +218,24 @@ describe('runAgentLoop fallback', () => {
     assertValidHistory(result.completeMessages);
   });
 
+  it('sends a fallback model the deferred tools found so far', async () => {
+    const mail = fakeTool('send_email', () => ({ response: 'sent' }), { deferred: true });
+    const names = (server: ScriptedServer, i: number) =>
+      (server.requests[i].body.tools ?? []).map((t) => (t.type === 'function' ? t.function.name : t.type));
+    primary.enqueue({ toolCalls: [{ name: 'search_tools', arguments: { query: 'email' } }] }, { status: 503 });
+    second.enqueue({ toolCalls: [{ name: 'send_email', arguments: { to: 'a' } }] }, ANSWER);
+    const result = await runAgentLoop(props({ tools: [weather(), mail] }));
+
+    expect(result.stopReason).toBe('completed');
+    expect(names(primary, 0)).toEqual(['get_weather', 'search_tools']);
+    // The request that fell back, and the one after it, carry what the primary's search found.
+    expect(names(primary, 1)).toEqual(['get_weather', 'search_tools', 'send_email']);
+    expect(names(second, 0)).toEqual(['get_weather', 'search_tools', 'send_email']);
+    expect(names(second, 1)).toEqual(['get_weather', 'search_tools', 'send_email']);
+    expect(mail.calls).toHaveLength(1);
+    expect(result.state).toMatchObject({ model: 'm-second', fallbackIndex: 0, foundTools: ['send_email'] });
+  });
+
   it('adds nothing to the run without a fallback list', async () => {
     primary.enqueue(CALL, ANSWER);
     const seen: object[] = [];

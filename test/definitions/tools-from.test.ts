@@ -6,6 +6,7 @@ import { Param } from '../../src/decorators/param.decorator';
 import { Tool } from '../../src/decorators/tool.decorator';
 import { toolResult } from '../../src/definitions/results/tool-result';
 import { toolsFrom } from '../../src/definitions/tools-from';
+import { getMetadataStorage } from '../../src/metadata/metadata-storage';
 import type { ToolDefinition, ToolExecuteContext } from '../../src/toolCall/type';
 
 class User {
@@ -108,6 +109,32 @@ describe('toolsFrom: execute', () => {
   it('copies timeoutMs from @Tool', () => {
     expect(byName(tools, 'slowAdd').timeoutMs).toBe(250);
     expect(byName(tools, 'add')).not.toHaveProperty('timeoutMs');
+  });
+
+  it('carries @Tool({ deferred: true }) into the definition, and nothing without it', () => {
+    class Catalog {
+      @Tool({ deferred: true, description: 'Rarely needed' })
+      archive() {
+        return 'archived';
+      }
+
+      @Tool({ deferred: false })
+      list() {
+        return 'listed';
+      }
+    }
+    const record = getMetadataStorage()
+      .getTools(Catalog)
+      .find((tool) => tool.methodName === 'archive');
+    const before = { ...record };
+    const [archive, list] = toolsFrom(new Catalog());
+    expect(archive.deferred).toBe(true);
+    expect(archive.schema.function).not.toHaveProperty('deferred');
+    expect(list).not.toHaveProperty('deferred');
+    expect(byName(tools, 'add')).not.toHaveProperty('deferred');
+    // Building only reads the record.
+    expect(record).toEqual(before);
+    expect(record?.deferred).toBe(true);
   });
 
   it('looks the method up on each call, so later spies are honoured', async () => {

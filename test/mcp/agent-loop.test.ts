@@ -2,8 +2,15 @@ import 'reflect-metadata';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { IsInt, Max, Min } from 'class-validator';
-import { Param, Tool, runAgentLoop, toolsFrom, type ChatCompletionMessageToolCall } from '../../src';
-import { createMcpServer, mcpTools } from '../../src/mcp';
+import {
+  Param,
+  Tool,
+  runAgentLoop,
+  toolsFrom,
+  type ChatCompletionMessageToolCall,
+  type ToolDefinition,
+} from '../../src';
+import { createMcpServer, mcpTools, type McpListingReport } from '../../src/mcp';
 import { startScriptedServer } from '../../src/testing';
 
 class TravelTools {
@@ -101,6 +108,83 @@ describe('runAgentLoop with a remote MCP tool and a local decorated tool in one 
     } finally {
       await server.close();
       await remote.close();
+    }
+  });
+});
+
+describe('runAgentLoop with an MCP server whose tools are all deferred', () => {
+  /** 200 hand-written tools served in memory: more than one OpenAI request may carry. */
+  async function manyRemoteTools(options: Parameters<typeof mcpTools>[1]) {
+    const served: ToolDefinition[] = Array.from({ length: 200 }, (_, i) => ({
+      schema: {
+        type: 'function',
+        function: {
+          name: i === 137 ? 'translate_text' : `chore_${i}`,
+          description: i === 137 ? 'Translate a text into another language' : `Does chore number ${i}`,
+          parameters: { type: 'object', properties: { text: { type: 'string' } } },
+        },
+      },
+      execute: async ({ params }) => ({ response: `${i}: ${JSON.stringify(params)}` }),
+    }));
+    const server = createMcpServer(served, { name: 'many', version: '1.0.0' });
+    const client = new Client({ name: 'loop', version: '1.0.0' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    const reports: McpListingReport[] = [];
+    const tools = await mcpTools(client, { ...options, onListingCut: (report) => reports.push(report) });
+    return { tools, reports, close: () => Promise.all([client.close(), server.close()]) };
+  }
+
+  it('keeps all 200 (maxTools is 1,000 when deferred), sends none until found, then runs the one found', async () => {
+    const remote = await manyRemoteTools({ prefix: 'x_', deferred: true });
+    const server = await startScriptedServer({
+      turns: [
+        { toolCalls: [{ id: 's1', name: 'search_tools', arguments: { query: 'translate' } }] },
+        { toolCalls: [{ id: 't1', name: 'x_translate_text', arguments: { text: 'hej' } }] },
+        { text: 'hello' },
+      ],
+    });
+    try {
+      expect(remote.tools).toHaveLength(200);
+      expect(remote.reports).toEqual([]);
+      expect(remote.tools.every((tool) => tool.deferred === true)).toBe(true);
+      const result = await runAgentLoop({
+        client: server.client(),
+        body: { model: 'scripted', messages: [{ role: 'user', content: 'Translate hej.' }] },
+        tools: [...toolsFrom(new TravelTools()), ...remote.tools],
+      });
+      expect(result.stopReason).toBe('completed');
+      const offered = server.requests.map((request) =>
+        (request.body.tools ?? []).map((tool) => (tool.type === 'function' ? tool.function.name : '')),
+      );
+      expect(offered).toEqual([
+        ['forecast', 'guide', 'book', 'search_tools'],
+        ['forecast', 'guide', 'book', 'search_tools', 'x_translate_text'],
+        ['forecast', 'guide', 'book', 'search_tools', 'x_translate_text'],
+      ]);
+      expect(result.completeMessages).toContainEqual({
+        role: 'tool',
+        tool_call_id: 't1',
+        content: '137: {"text":"hej"}',
+      });
+    } finally {
+      await server.close();
+      await remote.close();
+    }
+  });
+
+  it('keeps 128 by default when not deferred, and maxTools still bounds a deferred listing', async () => {
+    const plain = await manyRemoteTools({});
+    const bounded = await manyRemoteTools({ deferred: true, maxTools: 150 });
+    try {
+      expect(plain.tools).toHaveLength(128);
+      expect(plain.tools.some((tool) => 'deferred' in tool)).toBe(false);
+      expect(plain.reports[0]).toMatchObject({ droppedTools: 72 });
+      expect(bounded.tools).toHaveLength(150);
+      expect(bounded.reports[0]).toMatchObject({ droppedTools: 50 });
+    } finally {
+      await plain.close();
+      await bounded.close();
     }
   });
 });

@@ -1,0 +1,124 @@
+import type { ChatCompletionMessageToolCall, ChatCompletionTool } from '../llm/type';
+import type { ToolDefinition } from '../toolCall/type';
+import type { DurableState } from './run-state-snapshot';
+import { parseQuery, SEARCH_TOOLS_NAME, searchToolsTool } from './search-tools-tool';
+import { ToolSearchIndex } from './tool-search-index';
+
+/** What a tool set's search needs, worked out once per set (and again only when the set changes). */
+type Catalog = {
+  /** The set it was made from, entry by entry: a set changed in place is catalogued again. */
+  readonly source: readonly ToolDefinition[];
+  /** The deferred tools by name. */
+  readonly deferred: ReadonlyMap<string, ToolDefinition>;
+  /** The schemas of the tools that are always sent, in the set's order. */
+  readonly alwaysSent: readonly ChatCompletionTool[];
+  readonly index: ToolSearchIndex;
+};
+
+const catalogs = new WeakMap<ToolDefinition[], Catalog>();
+
+/**
+ * The deferred tools of one run: which of them the model has found (kept in the run's durable state as
+ * `foundTools`, so a resumed run keeps them), the `search_tools` tool that finds them, and the tools each request
+ * sends. Only a run with a deferred tool has one.
+ *
+ * @internal
+ */
+export class ToolSearch {
+  /** The run's tools: the set it was given, then `search_tools`. */
+  readonly tools: ToolDefinition[];
+  private sent?: { found: readonly string[] | undefined; length: number; schemas: ChatCompletionTool[] };
+  private known?: { found: string[]; names: Set<string> };
+
+  private constructor(
+    private readonly catalog: Catalog,
+    tools: ToolDefinition[],
+    /** The run's durable state as it is now (a resume replaces it). */
+    private readonly durable: () => DurableState,
+  ) {
+    const search = searchToolsTool((query) => catalog.index.search(query), catalog.deferred.size);
+    this.tools = [...tools, search];
+  }
+
+  /** The search of a run over `tools`, or none when no tool of the set is deferred (the run then pays nothing). */
+  static of(tools: ToolDefinition[], durable: () => DurableState): ToolSearch | undefined {
+    if (!Array.isArray(tools) || !tools.some((tool) => tool?.deferred === true)) return undefined;
+    return new ToolSearch(catalogOf(tools), tools, durable);
+  }
+
+  /**
+   * The schemas the next request sends: the tools that are not deferred (in the set's order), `search_tools`, then
+   * the deferred tools found so far, in the order they were found. Each request's list starts with the previous
+   * one's: a found tool never moves those before it (a prefix-keyed prompt cache keeps them). The same array while
+   * nothing new is found.
+   */
+  schemas(): ChatCompletionTool[] {
+    const found = this.durable().foundTools;
+    const length = found?.length ?? 0;
+    const sent = this.sent;
+    if (sent && sent.found === found && sent.length === length) return sent.schemas;
+    const schemas = [...this.catalog.alwaysSent, this.tools[this.tools.length - 1].schema];
+    const seen = new Set<string>();
+    for (const name of found ?? []) {
+      const tool = this.catalog.deferred.get(name);
+      if (tool && !seen.has(name)) schemas.push(tool.schema);
+      seen.add(name);
+    }
+    this.sent = { found, length, schemas };
+    return schemas;
+  }
+
+  /**
+   * Take what a turn's calls find, in call order: a deferred tool the model calls by name is found by that call
+   * (whatever its outcome), and a `search_tools` call finds what its answer lists. Worked out here from the calls,
+   * not inside the tool, so the order does not depend on `toolConcurrency` and an answer replayed from a journal
+   * finds the same tools.
+   */
+  noteCalls(calls: readonly ChatCompletionMessageToolCall[]): void {
+    for (const call of calls) {
+      const name = call.function?.name;
+      if (name === SEARCH_TOOLS_NAME) {
+        const parsed = parseQuery(call.function.arguments);
+        if (!parsed.success) continue;
+        for (const tool of this.catalog.index.search(parsed.data.query).tools)
+          this.markFound(tool.schema.function.name);
+      } else if (typeof name === 'string' && this.catalog.deferred.has(name)) {
+        this.markFound(name);
+      }
+    }
+  }
+
+  private markFound(name: string): void {
+    const durable = this.durable();
+    const found = (durable.foundTools ??= []);
+    if (this.known?.found !== found) this.known = { found, names: new Set(found) };
+    if (this.known.names.has(name)) return;
+    this.known.names.add(name);
+    found.push(name);
+  }
+}
+
+function catalogOf(tools: ToolDefinition[]): Catalog {
+  const cached = catalogs.get(tools);
+  if (cached && sameEntries(cached.source, tools)) return cached;
+  const deferred = new Map<string, ToolDefinition>();
+  const alwaysSent: ChatCompletionTool[] = [];
+  for (const tool of tools) {
+    if (tool?.deferred === true) deferred.set(tool.schema.function.name, tool);
+    else alwaysSent.push(tool.schema);
+  }
+  const catalog: Catalog = {
+    source: tools.slice(),
+    deferred,
+    alwaysSent,
+    index: new ToolSearchIndex([...deferred.values()]),
+  };
+  catalogs.set(tools, catalog);
+  return catalog;
+}
+
+function sameEntries(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
