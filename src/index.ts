@@ -38,6 +38,8 @@ export {
   InvalidRunStateError,
   MalformedResponseError,
   ModelConnectionError,
+  OutputSchemaError,
+  OutputValidationError,
   ResponsesWireRequiredError,
   RunAbortedError,
   RunStateSignatureError,
@@ -53,7 +55,16 @@ export {
 } from './errors';
 export type { RunStateSignatureProblem, ToolDefinitionProblem } from './errors';
 
-export { runAgentLoop } from './agentCall/run-agent-loop';
+export { runAgentLoop } from './output/run-agent-loop';
+export type {
+  OutputClass,
+  OutputIssue,
+  OutputMode,
+  OutputProfile,
+  OutputSpec,
+  OutputStandardSchema,
+  OutputValidationResult,
+} from './agentCall/output-types';
 export { RUN_STATE_VERSION } from './agentCall/run-state';
 export type { Decision, PendingCall, RunState } from './agentCall/run-state';
 export { createMemoryJournal } from './toolCall/journal';

@@ -5,17 +5,21 @@ import {
 } from '../constants';
 import { DuplicateToolNameError } from '../errors/duplicate-tool-name.error';
 import { EmptyModelResponseError } from '../errors/empty-model-response.error';
+import { OutputValidationError } from '../errors/output-validation.error';
 import { UnsupportedToolCallError } from '../errors/unsupported-tool-call.error';
 import type { LLMClient } from '../llm/client';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, UsageItem } from '../llm/type';
 import { duplicateToolName } from '../toolCall/run-tool';
 import type { ToolExecuteResult } from '../toolCall/type';
+import { outputFeedback } from '../text/output-feedback';
 import { toError } from '../utils/to-error';
 import { AWAITING_APPROVAL_RESPONSE, findApprovals } from './approvals';
 import { ContextFitting } from './context-fitting';
+import { checkFinalAnswer } from './final-answer';
 import { advanceLoopGuard, forcesAnswer } from './loop-guard';
 import { ModelRequests } from './model-requests';
 import type { RunEvents } from './observers';
+import type { OutputFormat } from './output-types';
 import { answerCall, reportRequestEnd } from './report-hooks';
 import {
   applyDecisions,
@@ -56,6 +60,13 @@ export class AgentLoop {
   /** Set when the resume input was refused: nothing ran, nothing is checkpointed, and the state is not signed. */
   refusedInput = false;
   private journalError?: { error: unknown };
+  /** The run's `output`, made ready above the core; an `Error` when it could not be (the run ends before a request). */
+  private readonly output?: OutputFormat;
+  private readonly outputRefusal?: Error;
+  /** The validated final answer, once there is one. */
+  private outputValue?: { value: unknown };
+  /** Final answers that failed `output` in this call. */
+  private outputFailures = 0;
 
   constructor(
     private readonly props: RunAgentCallProps,
@@ -66,9 +77,12 @@ export class AgentLoop {
     client: LLMClient,
     /** The run's trace context, carried by every state it saves. */
     traceparent: string | undefined,
+    output?: OutputFormat | Error,
   ) {
+    if (output instanceof Error) this.outputRefusal = output;
+    else this.output = output;
     this.model = String(props.body.model);
-    this.requests = new ModelRequests(props, client, signal, events);
+    this.requests = new ModelRequests(props, client, signal, events, this.output);
     this.tools = new ToolCallRunner(props, signal, events, (error) => (this.journalError ??= { error }));
     this.fitting = new ContextFitting(props, client, this.model, signal, (usages) => this.pushUsages(usages));
     this.history = new RunHistory(props.resumeFrom === undefined ? [...props.body.messages] : []);
@@ -81,6 +95,10 @@ export class AgentLoop {
       // Nothing runs, and a state to resume from goes back as it came.
       this.unreadableState = this.props.resumeFrom;
       return this.finish('error', new DuplicateToolNameError(duplicate));
+    }
+    if (this.outputRefusal) {
+      this.unreadableState = this.props.resumeFrom;
+      return this.finish('error', this.outputRefusal);
     }
     if (this.props.resumeFrom !== undefined || this.props.childrenInteractiveParams) {
       const resumed = await this.resume();
@@ -114,7 +132,10 @@ export class AgentLoop {
       if (!res.toolCalls.length) {
         if (res.droppedToolCalls) return this.finish('error', new UnsupportedToolCallError(res.droppedToolCalls));
         if (!res.answerText && !res.reasoningText) return this.finish('error', new EmptyModelResponseError());
-        return this.finish('completed');
+        if (!this.output) return this.finish('completed');
+        const ended = await this.checkOutput(this.output, res.answerText);
+        if (ended) return ended;
+        continue;
       }
 
       this.durable.loopGuard = advanceLoopGuard(this.durable.loopGuard, res.answerText, res.toolCalls);
@@ -123,6 +144,26 @@ export class AgentLoop {
       if (ended) return ended;
     }
     return this.finish('max_turns');
+  }
+
+  /**
+   * Check a final answer against `output`: valid, the run is complete; invalid, a feedback message (role `user`,
+   * last) and another turn, until the feedback rounds are used up.
+   */
+  private async checkOutput(output: OutputFormat, text: string): Promise<RunAgentResponse | undefined> {
+    const checked = await checkFinalAnswer(output, text);
+    if (checked.ok) {
+      this.outputValue = checked;
+      return this.finish('completed');
+    }
+    this.outputFailures++;
+    if (this.outputFailures > output.retries) {
+      return this.finish('output_invalid', new OutputValidationError(checked.lines, this.outputFailures));
+    }
+    const feedback: ChatCompletionMessageParam = { role: 'user', content: outputFeedback(checked.lines) };
+    this.history.append(feedback);
+    this.history.produce(feedback);
+    return this.afterTurn(false);
   }
 
   /** After a turn's tool messages are in the history: checkpoint, then end the run if it must not go on. */
@@ -296,6 +337,7 @@ export class AgentLoop {
       text: tally.text,
       ...(error !== undefined ? { error: toError(error) } : {}),
       stopReason,
+      ...(this.outputValue && stopReason === 'completed' && { output: this.outputValue.value }),
       runTimes: tally.runTimes,
       state: this.unreadableState === undefined ? this.state(false) : (this.unreadableState as RunState),
     };

@@ -2,6 +2,8 @@ import type { LLMClient } from '../llm/client';
 import { createLLMResponse, type LLMResponse } from '../llm/request';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from '../llm/type';
 import type { RunEvents } from './observers';
+import { instructionsOf, withInstructions, withOutputFormat } from './output-request';
+import type { OutputFormat } from './output-types';
 import type { RunAgentCallProps } from './type';
 
 const REQUEST_SCOPE = { kind: 'request' } as const;
@@ -17,12 +19,15 @@ export class ModelRequests {
   private readonly schemas: ChatCompletionTool[] | undefined;
   private readonly body: RunAgentCallProps['body'];
   private readonly hooks: Pick<RunAgentCallProps, 'onStreaming' | 'onReasoning' | 'onToolCall' | 'onToolParam'>;
+  /** The `output` schema as instructions, for `outputMode: 'instructions'`. */
+  private readonly instructions: string | undefined;
 
   constructor(
     private readonly props: RunAgentCallProps,
     private readonly client: LLMClient,
     private readonly signal: AbortSignal | undefined,
     private readonly events: RunEvents,
+    output?: OutputFormat,
   ) {
     this.hooks = {
       onStreaming: events.sink('text'),
@@ -33,7 +38,8 @@ export class ModelRequests {
     this.schemas = props.tools.length ? props.tools.map((t) => t.schema) : undefined;
     // `tools` is not part of the body's type, but a plain-JS caller may still pass it: the model must only see `tools`.
     const { tools: _ignored, ...body } = props.body as RunAgentCallProps['body'] & { tools?: unknown };
-    this.body = body;
+    this.body = output ? withOutputFormat(body, output) : body;
+    this.instructions = output?.mode === 'instructions' ? instructionsOf(output) : undefined;
   }
 
   /**
@@ -67,7 +73,7 @@ export class ModelRequests {
       callIds,
       body: {
         ...this.body,
-        messages,
+        messages: this.instructions === undefined ? messages : withInstructions(messages, this.instructions),
         ...(this.schemas
           ? { tools: this.schemas, tool_choice: forceAnswer ? 'none' : (this.body.tool_choice ?? 'auto') }
           : {}),

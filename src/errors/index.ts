@@ -18,3 +18,5 @@ export { UnsupportedWireFieldError } from './unsupported-wire-field.error';
 export { ResponsesWireRequiredError } from './responses-wire-required.error';
 export { MalformedResponseError } from './malformed-response.error';
 export { ModelConnectionError } from './model-connection.error';
+export { OutputValidationError } from './output-validation.error';
+export { OutputSchemaError } from './output-schema.error';
