@@ -28,7 +28,9 @@ export function resolveOutput(props: RunAgentCallProps<unknown>): OutputFormat |
   } catch (error) {
     return OutputSchemaError.isInstance(error)
       ? error
-      : new OutputSchemaError(`output cannot be used: ${getErrText(error)}`, { cause: error });
+      : new OutputSchemaError(`output cannot be used: ${error instanceof Error ? error.message : getErrText(error)}`, {
+          cause: error,
+        });
   }
 }
 
