@@ -141,14 +141,20 @@ describe('runAgentLoop({ output })', () => {
     expect(feedbackOf(server.requests[1])?.split('\n').slice(1)).toEqual(['id: id is required']);
   });
 
-  it('accepts JSON as the only content of a code fence, and refuses prose around one', async () => {
+  it('accepts JSON as the only content of a code fence, and refuses prose around one or around bare JSON', async () => {
     server.enqueue({ text: '```json\n' + good + '\n```' });
     expect((await run({ output: OrderDto })).output).toEqual(GOOD);
 
-    server.enqueue({ text: 'Here it is:\n```json\n' + good + '\n```' }, { text: '```\n' + good + '```' });
+    server.enqueue(
+      { text: 'Here it is:\n```json\n' + good + '\n```' },
+      { text: `Sure! ${good}` },
+      { text: '```\n' + good + '```' },
+    );
     const result = await run({ output: OrderDto });
     expect(result.output).toEqual(GOOD);
     expect(feedbackOf(server.requests[2])).toContain('the answer is not JSON');
+    expect(feedbackOf(server.requests[3])).toContain('the answer is not JSON');
+    expect(server.requests).toHaveLength(4);
   });
 
   it('ends with output_invalid once the feedback rounds are used up, every message kept', async () => {
