@@ -3,8 +3,7 @@ import type { OutputFormat, OutputMode, OutputStandardSchema, OutputValidationRe
 import type { RunAgentCallProps } from '../agentCall/type';
 import { applyProfile } from '../definitions/profiles/apply-profile';
 import { PROFILE_RULES } from '../definitions/profiles/profile-rules';
-import { SCHEMA_PROFILES, type SchemaProfile } from '../definitions/profiles/schema-profile';
-import type { JsonSchema } from '../definitions/schema/json-schema';
+import { SCHEMA_PROFILES } from '../definitions/profiles/schema-profile';
 import { standardSchemaOf } from '../definitions/standard/standard-schema-of';
 import { OutputSchemaError } from '../errors/output-schema.error';
 import { getErrText } from '../text/error-text';
@@ -47,7 +46,7 @@ function readOutput(props: RunAgentCallProps<unknown>): OutputFormat {
     throw new OutputSchemaError('output must be a class-validator DTO class or a Standard Schema v1 object');
   }
   const profile = props.outputProfile ?? 'openai';
-  if (!SCHEMA_PROFILES.includes(profile as SchemaProfile)) {
+  if (!SCHEMA_PROFILES.includes(profile)) {
     throw new OutputSchemaError(`unknown outputProfile "${String(profile)}"; use one of ${SCHEMA_PROFILES.join(', ')}`);
   }
   const mode = props.outputMode ?? 'json_schema';
@@ -59,7 +58,7 @@ function readOutput(props: RunAgentCallProps<unknown>): OutputFormat {
     throw new OutputSchemaError(`outputRetries must be a non-negative integer, not ${String(retries)}`);
   }
   const source = jsonSchemaOf(standard);
-  const profiled = applyProfile(source as JsonSchema, PROFILE_RULES[profile]);
+  const profiled = applyProfile(source, PROFILE_RULES[profile]);
   if (profiled.problems.length) {
     throw new OutputSchemaError(
       `output cannot be sent with outputProfile "${profile}": ${profiled.problems.join('; ')}`,
@@ -69,7 +68,7 @@ function readOutput(props: RunAgentCallProps<unknown>): OutputFormat {
   const validate = standard['~standard'].validate;
   return {
     name: outputName(props.outputName, className, source.title),
-    schema: profiled.schema as Record<string, unknown>,
+    schema: profiled.schema,
     strict,
     mode,
     retries,

@@ -33,7 +33,7 @@ const ANSWERS: Record<Exclude<Step['kind'], 'tools'>, { text: string; valid: boo
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('tools' as const), calls: fc.integer({ min: 1, max: 3 }) }),
-  fc.constantFrom(...(Object.keys(ANSWERS) as Exclude<Step['kind'], 'tools'>[])).map((kind) => ({ kind }) as Step),
+  fc.constantFrom(...(Object.keys(ANSWERS) as Exclude<Step['kind'], 'tools'>[])).map((kind) => ({ kind })),
 );
 
 /** What the loop must do with `steps`: the turns it takes, the feedback rounds, and how it ends. */

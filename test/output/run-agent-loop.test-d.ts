@@ -24,8 +24,8 @@ export async function fromClass(): Promise<void> {
 }
 
 export async function fromStandardSchemaOf(): Promise<void> {
-  const result = await runAgentLoop({ client, body, tools: [], output: standardSchemaOf(OrderDto) });
-  expectType<Equal<typeof result.output, OrderDto | undefined>>();
+  const _result = await runAgentLoop({ client, body, tools: [], output: standardSchemaOf(OrderDto) });
+  expectType<Equal<typeof _result.output, OrderDto | undefined>>();
 }
 
 declare const handMade: OutputStandardSchema<OrderDto>;
@@ -39,15 +39,15 @@ declare const asyncSchema: {
 };
 
 export async function fromStandardSchema(): Promise<void> {
-  const result = await runAgentLoop({ client, body, tools: [], output: handMade });
-  expectType<Equal<typeof result.output, OrderDto | undefined>>();
-  const fromAsync = await runAgentLoop({ client, body, tools: [], output: asyncSchema });
-  expectType<Equal<typeof fromAsync.output, OrderDto | undefined>>();
+  const _result = await runAgentLoop({ client, body, tools: [], output: handMade });
+  expectType<Equal<typeof _result.output, OrderDto | undefined>>();
+  const _fromAsync = await runAgentLoop({ client, body, tools: [], output: asyncSchema });
+  expectType<Equal<typeof _fromAsync.output, OrderDto | undefined>>();
 }
 
 export async function withoutOutput(): Promise<void> {
-  const result = await runAgentLoop({ client, body, tools: [] });
-  expectType<Equal<typeof result.output, unknown>>();
+  const _result = await runAgentLoop({ client, body, tools: [] });
+  expectType<Equal<typeof _result.output, unknown>>();
 }
 
 // Every existing use compiles unchanged: props built apart, and partial props as the queue's setup returns them.
