@@ -8,6 +8,8 @@ import {
   standardSchemaOf,
   type OutputStandardSchema,
 } from '../../src';
+import { runAgentLoop as runCoreLoop } from '../../src/agentCall/run-agent-loop';
+import { runObservedLoop } from '../../src/internal';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../../src/testing';
 import { fakeTool, user } from '../helpers/tools';
 import { wireUnderTest } from '../helpers/wire-under-test';
@@ -402,6 +404,39 @@ describe('runAgentLoop({ output })', () => {
     expect(lookup.calls).toHaveLength(3);
     const toolIds = result.completeMessages.flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : []));
     expect(toolIds).toEqual(['a', 'b', 'c']);
+  });
+
+  it('reads a class in the observed loop the queue runs, and refuses a raw one in the core loop', async () => {
+    server.enqueue({ text: good });
+    const observed = await runObservedLoop(
+      { client: server.client(), body: { model: 'm', messages: [user('x')] }, tools: [], output: OrderDto },
+      [],
+    );
+    expect(observed.output).toBeInstanceOf(OrderDto);
+
+    const core = await runCoreLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('x')] },
+      tools: [],
+      output: OrderDto,
+    });
+    expect(core.stopReason).toBe('error');
+    expect(OutputSchemaError.isInstance(core.error)).toBe(true);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('checkpoints after a feedback round, and a resumed run goes on to a typed answer', async () => {
+    const saved: unknown[] = [];
+    server.enqueue({ text: 'prose' }, { text: 'more prose' });
+    const first = await run({ output: OrderDto, outputRetries: 1, onCheckpoint: (state) => void saved.push(state) });
+    expect(first.stopReason).toBe('output_invalid');
+    expect(saved).toHaveLength(2);
+
+    server.enqueue({ text: good });
+    const resumed = await run({ output: OrderDto, resumeFrom: JSON.parse(JSON.stringify(first.state)) });
+    expect(resumed.stopReason).toBe('completed');
+    expect(resumed.output).toEqual(GOOD);
+    expect(resumed.state.turn).toBe(3);
   });
 
   it('costs nothing when absent: no response_format and no output', async () => {
