@@ -65,8 +65,6 @@ export class AgentLoop {
   private readonly outputRefusal?: Error;
   /** The validated final answer, once there is one. */
   private outputValue?: { value: unknown };
-  /** Final answers that failed `output` in this call. */
-  private outputFailures = 0;
 
   constructor(
     private readonly props: RunAgentCallProps,
@@ -156,9 +154,10 @@ export class AgentLoop {
       this.outputValue = checked;
       return this.finish('completed');
     }
-    this.outputFailures++;
-    if (this.outputFailures > output.retries) {
-      return this.finish('output_invalid', new OutputValidationError(checked.lines, this.outputFailures));
+    const failures = (this.durable.outputFailures ?? 0) + 1;
+    this.durable.outputFailures = failures;
+    if (failures > output.retries) {
+      return this.finish('output_invalid', new OutputValidationError(checked.lines, failures));
     }
     const feedback: ChatCompletionMessageParam = { role: 'user', content: outputFeedback(checked.lines) };
     this.history.append(feedback);

@@ -115,6 +115,7 @@ export function restoreDurableState(saved: RunState, current: DurableState, veri
     caller: takeSavedCaller ? saved.caller : current.caller,
     // This run's own span is what a later resume continues, not the one the saved state came from.
     ...(current.traceparent !== undefined && { traceparent: current.traceparent }),
+    ...(saved.outputFailures !== undefined && { outputFailures: saved.outputFailures }),
   };
 }
 

@@ -23,6 +23,8 @@ export type DurableState = {
   caller: unknown;
   /** The trace context of this run's span, when it is traced: what a resumed run continues. */
   traceparent?: string;
+  /** Final answers that failed `output`, across resumes. */
+  outputFailures?: number;
 };
 
 /**
@@ -70,6 +72,7 @@ export function snapshotRunState(
     pending: durable.pending.slice(),
     ...(durable.hasCaller ? { caller: durable.caller } : {}),
     ...(durable.traceparent !== undefined && { traceparent: durable.traceparent }),
+    ...(durable.outputFailures !== undefined && { outputFailures: durable.outputFailures }),
   };
 }
 

@@ -38,6 +38,7 @@ export function validateRunState(value: unknown): asserts value is RunState {
     expectCount(guard.repeats, 'loopGuard.repeats');
   }
   if (state.traceparent !== undefined) expectString(state.traceparent, 'traceparent');
+  if (state.outputFailures !== undefined) expectCount(state.outputFailures, 'outputFailures');
   if (state.signature !== undefined) expectString(state.signature, 'signature');
   expectPending(state.pending, messages);
   for (const key of Object.keys(state)) if (!KNOWN_KEYS.has(key)) expectNoNegativeCounts(state[key], key);
@@ -68,6 +69,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'caller',
   'traceparent',
   'signature',
+  'outputFailures',
 ]);
 
 /**

@@ -16,7 +16,7 @@ export class OutputValidationError extends AgentcallError {
 
   /** The last answer's problems, one `path: message` line each (`items[1].qty: qty must not be less than 1`). */
   readonly lines: readonly string[];
-  /** How many final answers the run checked, the last one included. */
+  /** How many final answers failed in the run (across resumes), the last one included. */
   readonly attempts: number;
 
   constructor(lines: readonly string[], attempts: number) {

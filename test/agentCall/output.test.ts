@@ -437,6 +437,27 @@ describe('runAgentLoop({ output })', () => {
     expect(resumed.stopReason).toBe('completed');
     expect(resumed.output).toEqual(GOOD);
     expect(resumed.state.turn).toBe(3);
+    expect(first.state.outputFailures).toBe(2);
+    expect('outputFailures' in resumed.state).toBe(true);
+
+    // The failures count across resumes, as the queue resumes a run for every job: one more bad answer ends it.
+    server.enqueue({ text: 'prose again' });
+    const again = await run({ output: OrderDto, resumeFrom: first.state });
+    expect(again.stopReason).toBe('output_invalid');
+    expect((again.error as OutputValidationError).attempts).toBe(3);
+    expect(again.state.outputFailures).toBe(3);
+  });
+
+  it('refuses a state whose outputFailures is not a count, before any request', async () => {
+    server.enqueue({ text: 'prose' });
+    const first = await run({ output: OrderDto, outputRetries: 0 });
+    for (const outputFailures of [-1, 1.5, '1', Number.MAX_SAFE_INTEGER + 2]) {
+      const result = await run({ output: OrderDto, resumeFrom: { ...first.state, outputFailures } as never });
+      expect(result.stopReason).toBe('error');
+      expect(result.error?.name).toBe('InvalidRunStateError');
+      expect(result.error?.message).toContain('outputFailures');
+    }
+    expect(server.requests).toHaveLength(1);
   });
 
   it('costs nothing when absent: no response_format and no output', async () => {
