@@ -26,6 +26,8 @@ import type { RunAgentCallProps, RunAgentResponse } from './type';
  *   onStreaming: ({ text }) => process.stdout.write(text),
  * });
  * console.log(result.stopReason, result.completeMessages.at(-1));
+ *
+ * @internal The core loop: `agentcall`'s `runAgentLoop` (src/output/) wraps it and reads a typed `output`.
  */
 export function runAgentLoop(props: RunAgentCallProps): Promise<RunAgentResponse> {
   return runObservedLoop(props, NO_OBSERVERS);
