@@ -103,7 +103,7 @@ const responsesWire: Project = {
     '<rootDir>/test/nestjs/*.test.ts',
     '<rootDir>/test/mcp/agent-loop.test.ts',
     '<rootDir>/test/integration/*.test.ts',
-    '<rootDir>/test/samples/{agent-loop,quickstart,demo,testing,handwritten,tools,nestjs-app}.test.ts',
+    '<rootDir>/test/samples/{agent-loop,quickstart,demo,testing,handwritten,tools,nestjs-app,output}.test.ts',
   ],
   testPathIgnorePatterns: [
     ...base.testPathIgnorePatterns,

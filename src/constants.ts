@@ -83,3 +83,9 @@ export const DEFAULT_MAX_SSE_LINE_BYTES = 2 * 1024 * 1024;
 
 /** Tool calls of one model turn that are run; the calls past it each get a tool message saying they were not run. */
 export const DEFAULT_MAX_TOOL_CALLS_PER_TURN = 64;
+
+/** Answers that fail the `output` schema a run sends feedback on before it ends with `stopReason: 'output_invalid'`. */
+export const DEFAULT_OUTPUT_RETRIES = 2;
+
+/** Most `path: message` lines one output feedback message (and `OutputValidationError`) lists; the rest are counted. */
+export const MAX_OUTPUT_FEEDBACK_LINES = 20;

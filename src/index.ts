@@ -1,8 +1,9 @@
 /**
  * agentcall: LLM tools as decorated classes, and the loop that runs them.
  *
- * The core (`runTool`, `runAgentLoop`, `createLLMResponse`) knows no tool by name and never imports the
- * decorator layer; NestJS lives in `agentcall/nestjs`, the scripted test server in `agentcall/testing`.
+ * The core (`runTool`, the agent loop, `createLLMResponse`) knows no tool by name and never imports the
+ * decorator layer (`runAgentLoop` reads a typed `output` class above the loop, in `src/output/`); NestJS lives in
+ * `agentcall/nestjs`, the scripted test server in `agentcall/testing`.
  */
 export { Tool } from './decorators/tool.decorator';
 export { Param } from './decorators/param.decorator';
@@ -40,6 +41,8 @@ export {
   MalformedResponseError,
   MissingPriceError,
   ModelConnectionError,
+  OutputSchemaError,
+  OutputValidationError,
   ResponsesWireRequiredError,
   RunAbortedError,
   RunStateSignatureError,
@@ -55,7 +58,16 @@ export {
 } from './errors';
 export type { RunStateSignatureProblem, ToolDefinitionProblem } from './errors';
 
-export { runAgentLoop } from './agentCall/run-agent-loop';
+export { runAgentLoop } from './output/run-agent-loop';
+export type {
+  OutputClass,
+  OutputIssue,
+  OutputMode,
+  OutputProfile,
+  OutputSpec,
+  OutputStandardSchema,
+  OutputValidationResult,
+} from './agentCall/output-types';
 export { isRetryableModelError } from './llm/retryable-error';
 export { RUN_STATE_VERSION } from './agentCall/run-state';
 export type { Decision, PendingCall, RunSpent, RunState } from './agentCall/run-state';

@@ -5,5 +5,5 @@
  */
 export { TOOL_NAME_PATTERN } from './constants';
 export { toModelText } from './text/model-text';
-export { runObservedLoop } from './agentCall/run-agent-loop';
+export { runObservedLoop } from './output/run-agent-loop';
 export type { RunEventMap, RunEventName, RunObserver, RunScope } from './agentCall/run-events';

@@ -5,19 +5,23 @@ import {
 } from '../constants';
 import { DuplicateToolNameError } from '../errors/duplicate-tool-name.error';
 import { EmptyModelResponseError } from '../errors/empty-model-response.error';
+import { OutputValidationError } from '../errors/output-validation.error';
 import { UnsupportedToolCallError } from '../errors/unsupported-tool-call.error';
 import type { LLMClient } from '../llm/client';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, UsageItem } from '../llm/type';
 import { duplicateToolName } from '../toolCall/run-tool';
 import type { ToolExecuteResult } from '../toolCall/type';
+import { outputFeedback } from '../text/output-feedback';
 import { toError } from '../utils/to-error';
 import { AWAITING_APPROVAL_RESPONSE, findApprovals } from './approvals';
 import { checkBudget } from './check-budget';
 import { ContextFitting } from './context-fitting';
+import { checkFinalAnswer } from './final-answer';
 import { advanceLoopGuard, forcesAnswer } from './loop-guard';
 import { FallbackRequests } from './model-fallback';
 import { ModelRequests } from './model-requests';
 import type { RunEvents } from './observers';
+import type { OutputFormat } from './output-types';
 import { answerCall, reportRequestEnd } from './report-hooks';
 import {
   applyDecisions,
@@ -64,6 +68,11 @@ export class AgentLoop {
   private readonly budget?: BudgetMeter;
   /** Set when a tool is deferred: what the model has found of those, and `search_tools`. */
   private readonly toolSearch?: ToolSearch;
+  /** The run's `output`, made ready above the core; an `Error` when it could not be (the run ends before a request). */
+  private readonly output?: OutputFormat;
+  private readonly outputRefusal?: Error;
+  /** The validated final answer, once there is one. */
+  private outputValue?: { value: unknown };
 
   constructor(
     private readonly props: RunAgentCallProps,
@@ -74,14 +83,18 @@ export class AgentLoop {
     client: LLMClient,
     /** The run's trace context, carried by every state it saves. */
     traceparent: string | undefined,
+    output?: OutputFormat | Error,
   ) {
+    if (output instanceof Error) this.outputRefusal = output;
+    else this.output = output;
     this.model = String(props.body.model);
     this.toolSearch = ToolSearch.of(props.tools, () => this.durable);
     // The run's tools then include `search_tools`: it runs, is approved and is checked for duplicates like any tool.
     if (this.toolSearch) this.props = props = { ...props, tools: this.toolSearch.tools };
+    const extras = { toolSearch: this.toolSearch, output: this.output };
     this.requests = props.fallback?.length
-      ? new FallbackRequests(props, props.fallback, client, signal, events, () => this.durable, this.toolSearch)
-      : new ModelRequests(props, client, signal, events, this.toolSearch);
+      ? new FallbackRequests(props, props.fallback, client, signal, events, () => this.durable, extras)
+      : new ModelRequests(props, client, signal, events, extras);
     this.durable = newDurableState(props, traceparent);
     const budget = props.budget === undefined ? undefined : new BudgetMeter(props.budget, props.prices);
     this.tools = new ToolCallRunner(
@@ -114,6 +127,10 @@ export class AgentLoop {
       // Nothing runs, and a state to resume from goes back as it came.
       this.unreadableState = this.props.resumeFrom;
       return this.finish('error', new DuplicateToolNameError(duplicate));
+    }
+    if (this.outputRefusal) {
+      this.unreadableState = this.props.resumeFrom;
+      return this.finish('error', this.outputRefusal);
     }
     const refused = this.props.budget === undefined ? undefined : checkBudget(this.props);
     if (refused) {
@@ -166,7 +183,10 @@ export class AgentLoop {
       if (!res.toolCalls.length) {
         if (res.droppedToolCalls) return this.finish('error', new UnsupportedToolCallError(res.droppedToolCalls));
         if (!res.answerText && !res.reasoningText) return this.finish('error', new EmptyModelResponseError());
-        return this.finish('completed');
+        if (!this.output) return this.finish('completed');
+        const ended = await this.checkOutput(this.output, res.answerText);
+        if (ended) return ended;
+        continue;
       }
 
       this.durable.loopGuard = advanceLoopGuard(this.durable.loopGuard, res.answerText, res.toolCalls);
@@ -175,6 +195,27 @@ export class AgentLoop {
       if (ended) return ended;
     }
     return this.finish('max_turns');
+  }
+
+  /**
+   * Check a final answer against `output`: valid, the run is complete; invalid, a feedback message (role `user`,
+   * last) and another turn, until the feedback rounds are used up.
+   */
+  private async checkOutput(output: OutputFormat, text: string): Promise<RunAgentResponse | undefined> {
+    const checked = await checkFinalAnswer(output, text);
+    if (checked.ok) {
+      this.outputValue = checked;
+      return this.finish('completed');
+    }
+    const failures = (this.durable.outputFailures ?? 0) + 1;
+    this.durable.outputFailures = failures;
+    if (failures > output.retries) {
+      return this.finish('output_invalid', new OutputValidationError(checked.lines, failures));
+    }
+    const feedback: ChatCompletionMessageParam = { role: 'user', content: outputFeedback(checked.lines) };
+    this.history.append(feedback);
+    this.history.produce(feedback);
+    return this.afterTurn(false);
   }
 
   /** After a turn's tool messages are in the history: checkpoint, then end the run if it must not go on. */
@@ -377,6 +418,7 @@ export class AgentLoop {
       text: tally.text,
       ...(error !== undefined ? { error: toError(error) } : {}),
       stopReason,
+      ...(this.outputValue && stopReason === 'completed' && { output: this.outputValue.value }),
       runTimes: tally.runTimes,
       state: this.unreadableState === undefined ? this.state(false) : (this.unreadableState as RunState),
     };

@@ -3,11 +3,10 @@ import type { LLMResponse } from '../llm/request';
 import { isRetryableModelError } from '../llm/retryable-error';
 import type { ChatCompletionMessageParam } from '../llm/type';
 import type { FallbackEntry } from './fallback-entry';
-import { ModelRequests } from './model-requests';
+import { ModelRequests, type RequestExtras } from './model-requests';
 import type { RunEvents } from './observers';
 import { reportRequestEnd } from './report-hooks';
 import type { RunState } from './run-state';
-import type { ToolSearch } from './tool-search';
 import type { DurableState } from './run-state-snapshot';
 import { providerName } from './run-tracing';
 import type { RunAgentCallProps } from './type';
@@ -34,11 +33,11 @@ export class FallbackRequests {
     private readonly events: RunEvents,
     /** The run's durable state now (a resume replaces it). */
     private readonly durable: () => DurableState,
-    /** With deferred tools: what each request sends, whichever model it goes to. */
-    private readonly toolSearch?: ToolSearch,
+    /** What the run adds to each request (found tools, the `output` format), whichever model it goes to. */
+    private readonly extras: RequestExtras,
   ) {
     this.chain = new Array<ModelRequests | undefined>(fallback.length + 1);
-    this.chain[0] = new ModelRequests(props, client, signal, events, toolSearch);
+    this.chain[0] = new ModelRequests(props, client, signal, events, extras);
   }
 
   /** The model the run is on: the one that answered (or failed) the last request. */
@@ -81,7 +80,7 @@ export class FallbackRequests {
       body: { ...this.props.body, model: entry.model },
       wire: entry.wire ?? this.props.wire,
     };
-    const requests = new ModelRequests(props, entry.client ?? this.client, this.signal, this.events, this.toolSearch);
+    const requests = new ModelRequests(props, entry.client ?? this.client, this.signal, this.events, this.extras);
     if (entry.client) requests.provider = providerName(entry.client);
     return (this.chain[position] = requests);
   }

@@ -3,9 +3,19 @@ import { createLLMResponse, type LLMResponse } from '../llm/request';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from '../llm/type';
 import type { RunEvents } from './observers';
 import type { ToolSearch } from './tool-search';
+import { instructionsOf, withInstructions, withOutputFormat } from './output-request';
+import type { OutputFormat } from './output-types';
 import type { RunAgentCallProps } from './type';
 
 const REQUEST_SCOPE = { kind: 'request' } as const;
+
+/** What a run adds to each of its requests, when it has it. @internal */
+export type RequestExtras = {
+  /** With deferred tools: what each request sends changes as tools are found. */
+  toolSearch?: ToolSearch;
+  /** The run's `output`: its structured-output format, or its instructions. */
+  output?: OutputFormat;
+};
 
 /**
  * The main model requests of one run: the body and tools it was started with, sent through its client and
@@ -23,14 +33,17 @@ export class ModelRequests {
   readonly model: string;
   /** The provider its client talks to, when it is not the run's client (a fallback entry's own). */
   provider?: string;
+  /** The `output` schema as instructions, for `outputMode: 'instructions'`. */
+  private readonly instructions: string | undefined;
+  private readonly toolSearch: ToolSearch | undefined;
 
   constructor(
     private readonly props: RunAgentCallProps,
     private readonly client: LLMClient,
     private readonly signal: AbortSignal | undefined,
     private readonly events: RunEvents,
-    /** With deferred tools: what each request sends changes as tools are found. */
-    private readonly toolSearch?: ToolSearch,
+    /** What the run adds to each request: the tools found so far, the `output` format. */
+    extras: RequestExtras = {},
   ) {
     this.hooks = {
       onStreaming: events.sink('text'),
@@ -38,11 +51,14 @@ export class ModelRequests {
       onToolCall: events.sink('toolCall'),
       onToolParam: events.sink('toolParam'),
     };
+    const { toolSearch, output } = extras;
+    this.toolSearch = toolSearch;
     this.schemas = toolSearch || !props.tools.length ? undefined : props.tools.map((t) => t.schema);
     // `tools` is not part of the body's type, but a plain-JS caller may still pass it: the model must only see `tools`.
     const { tools: _ignored, ...body } = props.body as RunAgentCallProps['body'] & { tools?: unknown };
-    this.body = body;
+    this.body = output ? withOutputFormat(body, output) : body;
     this.model = String(body.model);
+    this.instructions = output?.mode === 'instructions' ? instructionsOf(output) : undefined;
   }
 
   /**
@@ -81,7 +97,7 @@ export class ModelRequests {
       callIds,
       body: {
         ...this.body,
-        messages,
+        messages: this.instructions === undefined ? messages : withInstructions(messages, this.instructions),
         ...(this.schemas
           ? { tools: this.schemas, tool_choice: forceAnswer ? 'none' : (this.body.tool_choice ?? 'auto') }
           : {}),

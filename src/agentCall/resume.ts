@@ -126,6 +126,7 @@ export function restoreDurableState(
     // This run's own span is what a later resume continues, not the one the saved state came from.
     ...(current.traceparent !== undefined && { traceparent: current.traceparent }),
     ...(saved.foundTools !== undefined && { foundTools: saved.foundTools.slice() }),
+    ...(saved.outputFailures !== undefined && { outputFailures: saved.outputFailures }),
   };
 }
 

@@ -1,10 +1,12 @@
 import { ABORT_POLL_MS } from '../constants';
 import { RunAbortedError } from '../errors/run-aborted.error';
+import { OutputSchemaError } from '../errors/output-schema.error';
 import { RunTimeoutError } from '../errors/run-timeout.error';
 import { linkAbort } from '../utils/abort';
 import { toError } from '../utils/to-error';
 import { resolveClient } from '../llm/client';
 import { AgentLoop } from './agent-loop';
+import type { OutputFormat } from './output-types';
 import { RunEvents, userHooksObserver } from './observers';
 import type { RunObserver } from './run-events';
 import { signedCheckpoints, signRunState } from './run-state-signature';
@@ -24,12 +26,22 @@ import type { RunAgentCallProps, RunAgentResponse } from './type';
  *   onStreaming: ({ text }) => process.stdout.write(text),
  * });
  * console.log(result.stopReason, result.completeMessages.at(-1));
+ *
+ * @internal The core loop: `agentcall`'s `runAgentLoop` (src/output/) wraps it and reads a typed `output`.
  */
 export function runAgentLoop(props: RunAgentCallProps): Promise<RunAgentResponse> {
   return runObservedLoop(props, NO_OBSERVERS);
 }
 
 const NO_OBSERVERS: readonly RunObserver[] = [];
+
+// The core cannot read a DTO class (it never imports the decorator layer): `output` is made ready by the public
+// `runAgentLoop`, and a core entry given a raw one says so instead of ignoring it.
+function unresolvedOutput(): OutputSchemaError {
+  return new OutputSchemaError(
+    'output was given to the core loop directly: use runAgentLoop from agentcall, which reads the class or schema',
+  );
+}
 
 /**
  * `runAgentLoop` with more observers of the run besides the caller's hooks and tracer (the queue's recorder), each
@@ -40,6 +52,8 @@ const NO_OBSERVERS: readonly RunObserver[] = [];
 export async function runObservedLoop(
   props: RunAgentCallProps,
   observers: readonly RunObserver[],
+  /** `props.output` made ready by the output layer (`src/output/`), or why it could not be. */
+  output?: OutputFormat | Error,
 ): Promise<RunAgentResponse> {
   const timeoutMs = props.timeoutMs;
   // A run that nothing can abort has no signal: its requests and tool calls then skip the listeners, the race and
@@ -75,7 +89,15 @@ export async function runObservedLoop(
   const inner = secret === undefined ? props : signedCheckpoints(props, secret);
   try {
     const abortReason = (): 'timeout' | 'aborted' => (timedOut ? 'timeout' : 'aborted');
-    const loop = new AgentLoop(inner, signal, abortReason, events, client, tracing?.traceparent);
+    const loop = new AgentLoop(
+      inner,
+      signal,
+      abortReason,
+      events,
+      client,
+      tracing?.traceparent,
+      output ?? (props.output === undefined ? undefined : unresolvedOutput()),
+    );
     const result = await events.within({ kind: 'run' }, () => loop.run());
     if (events.has('runEnd')) events.emit('runEnd', result);
     // A refused state goes back as it came: signing it would vouch for it.

@@ -31,6 +31,8 @@ export type DurableState = {
   fallbackIndex?: number;
   /** The deferred tools found so far, in the order found; set once the first is found. */
   foundTools?: string[];
+  /** Final answers that failed `output`, across resumes. */
+  outputFailures?: number;
 };
 
 /**
@@ -83,6 +85,7 @@ export function snapshotRunState(
     ...(durable.model !== undefined && { model: durable.model }),
     ...(durable.fallbackIndex !== undefined && { fallbackIndex: durable.fallbackIndex }),
     ...(durable.foundTools?.length ? { foundTools: durable.foundTools.slice() } : {}),
+    ...(durable.outputFailures !== undefined && { outputFailures: durable.outputFailures }),
   };
 }
 

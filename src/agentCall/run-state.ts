@@ -64,6 +64,11 @@ export type RunState = {
    * resume uses it only when the state was verified with `stateSecret`; otherwise the resuming call's own `caller`.
    */
   caller?: unknown;
+  /**
+   * Final answers that failed the run's `output` schema so far, across resumes (counted against `outputRetries`);
+   * absent while there are none.
+   */
+  outputFailures?: number;
   /** The W3C `traceparent` of the run's span, when it is traced: a resumed run continues the same trace. */
   traceparent?: string;
   /**

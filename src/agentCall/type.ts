@@ -11,6 +11,7 @@ import type { ToolJournal } from '../toolCall/journal';
 import type { ToolDefinition, ToolExecuteResult, ToolInteractive, ToolOutcome } from '../toolCall/type';
 import type { ModelPrice, RunBudget } from './budget-types';
 import type { FallbackEntry } from './fallback-entry';
+import type { OutputMode, OutputProfile, OutputSpec } from './output-types';
 import type { Decision, RunState } from './run-state';
 
 /** What a paused run saved: the tool's question, the history at the pause, and the call awaiting an answer. */
@@ -51,7 +52,12 @@ export type AgentStopReason =
    * The run's `budget` is spent: a token or cost limit was reached with more to do, or a call came past
    * `budget.toolCalls`. Every call the model made is answered; calls not run say so (`outcome: 'skipped'`).
    */
-  | 'budget';
+  | 'budget'
+  /**
+   * The final answer did not match the `output` schema, after `outputRetries` feedback rounds: `error` is an
+   * `OutputValidationError` listing the last answer's problems, `output` is absent, every message is kept.
+   */
+  | 'output_invalid';
 
 /** History compression: summarise old turns once the history nears the model's context window. */
 export type CompressionOptions = {
@@ -144,8 +150,11 @@ export type AgentSpan = {
   spanContext(): { traceId: string; spanId: string; traceFlags: number };
 };
 
-/** Arguments of `runAgentLoop`. */
-export type RunAgentCallProps = ResponseEvents & {
+/**
+ * Arguments of `runAgentLoop`. `T` is the type of the typed final answer (`output`); without `output` it is
+ * `unknown`.
+ */
+export type RunAgentCallProps<T = unknown> = ResponseEvents & {
   /** The chat-completions body (model, messages, temperature, …) without `tools`: those come from `tools`. */
   body: Omit<LLMRequestBody, 'tools'>;
   /** Every tool the model may call; the model sees `tools.map(t => t.schema)`. */
@@ -278,10 +287,33 @@ export type RunAgentCallProps = ResponseEvents & {
   prices?: Record<string, ModelPrice>;
   /** After this many consecutive tool-only turns the next request sends `tool_choice: 'none'` (default 5; 0 = never). */
   maxConsecutiveToolTurns?: number;
+
+  /**
+   * A typed final answer: a class-validator DTO class (validated by the same path as tool parameters, `output` is an
+   * instance of it) or a Standard Schema v1 that gives a JSON Schema. The schema goes out with every request of the
+   * run (tools stay available); the final answer (a turn without tool calls) must be JSON (alone, or alone in one
+   * code fence) that validates, else the model gets a feedback message and another request, up to `outputRetries`.
+   * Cannot be combined with `body.response_format`.
+   */
+  output?: OutputSpec<T>;
+  /** Feedback rounds on a final answer that fails `output` before `stopReason: 'output_invalid'` (default 2). */
+  outputRetries?: number;
+  /**
+   * The schema profile the `output` schema is written for (default `'openai'`, `strict: false`); `'openai-strict'`
+   * sends it with `strict: true` in OpenAI's strict form. The same profiles as `toolsFrom`.
+   */
+  outputProfile?: OutputProfile;
+  /**
+   * How the `output` schema reaches the model: `'json_schema'` (default; `response_format` / `text.format`) or
+   * `'instructions'` (a system message, for providers without structured output).
+   */
+  outputMode?: OutputMode;
+  /** The name the `output` schema goes out under (default: the class name, the schema's `title`, or `'output'`). */
+  outputName?: string;
 };
 
-/** What `runAgentLoop` returns. */
-export type RunAgentResponse = {
+/** What `runAgentLoop` returns; `T` is the type of `output`. */
+export type RunAgentResponse<T = unknown> = {
   /** The whole request history at the end: input, assistant messages and tool messages. */
   completeMessages: ChatCompletionMessageParam[];
   /** Only what this run produced: assistant messages, tool messages, and messages tools returned. */
@@ -308,6 +340,11 @@ export type RunAgentResponse = {
    */
   error?: Error;
   stopReason: AgentStopReason;
+  /**
+   * The validated final answer when the run was given `output` and ended with `stopReason: 'completed'` (an
+   * instance of the DTO class, or the Standard Schema's output); absent otherwise.
+   */
+  output?: T;
   /** Model requests made by this call (`state.turn` counts across resumes). */
   runTimes: number;
   /** Everything needed to resume the run, on every stop reason; plain JSON. */

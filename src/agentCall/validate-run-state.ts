@@ -47,6 +47,7 @@ export function validateRunState(value: unknown): asserts value is RunState {
     // An entry is known by its index and its model: an index alone could not be checked against the list.
     if (state.model === undefined) fail('model', 'must be a string when fallbackIndex is set');
   }
+  if (state.outputFailures !== undefined) expectCount(state.outputFailures, 'outputFailures');
   if (state.signature !== undefined) expectString(state.signature, 'signature');
   expectPending(state.pending, messages);
   if (state.foundTools !== undefined) expectToolNames(state.foundTools, 'foundTools');
@@ -82,6 +83,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'model',
   'fallbackIndex',
   'foundTools',
+  'outputFailures',
 ]);
 
 /**

@@ -19,6 +19,20 @@ export const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
   metadata: ['constants', 'text', 'errors', 'utils'],
   decorators: ['constants', 'text', 'errors', 'utils', 'metadata'],
   definitions: ['constants', 'text', 'errors', 'utils', 'metadata', 'decorators', 'llm', 'toolCall'],
+  // Where the two columns meet: the public `runAgentLoop` reads a DTO class (`output`) with the decorator column and
+  // hands the core loop a Standard Schema, so the request column itself still never imports it.
+  output: [
+    'constants',
+    'text',
+    'errors',
+    'utils',
+    'llm',
+    'toolCall',
+    'agentCall',
+    'metadata',
+    'decorators',
+    'definitions',
+  ],
 };
 
 /** The adapters: each reaches the core only through an entry, and other adapters only through theirs. */
