@@ -42,7 +42,10 @@ export class ReportService {
       body: {
         model: this.model,
         messages: [
-          { role: 'system', content: 'Call get_weather for the city, then answer with a report built from its result.' },
+          {
+            role: 'system',
+            content: 'Call get_weather for the city, then answer with a report built from its result.',
+          },
           { role: 'user', content: `A weather report for ${city}` },
         ],
       },
