@@ -1,7 +1,6 @@
 import 'reflect-metadata';
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, Provider } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import type { Provider } from '@nestjs/common';
 import { AppModule } from '../../samples/nestjs-app/app.module';
 import type { AgentEvent } from '../../samples/nestjs-app/agent.events';
 import { MODEL_NAME, OPENAI, WIRE } from '../../samples/nestjs-app/agent.tokens';
