@@ -258,6 +258,16 @@ describe('samples/nestjs-app: GET /agent/report, a typed answer under a budget',
     expect(outcome.ok && outcome.report).toBeInstanceOf(WeatherReportDto);
   });
 
+  it('answers the same on the Responses wire, where the schema goes out as text.format', async () => {
+    await start([{ provide: WIRE, useValue: { wire: 'responses' } }]);
+    server.enqueue(lookUp, { text: JSON.stringify(rome) });
+    const res = await report('Rome');
+    expect(await res.json()).toEqual(rome);
+    expect(server.requests.map((r) => r.wire)).toEqual(['responses', 'responses']);
+    // The server records a Responses body in chat shape: its text.format comes back as response_format.
+    expect(server.requests[0].body.response_format).toMatchObject({ json_schema: { name: 'WeatherReportDto' } });
+  });
+
   it('stops a model that calls tools forever at the budget (3 tool calls) and answers 503', async () => {
     await start();
     server.enqueue(...Array.from({ length: 6 }, () => lookUp));
