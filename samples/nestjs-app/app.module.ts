@@ -14,6 +14,8 @@ import { AgentController } from './agent.controller';
 import { AgentService } from './agent.service';
 import { LocaleTools } from './locale.tools';
 import { openAIProviders } from './openai.providers';
+import { ReportController } from './report.controller';
+import { ReportService } from './report.service';
 import { RunStore } from './run-store';
 
 /** The sample tools as ordinary providers: Nest injects their dependencies, agentcall discovers them. */
@@ -41,8 +43,8 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [AgentToolsModule.forRoot(), ToolsModule],
-      controllers: [AgentController],
-      providers: [...model, AgentService, RunStore],
+      controllers: [AgentController, ReportController],
+      providers: [...model, AgentService, ReportService, RunStore],
     };
   }
 }

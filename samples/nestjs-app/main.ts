@@ -4,6 +4,7 @@ import { createApp } from './create-app';
 
 /**
  * `npm run demo:nest`, then `curl -N "http://127.0.0.1:3000/agent/stream?prompt=Weather%20in%20Rome"`.
+ * `curl "http://127.0.0.1:3000/agent/report?city=Rome"` answers a typed weather report (a `WeatherReportDto`).
  * Uses OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL when set, else the embedded scripted model, which gives
  * every request a scripted conversation of its own about the city in its prompt.
  */

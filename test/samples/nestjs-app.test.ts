@@ -1,10 +1,12 @@
 import 'reflect-metadata';
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, Provider } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { AppModule } from '../../samples/nestjs-app/app.module';
 import type { AgentEvent } from '../../samples/nestjs-app/agent.events';
 import { MODEL_NAME, OPENAI, WIRE } from '../../samples/nestjs-app/agent.tokens';
 import { createApp } from '../../samples/nestjs-app/create-app';
+import { REPORT_BUDGET, ReportService } from '../../samples/nestjs-app/report.service';
+import { WeatherReportDto } from '../../samples/nestjs-app/weather-report.dto';
 import { Priority, TodoStore } from '../../samples/tools';
 import { startScriptedServer, type ScriptedServer, type ScriptedTurn } from '../../src/testing';
 
@@ -191,6 +193,135 @@ describe('samples/nestjs-app: the SSE endpoint over real HTTP', () => {
   });
 });
 
+describe('samples/nestjs-app: GET /agent/report, a typed answer under a budget', () => {
+  let server: ScriptedServer;
+  let app: INestApplication;
+  let url: string;
+
+  /** The sample app on the scripted server, with `extra` providers (a budget of its own). */
+  async function start(extra: Provider[] = []): Promise<void> {
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        AppModule.register([
+          { provide: OPENAI, useValue: server.client() },
+          { provide: MODEL_NAME, useValue: 'nest-model' },
+          ...extra,
+        ]),
+      ],
+    }).compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    await app.listen(0, '127.0.0.1');
+    url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  }
+  const report = (city: string) => fetch(`${url}/agent/report?city=${encodeURIComponent(city)}`);
+  const lookUp = { toolCalls: [{ name: 'get_weather', arguments: { city: 'Rome' } }] };
+  const rome = { city: 'Rome', celsius: 19, conditions: 'sunny', advice: 'Sunglasses will do.' };
+
+  beforeEach(async () => {
+    server = await startScriptedServer();
+  });
+  afterEach(async () => {
+    await app?.close();
+    await server.close();
+  });
+
+  it('answers the typed JSON, and the model was asked for the WeatherReportDto schema on every request', async () => {
+    await start();
+    server.enqueue(lookUp, { text: JSON.stringify(rome) });
+    const res = await report('Rome');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(rome);
+
+    expect(server.requests).toHaveLength(2);
+    for (const request of server.requests) {
+      expect(request.body.response_format).toMatchObject({
+        type: 'json_schema',
+        json_schema: {
+          name: 'WeatherReportDto',
+          schema: { required: expect.arrayContaining(['city', 'celsius', 'conditions', 'advice']) },
+        },
+      });
+      // Only the weather provider's tools: getToolsOf(WeatherTools).
+      expect(request.body.tools?.map((t) => (t.type === 'function' ? t.function.name : t.type))).toEqual([
+        'get_weather',
+        'get_forecast',
+      ]);
+    }
+    expect(server.requests[1].body.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      content: JSON.stringify({ city: 'Rome', temperatureC: 19, conditions: 'sunny' }),
+    });
+
+    // The service hands out an instance of the DTO.
+    server.enqueue(lookUp, { text: JSON.stringify(rome) });
+    const outcome = await app.get(ReportService).report('Rome');
+    expect(outcome.ok && outcome.report).toBeInstanceOf(WeatherReportDto);
+  });
+
+  it('answers the same on the Responses wire, where the schema goes out as text.format', async () => {
+    await start([{ provide: WIRE, useValue: { wire: 'responses' } }]);
+    server.enqueue(lookUp, { text: JSON.stringify(rome) });
+    const res = await report('Rome');
+    expect(await res.json()).toEqual(rome);
+    expect(server.requests.map((r) => r.wire)).toEqual(['responses', 'responses']);
+    // The server records a Responses body in chat shape: its text.format comes back as response_format.
+    expect(server.requests[0].body.response_format).toMatchObject({ json_schema: { name: 'WeatherReportDto' } });
+  });
+
+  it('stops a model that calls tools forever at the budget (3 tool calls) and answers 503', async () => {
+    await start();
+    server.enqueue(...Array.from({ length: 6 }, () => lookUp));
+    const res = await report('Rome');
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({
+      statusCode: 503,
+      stopReason: 'budget',
+      message: 'The budget is spent',
+      spent: { toolCalls: 3 },
+    });
+    // The 4th request's call was answered without running; no 5th request was made.
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it('ends at once when a budget too small for one request is given (REPORT_BUDGET)', async () => {
+    await start([{ provide: REPORT_BUDGET, useValue: { totalTokens: 100 } }]);
+    server.enqueue({ ...lookUp, usage: { prompt_tokens: 150, completion_tokens: 10 } });
+    const res = await report('Rome');
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ stopReason: 'budget', spent: { toolCalls: 0, totalTokens: 160 } });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('ends output_invalid with the problems when every answer fails validation, and answers 502', async () => {
+    await start();
+    const bad = { text: JSON.stringify({ city: 'Rome', celsius: 'warm', advice: '' }) };
+    server.enqueue(bad, bad, bad);
+    const res = await report('Rome');
+    expect(res.status).toBe(502);
+    expect(await res.json()).toEqual({
+      statusCode: 502,
+      stopReason: 'output_invalid',
+      message: 'The model gave no valid report',
+      problems: [
+        expect.stringMatching(/^celsius: /),
+        expect.stringMatching(/^conditions: /),
+        expect.stringMatching(/^advice: /),
+      ],
+      spent: { toolCalls: 0, totalTokens: expect.any(Number) },
+    });
+    // The first answer and outputRetries' default two feedback rounds.
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('answers 400 without a city', async () => {
+    await start();
+    const res = await fetch(`${url}/agent/report`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ message: 'Query parameter "city" is required' });
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
 describe('samples/nestjs-app without a key (npm run demo:nest): the embedded scripted model', () => {
   let app: INestApplication;
   let url: string;
@@ -222,6 +353,30 @@ describe('samples/nestjs-app without a key (npm run demo:nest): the embedded scr
       expect(cities).toEqual([city]);
       expect(answer).toMatch(new RegExp(`°C and [a-z ]+ in ${city}\\. I added "Pack an umbrella"`));
     }
+  });
+
+  it('answers GET /agent/report with its own script: the weather tool, then the report as JSON', async () => {
+    const rome = await fetch(`${url}/agent/report?city=Rome`);
+    expect(rome.status).toBe(200);
+    expect(await rome.json()).toEqual({
+      city: 'Rome',
+      celsius: 19,
+      conditions: 'sunny',
+      advice: 'Sunglasses and a light jacket will do.',
+    });
+    const oslo = await fetch(`${url}/agent/report?city=Oslo`);
+    expect(await oslo.json()).toMatchObject({
+      city: 'Oslo',
+      conditions: 'snow',
+      advice: expect.stringMatching(/umbrella/),
+    });
+    // A city the tool does not know: the scripted model answers in prose, which never validates.
+    const unknown = await fetch(`${url}/agent/report?city=Atlantis`);
+    expect(unknown.status).toBe(502);
+    expect(await unknown.json()).toMatchObject({
+      stopReason: 'output_invalid',
+      problems: [expect.stringMatching(/not JSON/)],
+    });
   });
 
   it('keeps concurrent requests apart', async () => {
