@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { IsInt, IsObject, Min } from 'class-validator';
+import { IsObject } from 'class-validator';
 import {
   OutputSchemaError,
   OutputValidationError,
@@ -13,16 +13,7 @@ import { runObservedLoop } from '../../src/internal';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../../src/testing';
 import { fakeTool, user } from '../helpers/tools';
 import { wireUnderTest } from '../helpers/wire-under-test';
-
-class LineItem {
-  @Param({ description: 'Product code' }) sku!: string;
-  @IsInt() @Min(1) qty!: number;
-}
-
-class Address {
-  @Param() street!: string;
-  @Param({ optional: true }) city?: string;
-}
+import { LineItem, Address } from '../fixtures/order-dtos';
 
 class OrderDto {
   @Param() id!: string;

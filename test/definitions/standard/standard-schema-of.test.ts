@@ -1,26 +1,9 @@
 import 'reflect-metadata';
 import Ajv from 'ajv';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
+import { IsInt, Max, Min } from 'class-validator';
 import { Param, Tool, ToolDefinitionError, standardSchemaOf, toolsFrom } from '../../../src';
 import type { StandardSchemaResult } from '../../../src';
-
-class LineItem {
-  @Param({ description: 'Product code' }) sku!: string;
-  @IsInt() @Min(1) qty!: number;
-}
-
-class Address {
-  @Param() street!: string;
-  @Param({ optional: true }) city?: string;
-}
-
-class OrderDto {
-  @IsString() customer!: string;
-  @Param({ type: () => [LineItem] }) items!: LineItem[];
-  @IsOptional() @ValidateNested() @Type(() => Address) address?: Address;
-  @Param({ optional: true }) note?: string;
-}
+import { Address, LineItem, OrderDto } from '../../fixtures/order-dtos';
 
 class TreeNode {
   @Param() label!: string;

@@ -1,27 +1,10 @@
 import 'reflect-metadata';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsInt, Matches, Max, Min, MinLength } from 'class-validator';
 import { Param } from '../../../src/decorators/param.decorator';
 import { Tool } from '../../../src/decorators/tool.decorator';
 import { toolsFrom } from '../../../src/definitions/tools-from';
 import type { ToolDefinition } from '../../../src/toolCall/type';
-
-class LineItem {
-  @Param({ description: 'Product code' }) sku!: string;
-  @IsInt() @Min(1) qty!: number;
-}
-
-class Address {
-  @Param() street!: string;
-  @Param({ optional: true }) city?: string;
-}
-
-class OrderDto {
-  @IsString() customer!: string;
-  @Param({ type: () => [LineItem] }) items!: LineItem[];
-  @IsOptional() @ValidateNested() @Type(() => Address) address?: Address;
-  @Param({ optional: true }) note?: string;
-}
+import { Address, LineItem, OrderDto } from '../../fixtures/order-dtos';
 
 class Tools {
   @Tool()
