@@ -37,6 +37,7 @@ export {
   DuplicateToolNameError,
   EmptyModelResponseError,
   InvalidBudgetError,
+  InvalidFallbackError,
   InvalidRunStateError,
   MalformedResponseError,
   MissingPriceError,

@@ -15,6 +15,7 @@ import { outputFeedback } from '../text/output-feedback';
 import { toError } from '../utils/to-error';
 import { AWAITING_APPROVAL_RESPONSE, findApprovals } from './approvals';
 import { checkBudget } from './check-budget';
+import { checkFallback } from './check-fallback';
 import { ContextFitting } from './context-fitting';
 import { checkFinalAnswer } from './final-answer';
 import { advanceLoopGuard, forcesAnswer } from './loop-guard';
@@ -132,7 +133,9 @@ export class AgentLoop {
       this.unreadableState = this.props.resumeFrom;
       return this.finish('error', this.outputRefusal);
     }
-    const refused = this.props.budget === undefined ? undefined : checkBudget(this.props);
+    const refused =
+      (this.props.fallback === undefined ? undefined : checkFallback(this.props.fallback)) ??
+      (this.props.budget === undefined ? undefined : checkBudget(this.props));
     if (refused) {
       // Nothing runs; a state to resume from goes back as it came, unsigned: it was never verified.
       this.unreadableState = this.props.resumeFrom;

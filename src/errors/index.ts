@@ -20,5 +20,6 @@ export { MalformedResponseError } from './malformed-response.error';
 export { ModelConnectionError } from './model-connection.error';
 export { MissingPriceError } from './missing-price.error';
 export { InvalidBudgetError } from './invalid-budget.error';
+export { InvalidFallbackError } from './invalid-fallback.error';
 export { OutputValidationError } from './output-validation.error';
 export { OutputSchemaError } from './output-schema.error';

@@ -2,7 +2,8 @@ import { InMemorySpanExporter, BasicTracerProvider, SimpleSpanProcessor } from '
 import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
 import type { RunState } from '../../src/agentCall/run-state';
 import type { RequestEndEvent, RunAgentCallProps } from '../../src/agentCall/type';
-import { InvalidRunStateError } from '../../src/errors';
+import { InvalidFallbackError, InvalidRunStateError } from '../../src/errors';
+import type { FallbackEntry } from '../../src/agentCall/fallback-entry';
 import { startScriptedServer, type ScriptedReply, type ScriptedServer } from '../../src/testing';
 import { assertValidHistory } from '../helpers/history';
 import { unusedPort } from '../helpers/network';
@@ -234,6 +235,22 @@ describe('runAgentLoop fallback', () => {
     expect(names(second, 1)).toEqual(['get_weather', 'search_tools', 'send_email']);
     expect(mail.calls).toHaveLength(1);
     expect(result.state).toMatchObject({ model: 'm-second', fallbackIndex: 0, foundTools: ['send_email'] });
+  });
+
+  it.each([
+    ['not an array', { model: 'm-second' }, 'fallback'],
+    ['an entry that is not an object', ['m-second'], 'fallback[0]'],
+    ['an entry without a model', [{ model: 'm-second' }, { client: {} }], 'fallback[1].model'],
+    ['an empty model', [{ model: '' }], 'fallback[0].model'],
+    ['an unknown wire', [{ model: 'm-second', wire: 'grpc' }], 'fallback[0].wire'],
+    ['a client that is not an object', [{ model: 'm-second', client: 'https://example.test' }], 'fallback[0].client'],
+  ])('refuses a fallback list with %s before any request', async (_case, fallback, path) => {
+    primary.enqueue(ANSWER);
+    const result = await runAgentLoop(props({ fallback: fallback as unknown as FallbackEntry[] }));
+    expect(result.stopReason).toBe('error');
+    expect(InvalidFallbackError.isInstance(result.error)).toBe(true);
+    expect((result.error as InvalidFallbackError).path).toBe(path);
+    expect(primary.requests).toHaveLength(0);
   });
 
   it('adds nothing to the run without a fallback list', async () => {
