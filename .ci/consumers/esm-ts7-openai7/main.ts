@@ -8,6 +8,11 @@ import { IsInt, Min } from 'class-validator';
 import { Param, Tool, createLLMResponse, runAgentLoop, toolsFrom, type RunAgentCallProps } from 'agentcall';
 import { startScriptedServer } from 'agentcall/testing';
 
+class OrderSummary {
+  @Param({ description: 'Item ordered' }) item!: string;
+  @Param({ description: 'How many' }) @IsInt() @Min(1) quantity!: number;
+}
+
 class ShopTools {
   readonly orders: string[] = [];
 
@@ -50,6 +55,20 @@ try {
   });
   assert.equal(reply.answerText, 'pong');
 
+  // A typed final answer under a budget: `output` is an OrderSummary, with no cast.
+  session.enqueue({ text: JSON.stringify({ item: 'tea', quantity: 2 }) });
+  const typed = await runAgentLoop({
+    client,
+    body: { model: 'm', messages: [{ role: 'user', content: 'Summarise the order' }] },
+    tools: [],
+    output: OrderSummary,
+    budget: { toolCalls: 1, totalTokens: 10_000 },
+  });
+  const summary: OrderSummary | undefined = typed.output;
+  assert.equal(typed.stopReason, 'completed');
+  assert.ok(summary instanceof OrderSummary);
+  assert.equal(summary.quantity, 2);
+
   // Errors come back as the openai SDK's own classes.
   const failing = server.session([{ status: 503, errorMessage: 'try later' }]);
   const failed = await runAgentLoop({
@@ -68,4 +87,4 @@ const required = createRequire(import.meta.url)('agentcall');
 assert.equal(required.toolsFrom, toolsFrom);
 assert.equal(required.runAgentLoop, runAgentLoop);
 
-console.log('consumer esm-ts7-openai7: compiled without a cast and ran a loop with its own openai 7 client');
+console.log('consumer esm-ts7-openai7: compiled without a cast, ran a loop with its own openai 7 client and read a typed answer');
