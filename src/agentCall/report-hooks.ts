@@ -58,6 +58,7 @@ export async function answerCall(
   if (events.has('toolStart')) events.emit('toolStart', { call });
   const started = performance.now();
   const result = await (events.scoped ? events.within({ kind: 'tool', call }, answer) : answer());
-  reportAnsweredCall(events, call, result, performance.now() - started);
+  // A skipped call never started: 0, as for the calls `runToolCalls` skips.
+  reportAnsweredCall(events, call, result, result.outcome === 'skipped' ? 0 : performance.now() - started);
   return result;
 }

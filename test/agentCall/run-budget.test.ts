@@ -311,9 +311,9 @@ describe('runAgentLoop budget', () => {
     expect(result.stopReason).toBe('budget');
     expect(result.state.pending).toEqual([]);
     expect(pay.calls).toHaveLength(0);
-    expect(t.ended.map((e) => [e.call.function.name, e.outcome])).toEqual([
-      ['pay', 'skipped'],
-      ['look', 'skipped'],
+    expect(t.ended.map((e) => [e.call.function.name, e.outcome, e.durationMs])).toEqual([
+      ['pay', 'skipped', 0],
+      ['look', 'skipped', 0],
     ]);
     answeredInOrder(result.completeMessages);
   });

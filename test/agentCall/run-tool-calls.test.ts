@@ -89,6 +89,8 @@ describe('a call that pauses or stops the run: later calls of the turn do not st
       ['c1', 'ok'],
       ['c2', 'skipped'],
     ]);
+    // Never started: no duration.
+    expect(events[2].durationMs).toBe(0);
     assertValidHistory(result.completeMessages);
   });
 });
