@@ -34,6 +34,12 @@ export const DEFAULT_MAX_START_BYTES = 4 * 1024 * 1024;
 /** Default entries kept per event stream. */
 export const DEFAULT_MAX_EVENTS = 10_000;
 
+/**
+ * Bytes of a start (body and meta, as JSON) up to which its first job carries it, so the worker needs no read before
+ * the first model request; a larger start is read from the store (it would be stored twice otherwise).
+ */
+const MAX_CARRIED_START_BYTES = 64 * 1024;
+
 /** Default turns one job runs before it hands its run back to the queue. */
 export const DEFAULT_TURNS_PER_JOB = 25;
 /** Default milliseconds one job runs before it hands its run back to the queue (at its next checkpoint). */
@@ -95,9 +101,12 @@ export class AgentRuns {
       loopGuard: { signature: '', repeats: 0 },
       pending: [],
     };
-    const { status, seq } = await this.store.create({ runId, state, body, meta: options.meta ?? null });
-    // Also for a start retried after a crash between the two writes: the job id makes this a no-op otherwise.
-    if (status === 'queued' && seq === 0) await this.addTurn({ runId, seq: 0 });
+    const meta = options.meta ?? null;
+    const { created, status, seq } = await this.store.create({ runId, state, body, meta });
+    // Also for a start retried after a crash between the two writes: the job id makes this a no-op otherwise. Only
+    // the start that created the run is carried by the job: a repeated start's body may not be the stored one.
+    const start = created && bytes <= MAX_CARRIED_START_BYTES ? { start: { state, body, meta } } : {};
+    if (status === 'queued' && seq === 0) await this.addTurn({ runId, seq: 0, ...start });
     return { runId };
   }
 
