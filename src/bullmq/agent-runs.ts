@@ -15,6 +15,7 @@ import type { TurnJobData } from './run-processor';
 import { RedisRunStore } from './redis-run-store';
 import type { RunStore, StoredRun } from './run-store';
 import { RunWorker } from './run-worker';
+import { SettleWaiters } from './settle-waiters';
 import type {
   AgentRunsOptions,
   Decision,
@@ -65,6 +66,8 @@ export class AgentRuns {
   private readonly queue: Queue<TurnJobData>;
   private readonly workers = new Set<RunWorker>();
   private readonly queueName: string;
+  /** How `wait` learns that a run settled, when the store can tell (the Redis store can). */
+  private readonly settles?: SettleWaiters;
 
   constructor(private readonly options: AgentRunsOptions) {
     this.queueName = options.queueName ?? 'agentcall-runs';
@@ -75,6 +78,8 @@ export class AgentRuns {
         waitingTtlSeconds: options.waitingTtlSeconds ?? 7 * DAY,
         maxEvents: options.maxEvents ?? DEFAULT_MAX_EVENTS,
       })) as RunStore & Pick<RedisRunStore, 'keys'>;
+    if (this.store.onSettled)
+      this.settles = new SettleWaiters(this.store as RunStore & Required<Pick<RunStore, 'onSettled'>>);
     this.queue = new Queue<TurnJobData>(this.queueName, { connection: options.connection });
     // Connection trouble is reported on the calls that hit it; without a listener Node would throw it.
     this.queue.on('error', () => undefined);
@@ -123,6 +128,7 @@ export class AgentRuns {
     checkRunId(runId);
     const timeoutMs = options.timeoutMs ?? 60_000;
     const deadline = Date.now() + timeoutMs;
+    if (this.settles) return this.waitToldOf(this.settles, runId, deadline, timeoutMs);
     const { run, lastEventId } = await this.store.read(runId);
     if (!run) throw new RunNotFoundError(runId);
     if (settled(run.status)) return this.toRecord(runId, run);
@@ -139,6 +145,24 @@ export class AgentRuns {
       }
     } finally {
       reader.close();
+    }
+  }
+
+  /** `wait` on a store that names the runs that settle: a read, then one more each time the run is named. */
+  private async waitToldOf(settles: SettleWaiters, runId: string, deadline: number, timeoutMs: number) {
+    await settles.ready();
+    for (;;) {
+      const next = settles.next(runId);
+      try {
+        const { run } = await this.store.read(runId);
+        if (!run) throw new RunNotFoundError(runId);
+        if (settled(run.status)) return this.toRecord(runId, run);
+        const left = deadline - Date.now();
+        if (left <= 0) throw new RunWaitTimeoutError(runId, timeoutMs);
+        await next.heard(left);
+      } finally {
+        next.cancel();
+      }
     }
   }
 
@@ -245,6 +269,7 @@ export class AgentRuns {
   async close(): Promise<void> {
     await Promise.all([...this.workers].map((worker) => worker.close()));
     await this.queue.close();
+    await this.settles?.close();
     await this.store.close();
   }
 

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { openConnection } from './connections';
 import { decodeEvent } from './event-reader';
-import { cancelChannel, runKeys } from './keys';
+import { cancelChannel, runKeys, settledChannel } from './keys';
 import type { RunKeys } from './keys';
 import { LuaScript } from './lua-script';
 import type {
@@ -144,6 +144,8 @@ export class RedisRunStore implements RunStore {
       this.limits.waitingTtlSeconds,
       input.handOff ? '1' : '0',
       events.length,
+      settledChannel(this.prefix),
+      input.runId,
     ];
     for (const event of events) {
       const [, type, , data] = encodeEvent(event);
@@ -198,7 +200,15 @@ export class RedisRunStore implements RunStore {
   async fail(runId: string, jobSeq: number, error: StoredError): Promise<boolean> {
     const k = this.keys(runId);
     const event = JSON.stringify({ status: 'failed', stopReason: 'error' });
-    const args = [jobSeq, JSON.stringify(error), this.limits.finishedTtlSeconds, Date.now(), event];
+    const args = [
+      jobSeq,
+      JSON.stringify(error),
+      this.limits.finishedTtlSeconds,
+      Date.now(),
+      event,
+      settledChannel(this.prefix),
+      runId,
+    ];
     return ((await fail.run(this.redis, [k.run, k.journal, k.events], args)) as number) === 1;
   }
 
@@ -229,13 +239,21 @@ export class RedisRunStore implements RunStore {
   }
 
   async onCancel(listener: (runId: string) => void): Promise<CancelSubscription> {
+    return this.subscribe([cancelChannel(this.prefix)], listener);
+  }
+
+  async onSettled(listener: (runId: string) => void): Promise<CancelSubscription> {
+    return this.subscribe([settledChannel(this.prefix), cancelChannel(this.prefix)], listener);
+  }
+
+  /** Call `listener` with each message on `channels` (run ids), on a connection of its own. */
+  private async subscribe(channels: string[], listener: (runId: string) => void): Promise<CancelSubscription> {
     const subscriber = openConnection(this.connection);
-    const channel = cancelChannel(this.prefix);
     subscriber.on('message', (from: string, runId: string) => {
-      if (from === channel) listener(runId);
+      if (channels.includes(from)) listener(runId);
     });
     try {
-      await subscriber.subscribe(channel);
+      await subscriber.subscribe(...channels);
     } catch (error) {
       subscriber.disconnect();
       throw error;

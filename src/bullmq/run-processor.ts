@@ -164,6 +164,7 @@ export class RunProcessor {
       handedOff = handOff;
     };
 
+    const taped = tape.lend(client);
     const result = await runObservedLoop(
       {
         ...rest,
@@ -173,7 +174,7 @@ export class RunProcessor {
         ...(!('caller' in rest) && 'caller' in run.state ? { caller: run.state.caller } : {}),
         ...(run.decisions ? { decisions: run.decisions } : {}),
         journal: toolJournal,
-        client: tape.wrap(client),
+        client: taped.client,
         maxRunAgentTimes: maxTurns,
         abortSignal: controller.signal,
         onCheckpoint,
@@ -181,7 +182,7 @@ export class RunProcessor {
         isAborted: () => handedOff,
       },
       [recorder.observer],
-    );
+    ).finally(taped.release);
     // A claim that failed (Redis was unreachable, say) fails the job: BullMQ retries it with a claim of its own.
     if (claimed) {
       const ok = await claimed.catch((error: unknown) => {
