@@ -13,6 +13,11 @@ redis.call('XADD', KEYS[2], '*', 'type', 'status', 'data', ARGV[5])
 return {1, 'queued', '0'}
 `;
 
+/** Read a run's hash and its last event together. KEYS: run, events. → {run pairs, last event entry (or none)} */
+export const READ = `
+return {redis.call('HGETALL', KEYS[1]), redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)}
+`;
+
 /**
  * Take a run for the job queued at sequence number ARGV[1]: only a queued or running run whose current job that is
  * (a job runs many turns, so the run's own number may be further on).
