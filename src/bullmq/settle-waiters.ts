@@ -10,6 +10,7 @@ const RECHECK_MS = 5000;
 export class SettleWaiters {
   private readonly waiters = new Map<string, Set<() => void>>();
   private subscription?: Promise<CancelSubscription>;
+  private closed = false;
 
   constructor(private readonly store: RunStore & Required<Pick<RunStore, 'onSettled'>>) {}
 
@@ -18,6 +19,8 @@ export class SettleWaiters {
    * between the read and the wait is heard.
    */
   async ready(): Promise<void> {
+    // A wait after `close` must not open a connection nobody closes.
+    if (this.closed) throw new Error('The runs are closed');
     this.subscription ??= this.store.onSettled((runId) => this.wake(runId));
     try {
       await this.subscription;
@@ -54,6 +57,7 @@ export class SettleWaiters {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const subscription = await this.subscription?.catch(() => undefined);
     this.subscription = undefined;
     await subscription?.close();

@@ -23,11 +23,12 @@ describe('wait is told when a run waits or ends', () => {
     await server.close();
   });
 
-  function open(): AgentRuns {
+  function open(extra: { queueName?: string } = {}): AgentRuns {
     const runs = new AgentRuns({
       connection: { host: redis.host, port: redis.port },
       queueName: `${redis.namespace}-q${queueCount}`,
       prefix: `${redis.namespace}:${queueCount}`,
+      ...extra,
     });
     opened.push(runs);
     return runs;
@@ -50,15 +51,22 @@ describe('wait is told when a run waits or ends', () => {
     expect(Date.now() - started).toBeLessThan(3000);
     expect(waiting.map((r) => r.status)).toEqual(['waiting', 'waiting', 'waiting']);
 
-    // No worker takes this one: only its cancel settles it.
-    await runs.close();
-    const unsettled = await reader.start({ body: { model: 'm', messages: [user('hold')] } });
+    // A queue no worker takes from: only its cancel settles this run.
+    const held = open({ queueName: `${redis.namespace}-q${queueCount}-held` });
+    const unsettled = await held.start({ body: { model: 'm', messages: [user('hold')] } });
     const cancelledAt = Date.now();
-    const cancelled = reader.wait(unsettled.runId);
+    const cancelled = held.wait(unsettled.runId);
     await new Promise((resolve) => setTimeout(resolve, 100));
     await reader.cancel(unsettled.runId);
     expect((await cancelled).status).toBe('cancelled');
     expect(Date.now() - cancelledAt).toBeLessThan(3000);
+  });
+
+  it('refuses a wait after close, opening no connection', async () => {
+    const runs = open();
+    const { runId } = await runs.start({ body: { model: 'm', messages: [user('go')] } });
+    await runs.close();
+    await expect(runs.wait(runId, { timeoutMs: 300 })).rejects.toThrow('The runs are closed');
   });
 
   it('times out after timeoutMs on a run that does not settle', async () => {
