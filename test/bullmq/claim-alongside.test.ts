@@ -72,6 +72,25 @@ describe("a run's first job claims it alongside the first model request", () => 
     expect(await eventsOf(store, runId)).toEqual(['status:queued', 'status:cancelled']);
   });
 
+  it('carries a small start in the run’s first job, not a large one (its claim reads it); both run', async () => {
+    server.enqueue({ text: 'Small.' }, { text: 'Large.' });
+    const { runs, store, connection, queueName } = open();
+    const queue = new Queue(queueName, { connection });
+    opened.push(queue);
+    const small = await runs.start({ body: { model: 'm', messages: [user('go')] }, meta: { tenant: 'a' } });
+    const large = await runs.start({ body: { model: 'm', messages: [user('x'.repeat(70 * 1024))] } });
+    const carried = (await queue.getJob(`${small.runId}-0`))?.data as { start?: { body: unknown; meta: unknown } };
+    expect(carried.start?.body).toEqual({ model: 'm' });
+    expect(carried.start?.meta).toEqual({ tenant: 'a' });
+    expect(((await queue.getJob(`${large.runId}-0`))?.data as { start?: unknown }).start).toBeUndefined();
+
+    const setup = async (): Promise<RunSetup> => ({ client: server.client(), tools: [] });
+    await runs.worker({ setup }).waitUntilReady();
+    expect((await runs.wait(small.runId, { timeoutMs: 20_000 })).text).toBe('Small.');
+    expect((await runs.wait(large.runId, { timeoutMs: 20_000 })).text).toBe('Large.');
+    expect(store.claims).toBe(2);
+  });
+
   it('does nothing for a repeated first job of a run that has ended: no tool, no event, no write', async () => {
     const lookup = fakeTool('lookup', () => ({ response: 'found' }));
     server.enqueue({ text: 'Done.' }, { text: 'Looking.', toolCalls: [{ id: 'c9', name: 'lookup', arguments: {} }] });
