@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import OpenAI from 'openai';
 
 /** A scripted model server running in a child process. */
-export type BenchServer = { client: OpenAI; stop: () => void };
+/** `pid`: the server process's, for benchmarks that count its CPU. */
+export type BenchServer = { client: OpenAI; stop: () => void; pid?: number };
 
 /** Start {@link ./server-process} and return a client for it. */
 export async function startBenchServer(): Promise<BenchServer> {
@@ -15,7 +16,7 @@ export async function startBenchServer(): Promise<BenchServer> {
     child.once('error', reject);
   });
   const client = new OpenAI({ baseURL, apiKey: 'bench', maxRetries: 0 });
-  return { client, stop: () => child.disconnect() };
+  return { client, stop: () => child.disconnect(), pid: child.pid };
 }
 
 /** CPU microseconds (user + system) spent by this process while `fn` ran. */

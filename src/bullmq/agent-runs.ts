@@ -15,6 +15,7 @@ import type { TurnJobData } from './run-processor';
 import { RedisRunStore } from './redis-run-store';
 import type { RunStore, StoredRun } from './run-store';
 import { RunWorker } from './run-worker';
+import { SettleWaiters } from './settle-waiters';
 import type {
   AgentRunsOptions,
   Decision,
@@ -33,6 +34,12 @@ export const MAX_RUN_ID_LENGTH = 256;
 export const DEFAULT_MAX_START_BYTES = 4 * 1024 * 1024;
 /** Default entries kept per event stream. */
 export const DEFAULT_MAX_EVENTS = 10_000;
+
+/**
+ * Bytes of a start (body and meta, as JSON) up to which its first job carries it, so the worker needs no read before
+ * the first model request; a larger start is read from the store (it would be stored twice otherwise).
+ */
+const MAX_CARRIED_START_BYTES = 64 * 1024;
 
 /** Default turns one job runs before it hands its run back to the queue. */
 export const DEFAULT_TURNS_PER_JOB = 25;
@@ -59,6 +66,8 @@ export class AgentRuns {
   private readonly queue: Queue<TurnJobData>;
   private readonly workers = new Set<RunWorker>();
   private readonly queueName: string;
+  /** How `wait` learns that a run settled, when the store can tell (the Redis store can). */
+  private readonly settles?: SettleWaiters;
 
   constructor(private readonly options: AgentRunsOptions) {
     this.queueName = options.queueName ?? 'agentcall-runs';
@@ -69,6 +78,8 @@ export class AgentRuns {
         waitingTtlSeconds: options.waitingTtlSeconds ?? 7 * DAY,
         maxEvents: options.maxEvents ?? DEFAULT_MAX_EVENTS,
       })) as RunStore & Pick<RedisRunStore, 'keys'>;
+    if (this.store.onSettled)
+      this.settles = new SettleWaiters(this.store as RunStore & Required<Pick<RunStore, 'onSettled'>>);
     this.queue = new Queue<TurnJobData>(this.queueName, { connection: options.connection });
     // Connection trouble is reported on the calls that hit it; without a listener Node would throw it.
     this.queue.on('error', () => undefined);
@@ -95,9 +106,12 @@ export class AgentRuns {
       loopGuard: { signature: '', repeats: 0 },
       pending: [],
     };
-    const { status, seq } = await this.store.create({ runId, state, body, meta: options.meta ?? null });
-    // Also for a start retried after a crash between the two writes: the job id makes this a no-op otherwise.
-    if (status === 'queued' && seq === 0) await this.addTurn({ runId, seq: 0 });
+    const meta = options.meta ?? null;
+    const { created, status, seq } = await this.store.create({ runId, state, body, meta });
+    // Also for a start retried after a crash between the two writes: the job id makes this a no-op otherwise. Only
+    // the start that created the run is carried by the job: a repeated start's body may not be the stored one.
+    const start = created && bytes <= MAX_CARRIED_START_BYTES ? { start: { state, body, meta } } : {};
+    if (status === 'queued' && seq === 0) await this.addTurn({ runId, seq: 0, ...start });
     return { runId };
   }
 
@@ -114,6 +128,7 @@ export class AgentRuns {
     checkRunId(runId);
     const timeoutMs = options.timeoutMs ?? 60_000;
     const deadline = Date.now() + timeoutMs;
+    if (this.settles) return this.waitToldOf(this.settles, runId, deadline, timeoutMs);
     const { run, lastEventId } = await this.store.read(runId);
     if (!run) throw new RunNotFoundError(runId);
     if (settled(run.status)) return this.toRecord(runId, run);
@@ -130,6 +145,24 @@ export class AgentRuns {
       }
     } finally {
       reader.close();
+    }
+  }
+
+  /** `wait` on a store that names the runs that settle: a read, then one more each time the run is named. */
+  private async waitToldOf(settles: SettleWaiters, runId: string, deadline: number, timeoutMs: number) {
+    await settles.ready();
+    for (;;) {
+      const next = settles.next(runId);
+      try {
+        const { run } = await this.store.read(runId);
+        if (!run) throw new RunNotFoundError(runId);
+        if (settled(run.status)) return this.toRecord(runId, run);
+        const left = deadline - Date.now();
+        if (left <= 0) throw new RunWaitTimeoutError(runId, timeoutMs);
+        await next.heard(left);
+      } finally {
+        next.cancel();
+      }
     }
   }
 
@@ -236,6 +269,7 @@ export class AgentRuns {
   async close(): Promise<void> {
     await Promise.all([...this.workers].map((worker) => worker.close()));
     await this.queue.close();
+    await this.settles?.close();
     await this.store.close();
   }
 

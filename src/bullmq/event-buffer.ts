@@ -19,6 +19,8 @@ export class EventBuffer {
     private readonly store: RunStore,
     private readonly runId: string,
     private readonly flushMs: number,
+    /** The job's claim, when it was sent alongside the first model request: no event is written before it says yes. */
+    private readonly claimed?: Promise<boolean>,
   ) {}
 
   /**
@@ -62,7 +64,10 @@ export class EventBuffer {
 
   private flush(): void {
     // Written at once, not chained: commands on one connection reach Redis in the order they were sent.
-    const write = this.store.appendEvents(this.runId, this.take()).catch((error: unknown) => {
+    const events = this.take();
+    const append = () => this.store.appendEvents(this.runId, events);
+    const sent = this.claimed ? this.claimed.then((ok) => (ok ? append() : undefined)) : append();
+    const write = sent.catch((error: unknown) => {
       this.failure ??= error;
     });
     this.writes.add(write);

@@ -21,3 +21,8 @@ export function runKeys(prefix: string, runId: string): RunKeys {
 export function cancelChannel(prefix: string): string {
   return `${prefix}:cancel`;
 }
+
+/** The pub/sub channel that names each run that starts waiting for a person or ends (a cancel goes out on its own). */
+export function settledChannel(prefix: string): string {
+  return `${prefix}:settled`;
+}

@@ -46,11 +46,23 @@ export class ModelTape {
     this.replaying = false;
   }
 
-  /** A client that talks through this tape; `client`'s own `fetch`, if it has one, still makes the requests. */
-  wrap(client: QueuedRunClient): LLMClient {
-    // The SDK keeps its construction options; a custom fetch given there must stay the transport.
-    const base = (client as unknown as { _options?: { fetch?: typeof fetch } })._options?.fetch ?? fetch;
-    return client.withOptions({ fetch: this.fetchThrough(base) });
+  /**
+   * A client that talks through this tape, until `release` (when the job is done with it); `client`'s own `fetch`, if
+   * it has one, still makes the requests. Wrapped clients are kept for the next jobs: building one per job costs more
+   * than the job's own requests.
+   */
+  lend(client: QueuedRunClient): { client: LLMClient; release: () => void } {
+    const taped = IDLE.get(client)?.pop() ?? wrap(client);
+    taped.tape = this;
+    return {
+      client: taped.client,
+      release: () => {
+        taped.tape = undefined;
+        let idle = IDLE.get(client);
+        if (!idle) IDLE.set(client, (idle = []));
+        if (idle.length < MAX_IDLE_CLIENTS) idle.push(taped);
+      },
+    };
   }
 
   /**
@@ -68,35 +80,70 @@ export class ModelTape {
     return fields;
   }
 
-  private fetchThrough(base: typeof fetch): typeof fetch {
-    return async (input, init) => {
-      const saved = this.replay.get(this.count);
-      this.replaying = saved !== undefined;
-      if (saved) {
-        this.count++;
-        return new Response(saved.body, { status: 200, headers: { 'content-type': saved.contentType } });
-      }
-      const response = await base(input, init);
-      if (!response.ok || !response.body) return response;
-      const recording: Recording = {
-        contentType: response.headers.get('content-type') ?? 'application/json',
-        chunks: [],
-        saved: false,
-      };
-      this.recordings[this.count++] = recording;
-      const body = response.body.pipeThrough(
-        new TransformStream<Uint8Array, Uint8Array>({
-          transform(chunk, controller) {
-            recording.chunks.push(chunk);
-            controller.enqueue(chunk);
-          },
-        }),
-      );
-      return new Response(body, {
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-      });
+  /** Answer a request from the journal, or make it with `base` and record its response as it is read. */
+  async fetch(base: typeof fetch, input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> {
+    const saved = this.replay.get(this.count);
+    this.replaying = saved !== undefined;
+    if (saved) {
+      this.count++;
+      return new Response(saved.body, { status: 200, headers: { 'content-type': saved.contentType } });
+    }
+    const response = await base(input, init);
+    if (!response.ok || !response.body) return response;
+    const recording: Recording = {
+      contentType: response.headers.get('content-type') ?? 'application/json',
+      chunks: [],
+      saved: false,
     };
+    this.recordings[this.count++] = recording;
+    return new Response(recorded(response.body, recording.chunks), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   }
+}
+
+/** A client wrapped to talk through a tape, and the tape it talks through while a job has it. */
+type TapedClient = { client: LLMClient; tape?: ModelTape };
+
+/** Wrapped clients no job has, per client a setup gave (a setup that makes a client per job gets none back). */
+const IDLE = new WeakMap<QueuedRunClient, TapedClient[]>();
+/** Wrapped clients kept per client: about the jobs a process runs at once. */
+const MAX_IDLE_CLIENTS = 64;
+
+function wrap(client: QueuedRunClient): TapedClient {
+  // The SDK keeps its construction options; a custom fetch given there must stay the transport.
+  const base = (client as unknown as { _options?: { fetch?: typeof fetch } })._options?.fetch ?? fetch;
+  const taped: TapedClient = { client };
+  taped.client = client.withOptions({
+    fetch: (input, init) => {
+      if (!taped.tape) throw new Error('A queued run used its model client after its job ended');
+      return taped.tape.fetch(base, input, init);
+    },
+  });
+  return taped;
+}
+
+/**
+ * `body`, keeping each chunk read from it in `chunks`. One stream that pulls from the body's reader: a piped
+ * `TransformStream` costs two streams and a pipe per response.
+ */
+function recorded(body: ReadableStream<Uint8Array>, chunks: Uint8Array[]): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) {
+          controller.close();
+          return;
+        }
+        chunks.push(value);
+        controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
 }

@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import { DEFAULT_MAX_RUN_AGENT_TIMES, isRetryableModelError, type runAgentLoop } from '../index';
 import { runObservedLoop } from '../internal';
-import type { ChatCompletionMessageParam, RunAgentResponse, RunState } from '../index';
+import type { ChatCompletionMessageParam, RunAgentResponse, RunState, ToolJournal } from '../index';
 import type { CancelBus } from './cancel-bus';
 import { EventBuffer } from './event-buffer';
 import { ModelTape } from './model-tape';
@@ -10,8 +10,14 @@ import type { CheckpointInput, RunStore, StoredRun } from './run-store';
 import { TurnRecorder } from './turn-recorder';
 import type { RunStatus, RunWorkerOptions } from './types';
 
-/** The data of a run's job: which run, and the sequence number it was queued at. */
-export type TurnJobData = { runId: string; seq: number };
+/**
+ * The data of a run's job: which run, and the sequence number it was queued at. A run's first job also carries what
+ * `start` stored (when small): the worker then needs no read, and sends its claim alongside the first model request.
+ */
+export type TurnJobData = { runId: string; seq: number; start?: JobStart };
+
+/** What `start` stored of a new run, carried by its first job. */
+export type JobStart = Pick<StoredRun, 'state' | 'body' | 'meta'>;
 
 /** The BullMQ job id of a run's job queued at `seq` (BullMQ refuses `:` in custom ids). */
 export function turnJobId(runId: string, seq: number): string {
@@ -69,6 +75,11 @@ export class RunProcessor {
     const attempt = Math.max(1, job.attemptsStarted ?? 1);
     const { controller, release } = this.cancels.register(runId);
     try {
+      const alongside = this.claimAlongside(job.data, attempt);
+      if (alongside) {
+        await this.advance(alongside.run, new Map(), attempt, controller, alongside.claimed);
+        return;
+      }
       const claimed = await this.claim(runId, jobSeq, attempt);
       if (!claimed) return;
       await this.advance(claimed.run, claimed.journal, attempt, controller);
@@ -77,27 +88,42 @@ export class RunProcessor {
     }
   }
 
+  /**
+   * @param claimed the claim sent alongside the first model request (a run's first job): nothing of the job reaches
+   * the store, and no tool runs, before it says the run is this job's.
+   */
   private async advance(
     run: StoredRun,
     journal: ReadonlyMap<string, string>,
     attempt: number,
     controller: AbortController,
+    claimed?: Promise<boolean>,
   ): Promise<void> {
     const { runId } = run;
+    let movedOn = false;
+    // A refused claim (the run was cancelled while queued, or the job is stale) stops the loop at once.
+    void claimed?.then(
+      (ok) => {
+        if (ok) return;
+        movedOn = true;
+        controller.abort(new RunMovedOnError());
+      },
+      () => undefined,
+    );
     const setup = await this.options.setup({ runId, meta: run.meta });
     // A `stateSecret` would refuse the queue's own unsigned states; a plain JavaScript setup may still pass one.
     const { client, maxRunAgentTimes, ...given } = setup;
     const { stateSecret: _, ...rest } = given as typeof given & { stateSecret?: string };
     const maxTurns = maxRunAgentTimes ?? DEFAULT_MAX_RUN_AGENT_TIMES;
     const tape = ModelTape.fromJournal(run.seq, journal);
-    const events = new EventBuffer(this.store, runId, this.options.eventFlushMs);
+    const events = new EventBuffer(this.store, runId, this.options.eventFlushMs, claimed);
     const recorder = new TurnRecorder(runId, this.store, journal, tape, events, (error) => controller.abort(error));
+    const toolJournal: ToolJournal = claimed ? gatedJournal(recorder.journal, claimed) : recorder.journal;
 
     // What this job saved last: the run goes on from there if the job stops.
     let saved = { seq: run.seq, state: run.state };
     let turns = 0;
     let handedOff = false;
-    let movedOn = false;
     const startedAt = Date.now();
     // A run's decisions stay stored until the checkpoint after them, so a repeat applies them again.
     let decisionsToCarry = run.decisions !== undefined;
@@ -112,6 +138,10 @@ export class RunProcessor {
         // The decided calls are answered: they ride the next turn's checkpoint, one write for both.
         await recorder.carryOver();
         return;
+      }
+      if (claimed && !(await claimed)) {
+        movedOn = true;
+        throw new RunMovedOnError();
       }
       turns++;
       const handOff =
@@ -134,6 +164,7 @@ export class RunProcessor {
       handedOff = handOff;
     };
 
+    const taped = tape.lend(client);
     const result = await runObservedLoop(
       {
         ...rest,
@@ -142,8 +173,8 @@ export class RunProcessor {
         // The state is the queue's own, read from the store: its caller stands in when setup gives none.
         ...(!('caller' in rest) && 'caller' in run.state ? { caller: run.state.caller } : {}),
         ...(run.decisions ? { decisions: run.decisions } : {}),
-        journal: recorder.journal,
-        client: tape.wrap(client),
+        journal: toolJournal,
+        client: taped.client,
         maxRunAgentTimes: maxTurns,
         abortSignal: controller.signal,
         onCheckpoint,
@@ -151,7 +182,15 @@ export class RunProcessor {
         isAborted: () => handedOff,
       },
       [recorder.observer],
-    );
+    ).finally(taped.release);
+    // A claim that failed (Redis was unreachable, say) fails the job: BullMQ retries it with a claim of its own.
+    if (claimed) {
+      const ok = await claimed.catch((error: unknown) => {
+        events.discard();
+        throw error;
+      });
+      if (!ok) movedOn = true;
+    }
     if (recorder.failure !== undefined && !movedOn) throw asError(recorder.failure);
     const cancelled =
       this.cancels.takeCancelled(runId) || (controller.signal.aborted && !handedOff && result.stopReason === 'aborted');
@@ -175,6 +214,26 @@ export class RunProcessor {
     const checkpointEvents = await recorder.forCheckpoint();
     await events.settle();
     await this.store.checkpoint({ runId, seq: saved.seq, events: checkpointEvents, ...outcome });
+  }
+
+  /**
+   * A run's first job that carries the run's start: its claim is sent now, to run alongside `setup` and the first
+   * model request instead of before them. It resolves true when the run was this job's, still at the start's
+   * sequence number. `undefined` for any other job (or a repeated attempt, which must read the journal).
+   */
+  private claimAlongside(
+    data: TurnJobData,
+    attempt: number,
+  ): { run: StoredRun; claimed: Promise<boolean> } | undefined {
+    const { runId, seq, start } = data;
+    if (start === undefined || attempt !== 1 || this.cancels.takeCancelled(runId)) return undefined;
+    const claimed = this.store.claim(runId, seq, { attempt, withJournal: false }).then(async (claim) => {
+      if (claim === undefined) await this.repairHandOff(runId, seq);
+      return claim !== undefined && claim.run.seq === seq && claim.run.decisions === undefined;
+    });
+    // Observed where it matters (before any write or tool); this keeps a failure from going unhandled meanwhile.
+    claimed.catch(() => undefined);
+    return { run: { runId, status: 'running', seq, jobSeq: seq, ...start }, claimed };
   }
 
   /** The run from this process's cache or from the store; `undefined` when the job has nothing to do. */
@@ -231,6 +290,17 @@ export class RunProcessor {
         return failed(next, result.stopReason, result.error);
     }
   }
+}
+
+/** A journal whose reads wait for the job's claim: no tool runs before the run is known to be this job's. */
+function gatedJournal(journal: ToolJournal, claimed: Promise<boolean>): ToolJournal {
+  return {
+    get: async (key) => {
+      if (!(await claimed)) throw new RunMovedOnError("The run is not this job's");
+      return journal.get(key);
+    },
+    set: (key, result) => journal.set(key, result),
+  };
 }
 
 function failed(

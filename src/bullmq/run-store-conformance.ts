@@ -311,6 +311,34 @@ export function runStoreConformance(makeStore: () => RunStore | Promise<RunStore
     );
 
     it(
+      'names each run that waits, ends, fails or is cancelled to onSettled subscribers, if the store has onSettled',
+      withStore(async (store) => {
+        if (!store.onSettled) return;
+        const heard: string[] = [];
+        const subscription = await store.onSettled((runId) => heard.push(runId));
+        try {
+          const goingOn = await create(store);
+          await store.claim(goingOn, 0, { attempt: 1, withJournal: false });
+          const state = stateOf(goingOn, { turn: 1 });
+          assert.equal(await store.checkpoint({ runId: goingOn, seq: 0, state, status: 'running', events: [] }), 1);
+          const waiting = await waitingRun(store);
+          const completed = await create(store);
+          await store.claim(completed, 0, { attempt: 1, withJournal: false });
+          const done = stateOf(completed, { turn: 1 });
+          await store.checkpoint({ runId: completed, seq: 0, state: done, status: 'completed', events: [] });
+          const failed = await create(store);
+          await store.fail(failed, 0, { name: 'Error', message: 'stalled' });
+          const cancelled = await create(store);
+          await store.cancel(cancelled);
+          for (let i = 0; i < 100 && heard.length < 4; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+          assert.deepEqual(heard, [waiting, completed, failed, cancelled]);
+        } finally {
+          await subscription.close();
+        }
+      }),
+    );
+
+    it(
       'fails a run whose job was given up on, unless it moved on to another job',
       withStore(async (store) => {
         const runId = await create(store);

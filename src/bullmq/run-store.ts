@@ -124,6 +124,15 @@ export interface RunStore {
   /** Call `listener` with the id of every run cancelled from now on, from any process; resolves once listening. */
   onCancel(listener: (runId: string) => void): Promise<CancelSubscription>;
 
+  /**
+   * Optional. Call `listener` with the id of every run that, from now on, starts waiting for a person or ends (a
+   * checkpoint with a status other than `running`, a `fail`, a `cancel`), from any process; resolves once listening.
+   * `wait` then costs a read when it starts and one when it is told, instead of reading the run's events as they
+   * come; a store without it is waited on through its events. A missed message costs time, not correctness: `wait`
+   * reads the run again every few seconds.
+   */
+  onSettled?(listener: (runId: string) => void): Promise<CancelSubscription>;
+
   /** Close the store's connections. */
   close(): Promise<void>;
 }

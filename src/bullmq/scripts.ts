@@ -13,6 +13,11 @@ redis.call('XADD', KEYS[2], '*', 'type', 'status', 'data', ARGV[5])
 return {1, 'queued', '0'}
 `;
 
+/** Read a run's hash and its last event together. KEYS: run, events. → {run pairs, last event entry (or none)} */
+export const READ = `
+return {redis.call('HGETALL', KEYS[1]), redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)}
+`;
+
 /**
  * Take a run for the job queued at sequence number ARGV[1]: only a queued or running run whose current job that is
  * (a job runs many turns, so the run's own number may be further on).
@@ -43,10 +48,11 @@ return out
 /**
  * Save a turn, or the run's pause or end: only from the worker holding sequence number ARGV[1] of a running run.
  * The event stream is trimmed to about ARGV[9] entries; a run that now waits for a person expires after ARGV[10]
- * seconds unless decided. With ARGV[11] = '1' the run is handed to a new job queued at the new number.
+ * seconds unless decided. With ARGV[11] = '1' the run is handed to a new job queued at the new number. A run that
+ * now waits or has ended is named on the settled channel ARGV[13] (ARGV[14] is its id).
  * KEYS: run, journal, events. ARGV: seq, state, status, stopReason, text, error, finished ttl, now, max events,
- * waiting ttl, hand off, event count, then (type, data) per event. → the new sequence number, -1 (moved on) or
- * -2 (not running)
+ * waiting ttl, hand off, event count, settled channel, run id, then (type, data) per event. → the new sequence
+ * number, -1 (moved on) or -2 (not running)
  */
 export const CHECKPOINT = `
 local f = redis.call('HMGET', KEYS[1], 'seq', 'status')
@@ -64,13 +70,14 @@ end
 redis.call('HDEL', KEYS[1], 'decisions')
 redis.call('DEL', KEYS[2])
 for i = 0, tonumber(ARGV[12]) - 1 do
-  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[9], '*', 'type', ARGV[13 + 2 * i], 'data', ARGV[14 + 2 * i])
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[9], '*', 'type', ARGV[15 + 2 * i], 'data', ARGV[16 + 2 * i])
 end
 if status == 'completed' or status == 'failed' then
   for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[7]) end
 elseif status == 'waiting' then
   for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[10]) end
 end
+if status ~= 'running' then redis.call('PUBLISH', ARGV[13], ARGV[14]) end
 return nextSeq
 `;
 
@@ -114,7 +121,8 @@ return status
 
 /**
  * End a run whose job BullMQ gave up on (attempts spent, stalled too often), unless it moved on to another job.
- * KEYS: run, journal, events. ARGV: job seq, error, ttl, now, status event. → 1 failed, 0 untouched
+ * KEYS: run, journal, events. ARGV: job seq, error, ttl, now, status event, settled channel, run id.
+ * → 1 failed, 0 untouched
  */
 export const FAIL = `
 local f = redis.call('HMGET', KEYS[1], 'status', 'seq', 'jobSeq')
@@ -122,5 +130,6 @@ if (f[3] or f[2]) ~= ARGV[1] or (f[1] ~= 'queued' and f[1] ~= 'running') then re
 redis.call('HSET', KEYS[1], 'status', 'failed', 'stopReason', 'error', 'error', ARGV[2], 'updatedAt', ARGV[4])
 redis.call('XADD', KEYS[3], '*', 'type', 'status', 'data', ARGV[5])
 for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[3]) end
+redis.call('PUBLISH', ARGV[6], ARGV[7])
 return 1
 `;

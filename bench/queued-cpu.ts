@@ -1,0 +1,99 @@
+/**
+ * Question: where does the CPU of a queued run go, next to the same run in-process? The throughput of
+ * `queued-runs.ts` swings with the load of a shared machine; the CPU each run costs each process swings less.
+ * Runs of 4 turns (3 with one tool call, then the answer), 8 at a time, against a zero-latency scripted model in
+ * another process and Redis on loopback; the worker, `start` and `wait` in this process. Prints, per run, the CPU
+ * of this process, of Redis (`INFO cpu`) and of the model server, for `RUNS` runs (default 1200) after a warm-up
+ * pass of as many. Profile it with `node --cpu-prof .bench/bench/queued-cpu.js`.
+ */
+import { readFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
+import { AgentRuns } from '../src/bullmq';
+import { runAgentLoop } from '../src/agentCall/run-agent-loop';
+import { startBenchServer } from './lib/harness';
+import { lookupDefinition } from './lib/lookup-tool';
+import { startRedisServer } from './lib/redis-server';
+
+const CONCURRENCY = 8;
+const PASSES = 2;
+
+export async function queuedCpu(): Promise<void> {
+  const runsPerPass = Number(process.env.RUNS ?? 1200);
+  const server = await startBenchServer();
+  const redis = await startRedisServer();
+  const connection = { host: '127.0.0.1', port: redis.port };
+  const stats = new Redis(connection);
+  const model = 'bench-3-1';
+  const tools = [lookupDefinition(64)];
+  const messages = [{ role: 'user' as const, content: 'Look things up.' }];
+  const runs = new AgentRuns({ connection, queueName: 'bench-cpu' });
+  try {
+    await runs
+      .worker({ concurrency: CONCURRENCY, setup: async () => ({ client: server.client, tools }) })
+      .waitUntilReady();
+    const sides = {
+      'in-process': () =>
+        runAgentLoop({ client: server.client, body: { model, messages }, tools, maxConsecutiveToolTurns: 0 }),
+      queued: async () => {
+        const { runId } = await runs.start({ body: { model, messages } });
+        const record = await runs.wait(runId, { timeoutMs: 60_000 });
+        if (record.status !== 'completed') throw new Error(`run ${runId}: ${record.status}`);
+      },
+    };
+    console.log(`CPU per run: ${runsPerPass} runs of 4 turns, ${CONCURRENCY} at a time (after a warm-up pass)`);
+    for (const [side, run] of Object.entries(sides)) {
+      for (let pass = 0; pass < PASSES; pass++) {
+        const redisBefore = await redisCpuMs(stats);
+        const serverBefore = serverCpuMs(server.pid);
+        const before = process.cpuUsage();
+        const started = performance.now();
+        let next = 0;
+        await Promise.all(
+          Array.from({ length: CONCURRENCY }, async () => {
+            while (next < runsPerPass) {
+              next++;
+              await run();
+            }
+          }),
+        );
+        if (pass < PASSES - 1) continue;
+        const seconds = (performance.now() - started) / 1000;
+        const used = process.cpuUsage(before);
+        const own = (used.user + used.system) / 1000 / runsPerPass;
+        const inRedis = ((await redisCpuMs(stats)) - redisBefore) / runsPerPass;
+        const inServer = (serverCpuMs(server.pid) - serverBefore) / runsPerPass;
+        console.log(
+          `  ${side.padEnd(11)} ${(runsPerPass / seconds).toFixed(0).padStart(5)} runs/s   this process ` +
+            `${own.toFixed(2)} ms, Redis ${inRedis.toFixed(2)} ms, model server ${inServer.toFixed(2)} ms per run`,
+        );
+      }
+    }
+  } finally {
+    await runs.close();
+    stats.disconnect();
+    redis.stop();
+    server.stop();
+  }
+}
+
+/** CPU ms Redis has used so far. */
+async function redisCpuMs(redis: Redis): Promise<number> {
+  const info = await redis.info('cpu');
+  const seconds = ['used_cpu_sys', 'used_cpu_user'].map((field) =>
+    Number(new RegExp(`${field}:([\\d.]+)`).exec(info)?.[1] ?? 0),
+  );
+  return (seconds[0] + seconds[1]) * 1000;
+}
+
+/** CPU ms a child process has used so far, from `/proc` (Linux; 0 elsewhere). */
+function serverCpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime, in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+if (require.main === module) void queuedCpu();
