@@ -1,4 +1,4 @@
-import { asError } from './retryable';
+import { asError } from './error-summary';
 import type { RunStore } from './run-store';
 import type { RunEventData } from './types';
 

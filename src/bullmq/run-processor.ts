@@ -5,7 +5,7 @@ import type { ChatCompletionMessageParam, RunAgentResponse, RunState, ToolJourna
 import type { CancelBus } from './cancel-bus';
 import { EventBuffer } from './event-buffer';
 import { ModelTape } from './model-tape';
-import { asError, errorSummary } from './retryable';
+import { asError, errorSummary } from './error-summary';
 import type { CheckpointInput, RunStore, StoredRun } from './run-store';
 import { TurnRecorder } from './turn-recorder';
 import type { RunStatus, RunWorkerOptions } from './types';

@@ -1,7 +1,7 @@
 import { Worker } from 'bullmq';
 import type { Job } from 'bullmq';
 import { CancelBus } from './cancel-bus';
-import { errorSummary } from './retryable';
+import { errorSummary } from './error-summary';
 import { RunProcessor } from './run-processor';
 import type { ProcessorOptions, TurnJobData } from './run-processor';
 import type { RunStore } from './run-store';

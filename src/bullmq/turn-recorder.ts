@@ -1,7 +1,7 @@
 import type { ChatCompletionMessageToolCall, ToolExecuteResult, ToolJournal } from '../index';
 import type { RunObserver } from '../internal';
 import type { EventBuffer } from './event-buffer';
-import { asError } from './retryable';
+import { asError } from './error-summary';
 import type { ModelTape } from './model-tape';
 import type { RunStore } from './run-store';
 import type { RunEventData } from './types';
