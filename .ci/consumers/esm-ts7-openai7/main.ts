@@ -87,4 +87,6 @@ const required = createRequire(import.meta.url)('agentcall');
 assert.equal(required.toolsFrom, toolsFrom);
 assert.equal(required.runAgentLoop, runAgentLoop);
 
-console.log('consumer esm-ts7-openai7: compiled without a cast, ran a loop with its own openai 7 client and read a typed answer');
+console.log(
+  'consumer esm-ts7-openai7: compiled without a cast, ran a loop with its own openai 7 client and read a typed answer',
+);
