@@ -89,7 +89,7 @@ export class AgentLoop {
     if (output instanceof Error) this.outputRefusal = output;
     else this.output = output;
     this.model = String(props.body.model);
-    this.toolSearch = ToolSearch.of(props.tools, () => this.durable);
+    this.toolSearch = ToolSearch.of(props.tools, () => this.durable, props.body.tool_choice);
     // The run's tools then include `search_tools`: it runs, is approved and is checked for duplicates like any tool.
     if (this.toolSearch) this.props = props = { ...props, tools: this.toolSearch.tools };
     const extras = { toolSearch: this.toolSearch, output: this.output };

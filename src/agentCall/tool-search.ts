@@ -35,15 +35,24 @@ export class ToolSearch {
     tools: ToolDefinition[],
     /** The run's durable state as it is now (a resume replaces it). */
     private readonly durable: () => DurableState,
+    /** A deferred tool `body.tool_choice` names: the request must carry it, so it counts as found from the start. */
+    private readonly chosen: string | undefined,
   ) {
     const search = searchToolsTool((query) => catalog.index.search(query), catalog.deferred.size);
     this.tools = [...tools, search];
   }
 
   /** The search of a run over `tools`, or none when no tool of the set is deferred (the run then pays nothing). */
-  static of(tools: ToolDefinition[], durable: () => DurableState): ToolSearch | undefined {
+  static of(tools: ToolDefinition[], durable: () => DurableState, toolChoice?: unknown): ToolSearch | undefined {
     if (!Array.isArray(tools) || !tools.some((tool) => tool?.deferred === true)) return undefined;
-    return new ToolSearch(catalogOf(tools), tools, durable);
+    const catalog = catalogOf(tools);
+    const chosen = chosenName(toolChoice);
+    return new ToolSearch(
+      catalog,
+      tools,
+      durable,
+      chosen !== undefined && catalog.deferred.has(chosen) ? chosen : undefined,
+    );
   }
 
   /**
@@ -53,6 +62,7 @@ export class ToolSearch {
    * nothing new is found.
    */
   schemas(): ChatCompletionTool[] {
+    if (this.chosen !== undefined) this.markFound(this.chosen);
     const found = this.durable().foundTools;
     const length = found?.length ?? 0;
     const sent = this.sent;
@@ -96,6 +106,13 @@ export class ToolSearch {
     this.known.names.add(name);
     found.push(name);
   }
+}
+
+/** The tool a chat `tool_choice` names (`{ type: 'function', function: { name } }`), if it names one. */
+function chosenName(toolChoice: unknown): string | undefined {
+  if (typeof toolChoice !== 'object' || toolChoice === null) return undefined;
+  const name = (toolChoice as { function?: { name?: unknown } }).function?.name;
+  return typeof name === 'string' ? name : undefined;
 }
 
 function catalogOf(tools: ToolDefinition[]): Catalog {

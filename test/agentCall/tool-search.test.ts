@@ -38,6 +38,31 @@ describe('runAgentLoop with deferred tools', () => {
   const run = (tools: ToolDefinition[], extra: Partial<Parameters<typeof runAgentLoop>[0]> = {}) =>
     runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools, ...extra });
 
+  it('sends a deferred tool that body.tool_choice names from the first request on', async () => {
+    const t = toolSet();
+    server.enqueue({ toolCalls: [{ id: 'm1', name: 'sendEmail', arguments: {} }] }, { text: 'sent' });
+    const result = await run(t.all, {
+      body: {
+        model: 'm',
+        messages: [user('mail Ann')],
+        tool_choice: { type: 'function', function: { name: 'sendEmail' } },
+      },
+    });
+
+    expect(result.stopReason).toBe('completed');
+    expect(sentNames(server.requests[0])).toEqual(['echo', 'search_tools', 'sendEmail']);
+    expect(server.requests[0].body.tool_choice).toEqual({ type: 'function', function: { name: 'sendEmail' } });
+    expect(t.mail.calls).toHaveLength(1);
+    expect(result.state.foundTools).toEqual(['sendEmail']);
+    // A tool_choice that names a tool not deferred, or none, finds nothing.
+    server.enqueue({ text: 'ok' });
+    const plain = await run(t.all, {
+      body: { model: 'm', messages: [user('hi')], tool_choice: { type: 'function', function: { name: 'echo' } } },
+    });
+    expect(sentNames(server.requests[2])).toEqual(['echo', 'search_tools']);
+    expect(plain.state.foundTools).toBeUndefined();
+  });
+
   it('sends no deferred tool until search_tools finds it, then sends it from the next request on', async () => {
     const t = toolSet();
     server.enqueue(
