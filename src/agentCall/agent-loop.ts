@@ -105,16 +105,14 @@ export class AgentLoop {
       (error) => (this.journalError ??= { error }),
       budget && (() => budget.admit()),
     );
-    this.fitting = budget
-      ? new ContextFitting(
-          props,
-          client,
-          this.model,
-          signal,
-          (usages) => this.pushSummaryUsages(usages, budget),
-          () => !budget.exhausted(),
-        )
-      : new ContextFitting(props, client, this.model, signal, (usages) => this.pushUsages(usages));
+    this.fitting = new ContextFitting(
+      props,
+      client,
+      this.model,
+      signal,
+      budget ? (usages) => this.pushSummaryUsages(usages, budget) : (usages) => this.pushUsages(usages),
+      budget && (() => !budget.exhausted()),
+    );
     this.history = new RunHistory(props.resumeFrom === undefined ? [...props.body.messages] : []);
     if (budget) {
       budget.bind(this.durable);
@@ -129,11 +127,9 @@ export class AgentLoop {
       this.unreadableState = this.props.resumeFrom;
       return this.finish('error', new DuplicateToolNameError(duplicate));
     }
-    if (this.outputRefusal) {
-      this.unreadableState = this.props.resumeFrom;
-      return this.finish('error', this.outputRefusal);
-    }
+    // Options that cannot be kept: refused before anything runs, like an unreadable state.
     const refused =
+      this.outputRefusal ??
       (this.props.fallback === undefined ? undefined : checkFallback(this.props.fallback)) ??
       (this.props.budget === undefined ? undefined : checkBudget(this.props));
     if (refused) {

@@ -255,11 +255,14 @@ describe('runAgentLoop({ output })', () => {
     const bare: OutputStandardSchema<unknown> = {
       '~standard': { version: 1, vendor: 'bare', validate: (value) => ({ value }) },
     };
-    const result = await run({ output: bare });
+    const saved: unknown[] = [];
+    const result = await run({ output: bare, onCheckpoint: (state) => void saved.push(state) });
 
     expect(result.stopReason).toBe('error');
     expect(OutputSchemaError.isInstance(result.error)).toBe(true);
     expect(result.error?.message).toContain('gives no JSON Schema');
+    // Refused like an unreadable state: nothing ran, so nothing is saved.
+    expect(saved).toEqual([]);
     expect(result.runTimes).toBe(0);
     expect(server.requests).toHaveLength(0);
   });
