@@ -31,11 +31,24 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
  */
 export class ToolSearchIndex {
   private index?: MiniSearch<IndexedTool>;
+  /**
+   * The last search: a `search_tools` call is searched when the loop takes what it finds and again when the tool
+   * answers it, with the same query, so the second costs nothing.
+   */
+  private last?: { query: string; hits: ToolSearchHits };
 
   constructor(private readonly tools: readonly ToolDefinition[]) {}
 
   /** The best tools for `query` (at most {@link MAX_TOOL_SEARCH_RESULTS}); none when it holds no word. */
   search(query: string): ToolSearchHits {
+    const last = this.last;
+    if (last?.query === query) return last.hits;
+    const hits = this.rank(query);
+    this.last = { query, hits };
+    return hits;
+  }
+
+  private rank(query: string): ToolSearchHits {
     const terms = queryTerms(query);
     if (!terms.length) return { tools: [], terms };
     const index = (this.index ??= buildIndex(this.tools));

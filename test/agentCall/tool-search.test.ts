@@ -143,6 +143,23 @@ describe('runAgentLoop with deferred tools', () => {
     }
   });
 
+  it('ranks each search_tools call once, though both the loop and the tool read its hits', async () => {
+    const rank = jest.spyOn(MiniSearch.prototype, 'search');
+    try {
+      const t = toolSet();
+      server.enqueue(
+        { toolCalls: [{ name: 'search_tools', arguments: { query: 'weather' } }] },
+        { toolCalls: [{ name: 'search_tools', arguments: { query: 'email' } }] },
+        { text: 'ok' },
+      );
+      const result = await run(t.all);
+      expect(result.state.foundTools).toEqual(['get_weather', 'sendEmail']);
+      expect(rank).toHaveBeenCalledTimes(2);
+    } finally {
+      rank.mockRestore();
+    }
+  });
+
   it('ranks names split at _, - and camelCase, with prefixes and typos, names above descriptions', async () => {
     const weatherInText = deferredTool('lookup_city', 'Finds a city; also used by weather tools');
     const calendar = deferredTool('listCalendarEvents', 'Upcoming entries');
