@@ -1,50 +1,22 @@
-import { AgentRuns } from '../../src/bullmq';
 import type { RunEvent, RunSetup } from '../../src/bullmq';
-import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { assertValidHistory } from '../helpers/history';
-import { startRedis, type TestRedis } from '../helpers/redis';
+import { useQueueTestbed } from '../helpers/queue-testbed';
 import { fakeTool, user } from '../helpers/tools';
 
 describe('AgentRuns on a real Redis', () => {
-  let redis: TestRedis;
-  let server: ScriptedServer;
-  const opened: AgentRuns[] = [];
-  let queueCount = 0;
-
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(() => redis.stop());
-  beforeEach(async () => {
-    server = await startScriptedServer();
-    queueCount++;
-  });
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((runs) => runs.close()));
-    await server.close();
-  });
-
+  const bed = useQueueTestbed();
   /** A fresh queue and key prefix per test, so no test sees what another left. */
-  function open(extra: Partial<ConstructorParameters<typeof AgentRuns>[0]> = {}): AgentRuns {
-    const runs = new AgentRuns({
-      connection: { host: redis.host, port: redis.port },
-      queueName: `${redis.namespace}-q${queueCount}`,
-      prefix: `${redis.namespace}:${queueCount}`,
-      ...extra,
-    });
-    opened.push(runs);
-    return runs;
-  }
+  const open = bed.open;
 
   it('runs a multi-turn run one turn per job and records every event', async () => {
     const lookup = fakeTool('lookup', ({ call }) => ({ response: `result of ${call.id}` }));
-    server.enqueue(
+    bed.server.enqueue(
       { text: 'Looking.', toolCalls: [{ id: 'c1', name: 'lookup', arguments: { q: 1 } }] },
       { toolCalls: [{ id: 'c2', name: 'lookup', arguments: { q: 2 } }] },
       { text: 'Done: 2 lookups.' },
     );
     const runs = open();
-    const setup = async (): Promise<RunSetup> => ({ client: server.client(), tools: [lookup] });
+    const setup = async (): Promise<RunSetup> => ({ client: bed.server.client(), tools: [lookup] });
     await runs.worker({ setup }).waitUntilReady();
 
     const { runId } = await runs.start({ body: { model: 'm', messages: [user('go')] }, meta: { tenant: 'a' } });
@@ -88,12 +60,12 @@ describe('AgentRuns on a real Redis', () => {
 
   it('lets a reader that disconnects resume from its last id on another connection: no gap, no duplicate', async () => {
     const lookup = fakeTool('lookup', () => ({ response: 'found' }));
-    server.enqueue(
+    bed.server.enqueue(
       { text: 'x'.repeat(60), chunkSize: 1, chunkDelayMs: 15, toolCalls: [{ id: 'c1', name: 'lookup' }] },
       { text: 'y'.repeat(20), chunkSize: 1, chunkDelayMs: 5 },
     );
     const runs = open();
-    await runs.worker({ setup: async () => ({ client: server.client(), tools: [lookup] }) }).waitUntilReady();
+    await runs.worker({ setup: async () => ({ client: bed.server.client(), tools: [lookup] }) }).waitUntilReady();
     const { runId } = await runs.start({ body: { model: 'm', messages: [user('go')] } });
 
     const first: RunEvent[] = [];
@@ -121,9 +93,9 @@ describe('AgentRuns on a real Redis', () => {
   it('retries a 5xx or 429 from the last checkpoint through BullMQ, and fails a run on a 4xx without retrying', async () => {
     const lookup = fakeTool('lookup', () => ({ response: 'found' }));
     const runs = open({ backoffMs: 20 });
-    await runs.worker({ setup: async () => ({ client: server.client(), tools: [lookup] }) }).waitUntilReady();
+    await runs.worker({ setup: async () => ({ client: bed.server.client(), tools: [lookup] }) }).waitUntilReady();
 
-    server.enqueue(
+    bed.server.enqueue(
       { status: 500, errorMessage: 'upstream down' },
       { toolCalls: [{ id: 'c1', name: 'lookup' }] },
       { status: 429, errorMessage: 'slow down' },
@@ -137,13 +109,13 @@ describe('AgentRuns on a real Redis', () => {
     expect(done.state.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     // The retried second turn started from the checkpoint: the tool was not run again.
     expect(lookup.calls).toHaveLength(1);
-    expect(server.requests).toHaveLength(4);
-    expect(server.requests[3].body.messages).toEqual(server.requests[2].body.messages);
+    expect(bed.server.requests).toHaveLength(4);
+    expect(bed.server.requests[3].body.messages).toEqual(bed.server.requests[2].body.messages);
 
-    server.enqueue({ status: 400, errorMessage: 'bad request' });
+    bed.server.enqueue({ status: 400, errorMessage: 'bad request' });
     const refused = await runs.start({ body: { model: 'm', messages: [user('go')] } });
     const failed = await runs.wait(refused.runId, { timeoutMs: 20_000 });
     expect(failed).toMatchObject({ status: 'failed', stopReason: 'error', error: { status: 400 } });
-    expect(server.requests).toHaveLength(5);
+    expect(bed.server.requests).toHaveLength(5);
   });
 });

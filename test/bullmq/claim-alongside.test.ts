@@ -1,9 +1,8 @@
 import { Queue } from 'bullmq';
-import { AgentRuns, RedisRunStore } from '../../src/bullmq';
+import { type AgentRuns, RedisRunStore } from '../../src/bullmq';
 import type { Claimed, RunEvent, RunSetup, RunsConnection } from '../../src/bullmq';
 import { decodeEvent } from '../../src/bullmq/event-reader';
-import { startScriptedServer, type ScriptedServer } from '../../src/testing';
-import { startRedis, type TestRedis } from '../helpers/redis';
+import { useQueueTestbed } from '../helpers/queue-testbed';
 import { fakeTool, user } from '../helpers/tools';
 
 /** A Redis store whose claims answer late: the model's first answer (a tool call) is back before the claim is. */
@@ -22,31 +21,13 @@ class LateClaims extends RedisRunStore {
 }
 
 describe("a run's first job claims it alongside the first model request", () => {
-  let redis: TestRedis;
-  let server: ScriptedServer;
-  const opened: { close(): Promise<void> }[] = [];
-  let queueCount = 0;
-
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(() => redis.stop());
-  beforeEach(async () => {
-    server = await startScriptedServer();
-    queueCount++;
-  });
-  afterEach(async () => {
-    for (const closable of opened.splice(0).reverse()) await closable.close();
-    await server.close();
-  });
+  const bed = useQueueTestbed();
 
   function open(): { runs: AgentRuns; store: LateClaims; connection: RunsConnection; queueName: string } {
-    const connection = { host: redis.host, port: redis.port };
-    const queueName = `${redis.namespace}-q${queueCount}`;
-    const store = new LateClaims(connection, { prefix: `${redis.namespace}:${queueCount}` });
-    const runs = new AgentRuns({ connection, queueName, store });
-    opened.push(runs);
-    return { runs, store, connection, queueName };
+    const connection = { host: bed.redis.host, port: bed.redis.port };
+    const store = new LateClaims(connection, { prefix: bed.prefix });
+    const runs = bed.open({ store });
+    return { runs, store, connection, queueName: bed.queueName };
   }
 
   /** Every entry of the run's stream, those after its last status event included (a reader stops there). */
@@ -57,14 +38,17 @@ describe("a run's first job claims it alongside the first model request", () => 
 
   it('runs no tool of a run cancelled while queued, although the model answered before the claim', async () => {
     const lookup = fakeTool('lookup', () => ({ response: 'found' }));
-    server.enqueue({ text: 'Looking.', toolCalls: [{ id: 'c1', name: 'lookup', arguments: {} }] }, { text: 'Done.' });
+    bed.server.enqueue(
+      { text: 'Looking.', toolCalls: [{ id: 'c1', name: 'lookup', arguments: {} }] },
+      { text: 'Done.' },
+    );
     const { runs, store } = open();
     const { runId } = await runs.start({ body: { model: 'm', messages: [user('go')] } });
     await runs.cancel(runId);
     // The worker starts after the cancel: its subscription never hears it, only the claim can refuse the run.
-    const setup = async (): Promise<RunSetup> => ({ client: server.client(), tools: [lookup] });
+    const setup = async (): Promise<RunSetup> => ({ client: bed.server.client(), tools: [lookup] });
     await runs.worker({ setup }).waitUntilReady();
-    await until(() => store.claims === 1 && server.requests.length === 1);
+    await until(() => store.claims === 1 && bed.server.requests.length === 1);
     await new Promise((resolve) => setTimeout(resolve, 500));
 
     expect(lookup.calls).toHaveLength(0);
@@ -73,10 +57,10 @@ describe("a run's first job claims it alongside the first model request", () => 
   });
 
   it('carries a small start in the run’s first job, not a large one (its claim reads it); both run', async () => {
-    server.enqueue({ text: 'Small.' }, { text: 'Large.' });
+    bed.server.enqueue({ text: 'Small.' }, { text: 'Large.' });
     const { runs, store, connection, queueName } = open();
     const queue = new Queue(queueName, { connection });
-    opened.push(queue);
+    bed.closeAfter(queue);
     const small = await runs.start({ body: { model: 'm', messages: [user('go')] }, meta: { tenant: 'a' } });
     const large = await runs.start({ body: { model: 'm', messages: [user('x'.repeat(70 * 1024))] } });
     const carried = (await queue.getJob(`${small.runId}-0`))?.data as { start?: { body: unknown; meta: unknown } };
@@ -84,7 +68,7 @@ describe("a run's first job claims it alongside the first model request", () => 
     expect(carried.start?.meta).toEqual({ tenant: 'a' });
     expect(((await queue.getJob(`${large.runId}-0`))?.data as { start?: unknown }).start).toBeUndefined();
 
-    const setup = async (): Promise<RunSetup> => ({ client: server.client(), tools: [] });
+    const setup = async (): Promise<RunSetup> => ({ client: bed.server.client(), tools: [] });
     await runs.worker({ setup }).waitUntilReady();
     expect((await runs.wait(small.runId, { timeoutMs: 20_000 })).text).toBe('Small.');
     expect((await runs.wait(large.runId, { timeoutMs: 20_000 })).text).toBe('Large.');
@@ -93,9 +77,12 @@ describe("a run's first job claims it alongside the first model request", () => 
 
   it('does nothing for a repeated first job of a run that has ended: no tool, no event, no write', async () => {
     const lookup = fakeTool('lookup', () => ({ response: 'found' }));
-    server.enqueue({ text: 'Done.' }, { text: 'Looking.', toolCalls: [{ id: 'c9', name: 'lookup', arguments: {} }] });
+    bed.server.enqueue(
+      { text: 'Done.' },
+      { text: 'Looking.', toolCalls: [{ id: 'c9', name: 'lookup', arguments: {} }] },
+    );
     const { runs, store, connection, queueName } = open();
-    const setup = async (): Promise<RunSetup> => ({ client: server.client(), tools: [lookup] });
+    const setup = async (): Promise<RunSetup> => ({ client: bed.server.client(), tools: [lookup] });
     await runs.worker({ setup }).waitUntilReady();
     const messages = [user('go')];
     const { runId } = await runs.start({ body: { model: 'm', messages } });
@@ -105,7 +92,7 @@ describe("a run's first job claims it alongside the first model request", () => 
 
     // The same job again (its id is free once the first one completed), carrying the run's start.
     const queue = new Queue(queueName, { connection });
-    opened.push(queue);
+    bed.closeAfter(queue);
     const start = { state: { ...done.state, messages, turn: 0 }, body: { model: 'm' }, meta: null };
     await queue.add('turn', { runId, seq: 0, start }, { jobId: `${runId}-0`, removeOnComplete: true });
     await until(async () => (await queue.getJobState(`${runId}-0`)) === 'unknown');

@@ -1,45 +1,19 @@
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { AgentRuns } from '../../src/bullmq';
+import { type AgentRuns } from '../../src/bullmq';
 import type { RunEvent, RunSetup } from '../../src/bullmq';
-import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { useAsyncContext } from '../helpers/otel-context';
-import { startRedis, type TestRedis } from '../helpers/redis';
+import { useQueueTestbed } from '../helpers/queue-testbed';
 import { fakeTool, user } from '../helpers/tools';
 
 describe('queued runs and their observers, on a real Redis', () => {
-  let redis: TestRedis;
-  let server: ScriptedServer;
+  const bed = useQueueTestbed();
   let restoreContext: () => void;
-  const opened: AgentRuns[] = [];
-  let queueCount = 0;
-
-  beforeAll(async () => {
-    redis = await startRedis();
+  beforeAll(() => {
     restoreContext = useAsyncContext();
   });
-  afterAll(async () => {
-    restoreContext();
-    await redis.stop();
-  });
-  beforeEach(async () => {
-    server = await startScriptedServer();
-    queueCount++;
-  });
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((runs) => runs.close()));
-    await server.close();
-  });
+  afterAll(() => restoreContext());
 
-  function open(options: { turnsPerJob?: number } = {}): AgentRuns {
-    const runs = new AgentRuns({
-      ...options,
-      connection: { host: redis.host, port: redis.port },
-      queueName: `${redis.namespace}-obs${queueCount}`,
-      prefix: `${redis.namespace}:obs${queueCount}`,
-    });
-    opened.push(runs);
-    return runs;
-  }
+  const open = (options: { turnsPerJob?: number } = {}): AgentRuns => bed.open(options);
 
   async function eventsOf(runs: AgentRuns, runId: string): Promise<RunEvent[]> {
     const events: RunEvent[] = [];
@@ -49,7 +23,7 @@ describe('queued runs and their observers, on a real Redis', () => {
 
   it("publishes every text, reasoning and tool event although the setup's own hooks throw", async () => {
     const lookup = fakeTool('lookup', () => ({ response: 'found it' }));
-    server.enqueue(
+    bed.server.enqueue(
       { reasoning: 'Thinking.', text: 'Looking.', toolCalls: [{ id: 'c1', name: 'lookup', arguments: {} }] },
       { text: 'Done.' },
     );
@@ -58,7 +32,7 @@ describe('queued runs and their observers, on a real Redis', () => {
       throw new Error('hook bug');
     };
     const setup = async (): Promise<RunSetup> => ({
-      client: server.client(),
+      client: bed.server.client(),
       tools: [lookup],
       onStreaming: fail,
       onReasoning: fail,
@@ -91,14 +65,16 @@ describe('queued runs and their observers, on a real Redis', () => {
       tracer.startSpan(`db ${call.id}`).end();
       return { response: 'found' };
     });
-    server.enqueue(
+    bed.server.enqueue(
       { toolCalls: [{ id: 'c1', name: 'lookup', arguments: {} }] },
       { toolCalls: [{ id: 'c2', name: 'lookup', arguments: {} }] },
       { text: 'Done.' },
     );
     // One turn per job: the run goes through three jobs, each a run span of the same trace.
     const runs = open({ turnsPerJob: 1 });
-    await runs.worker({ setup: async () => ({ client: server.client(), tools: [lookup], tracer }) }).waitUntilReady();
+    await runs
+      .worker({ setup: async () => ({ client: bed.server.client(), tools: [lookup], tracer }) })
+      .waitUntilReady();
     const { runId } = await runs.start({ body: { model: 'm', messages: [user('go')] } });
     expect((await runs.wait(runId, { timeoutMs: 20_000 })).status).toBe('completed');
 

@@ -1,58 +1,34 @@
 import { Redis } from 'ioredis';
 import {
-  AgentRuns,
+  type AgentRuns,
   InvalidRunIdError,
   ResumeTokenError,
   RunNotFoundError,
   RunStartTooLargeError,
 } from '../../src/bullmq';
 import type { RunEvent, RunSetup } from '../../src/bullmq';
-import { startScriptedServer, type ScriptedServer } from '../../src/testing';
-import { startRedis, type TestRedis } from '../helpers/redis';
+import { useQueueTestbed } from '../helpers/queue-testbed';
 import { fakeTool, user } from '../helpers/tools';
 
 describe('AgentRuns under attack, on a real Redis', () => {
-  let redis: TestRedis;
+  const bed = useQueueTestbed();
   let client: Redis;
-  let server: ScriptedServer;
-  const opened: AgentRuns[] = [];
-  let queueCount = 0;
-
-  beforeAll(async () => {
-    redis = await startRedis();
-    client = new Redis({ host: redis.host, port: redis.port });
+  beforeAll(() => {
+    // No reconnecting: the suite's Redis may stop before this client is disconnected.
+    client = new Redis({ host: bed.redis.host, port: bed.redis.port, retryStrategy: () => null });
   });
-  afterAll(async () => {
-    client.disconnect();
-    await redis.stop();
-  });
-  beforeEach(async () => {
-    server = await startScriptedServer();
-    queueCount++;
-  });
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((runs) => runs.close()));
-    await server.close();
-  });
-
+  afterAll(() => client.disconnect());
   /** Runs on this test's queue and prefix: a second one is another process sharing them. */
-  function open(extra: Partial<ConstructorParameters<typeof AgentRuns>[0]> = {}): AgentRuns {
-    const runs = new AgentRuns({
-      connection: { host: redis.host, port: redis.port },
-      queueName: `${redis.namespace}-s${queueCount}`,
-      prefix: `${redis.namespace}:s${queueCount}`,
-      ...extra,
-    });
-    opened.push(runs);
-    return runs;
-  }
+  const open = bed.open;
 
   const charge = () => fakeTool('charge', () => ({ response: 'charged' }), { needsApproval: true });
 
   /** A worker on `runs` and a run that pauses on one approval of `charge` (call `c1`); its answer is not queued yet. */
   async function pausedRun(runs: AgentRuns, tool = charge(), extra: Partial<RunSetup> = {}) {
-    server.enqueue({ toolCalls: [{ id: 'c1', name: 'charge', arguments: { amount: 5 } }] });
-    await runs.worker({ setup: async () => ({ client: server.client(), tools: [tool], ...extra }) }).waitUntilReady();
+    bed.server.enqueue({ toolCalls: [{ id: 'c1', name: 'charge', arguments: { amount: 5 } }] });
+    await runs
+      .worker({ setup: async () => ({ client: bed.server.client(), tools: [tool], ...extra }) })
+      .waitUntilReady();
     const { runId } = await runs.start({ body: { model: 'm', messages: [user('pay')] } });
     const waiting = await runs.wait(runId, { timeoutMs: 20_000 });
     expect(waiting.status).toBe('waiting');
@@ -76,7 +52,7 @@ describe('AgentRuns under attack, on a real Redis', () => {
     expect(tool.calls).toHaveLength(0);
 
     const optedOut = open({ allowDecideWithoutToken: true });
-    server.enqueue({ text: 'charged 5' });
+    bed.server.enqueue({ text: 'charged 5' });
     await optedOut.decide(runId, { c1: { approve: true } });
     expect(await runs.wait(runId, { timeoutMs: 20_000 })).toMatchObject({ status: 'completed', text: 'charged 5' });
     expect(tool.calls).toHaveLength(1);
@@ -97,7 +73,7 @@ describe('AgentRuns under attack, on a real Redis', () => {
     expect(JSON.stringify([waiting, await runs.get(runId), seen])).not.toContain(token!);
 
     await expect(runs.decide(runId, { c1: { approve: true } })).rejects.toMatchObject({ problem: 'missing' });
-    server.enqueue({ text: 'charged 5' });
+    bed.server.enqueue({ text: 'charged 5' });
     await runs.decide(runId, { c1: { approve: true } }, { token: await runs.resumeToken(runId) });
     const done = await runs.wait(runId, { timeoutMs: 20_000 });
     expect(done.status).toBe('completed');
@@ -107,9 +83,9 @@ describe('AgentRuns under attack, on a real Redis', () => {
 
   it('masks RunRecord.error and cuts it to 2,000 characters', async () => {
     const runs = open();
-    await runs.worker({ setup: async () => ({ client: server.client(), tools: [] }) }).waitUntilReady();
+    await runs.worker({ setup: async () => ({ client: bed.server.client(), tools: [] }) }).waitUntilReady();
     const leak = 'connect postgres://admin:S3cretPassw0rd@db.internal:5432/app failed, password=hunter2hunter2 ';
-    server.enqueue({ status: 400, errorMessage: leak + 'x'.repeat(100_000) });
+    bed.server.enqueue({ status: 400, errorMessage: leak + 'x'.repeat(100_000) });
     const { runId } = await runs.start({ body: { model: 'm', messages: [user('go')] } });
     const failed = await runs.wait(runId, { timeoutMs: 20_000 });
     expect(failed).toMatchObject({ status: 'failed', error: { status: 400 } });
@@ -129,7 +105,7 @@ describe('AgentRuns under attack, on a real Redis', () => {
     await expect(runs.get(runId)).rejects.toBeInstanceOf(RunNotFoundError);
     expect(await client.exists(keys.run, keys.events)).toBe(0);
 
-    server.enqueue({ toolCalls: [{ id: 'c1', name: 'charge' }] }, { text: 'charged' });
+    bed.server.enqueue({ toolCalls: [{ id: 'c1', name: 'charge' }] }, { text: 'charged' });
     const { runId: decided } = await runs.start({ body: { model: 'm', messages: [user('pay')] } });
     expect((await runs.wait(decided, { timeoutMs: 20_000 })).status).toBe('waiting');
     await runs.decide(decided, { c1: { approve: true } });
@@ -139,9 +115,9 @@ describe('AgentRuns under attack, on a real Redis', () => {
 
   it('writes streamed text as one event per flush, not one per token', async () => {
     const runs = open();
-    await runs.worker({ setup: async () => ({ client: server.client(), tools: [] }) }).waitUntilReady();
+    await runs.worker({ setup: async () => ({ client: bed.server.client(), tools: [] }) }).waitUntilReady();
     const text = 'word '.repeat(600);
-    server.enqueue({ text, chunkSize: 1 });
+    bed.server.enqueue({ text, chunkSize: 1 });
     const { runId } = await runs.start({ body: { model: 'm', messages: [user('go')] } });
     expect((await runs.wait(runId, { timeoutMs: 20_000 })).status).toBe('completed');
     const all = await events(runs, runId);
@@ -154,11 +130,11 @@ describe('AgentRuns under attack, on a real Redis', () => {
   it('trims a run’s event stream to about maxEvents entries', async () => {
     const runs = open({ maxEvents: 20, turnsPerJob: 10 });
     const lookup = fakeTool('lookup', () => ({ response: 'found' }));
-    await runs.worker({ setup: async () => ({ client: server.client(), tools: [lookup] }) }).waitUntilReady();
+    await runs.worker({ setup: async () => ({ client: bed.server.client(), tools: [lookup] }) }).waitUntilReady();
     const turn = (t: number) => ({
       toolCalls: Array.from({ length: 40 }, (_, i) => ({ id: `t${t}-${i}`, name: 'lookup' })),
     });
-    server.enqueue(turn(0), turn(1), turn(2), turn(3), { text: 'done' });
+    bed.server.enqueue(turn(0), turn(1), turn(2), turn(3), { text: 'done' });
     const { runId } = await runs.start({ body: { model: 'm', messages: [user('go')] } });
     expect((await runs.wait(runId, { timeoutMs: 30_000 })).status).toBe('completed');
     expect(lookup.calls).toHaveLength(160);
@@ -193,18 +169,18 @@ describe('AgentRuns under attack, on a real Redis', () => {
     await expect(defaults.start({ runId: 'a:b', body: { model: 'm', messages: [] } })).rejects.toBeInstanceOf(
       InvalidRunIdError,
     );
-    expect(await client.keys(`${redis.namespace}:s${queueCount}:*`)).toEqual([]);
+    expect(await client.keys(`${bed.prefix}:*`)).toEqual([]);
   });
 
   it("gives a resumed run the caller its own state names when setup gives none (the queue's states are trusted)", async () => {
     const runs = open({ allowDecideWithoutToken: true });
     const tool = charge();
     let jobs = 0;
-    server.enqueue({ toolCalls: [{ id: 'c1', name: 'charge' }] }, { text: 'charged' });
+    bed.server.enqueue({ toolCalls: [{ id: 'c1', name: 'charge' }] }, { text: 'charged' });
     const setup = async (): Promise<RunSetup> =>
       jobs++ === 0
-        ? { client: server.client(), tools: [tool], caller: { user: 'ada' } }
-        : { client: server.client(), tools: [tool] };
+        ? { client: bed.server.client(), tools: [tool], caller: { user: 'ada' } }
+        : { client: bed.server.client(), tools: [tool] };
     await runs.worker({ setup }).waitUntilReady();
     const { runId } = await runs.start({ body: { model: 'm', messages: [user('pay')] } });
     expect((await runs.wait(runId, { timeoutMs: 20_000 })).status).toBe('waiting');

@@ -1,45 +1,19 @@
-import { AgentRuns, RunWaitTimeoutError } from '../../src/bullmq';
+import { RunWaitTimeoutError } from '../../src/bullmq';
 import type { RunSetup } from '../../src/bullmq';
-import { startScriptedServer, type ScriptedServer } from '../../src/testing';
-import { startRedis, type TestRedis } from '../helpers/redis';
+import { useQueueTestbed } from '../helpers/queue-testbed';
 import { fakeTool, user } from '../helpers/tools';
 
 describe('wait is told when a run waits or ends', () => {
-  let redis: TestRedis;
-  let server: ScriptedServer;
-  const opened: AgentRuns[] = [];
-  let queueCount = 0;
-
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(() => redis.stop());
-  beforeEach(async () => {
-    server = await startScriptedServer();
-    queueCount++;
-  });
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((runs) => runs.close()));
-    await server.close();
-  });
-
-  function open(extra: { queueName?: string } = {}): AgentRuns {
-    const runs = new AgentRuns({
-      connection: { host: redis.host, port: redis.port },
-      queueName: `${redis.namespace}-q${queueCount}`,
-      prefix: `${redis.namespace}:${queueCount}`,
-      ...extra,
-    });
-    opened.push(runs);
-    return runs;
-  }
+  const bed = useQueueTestbed();
+  /** A fresh queue and key prefix per test, so no test sees what another left. */
+  const open = bed.open;
 
   it('wakes every waiter of a run, on another AgentRuns too, as the run waits, ends or is cancelled', async () => {
     const charge = fakeTool('charge', () => ({ response: 'charged' }), { needsApproval: true });
-    server.enqueue({ toolCalls: [{ id: 'c1', name: 'charge', arguments: {} }] }, { text: 'Charged.' });
+    bed.server.enqueue({ toolCalls: [{ id: 'c1', name: 'charge', arguments: {} }] }, { text: 'Charged.' });
     const runs = open();
     const reader = open();
-    const setup = async (): Promise<RunSetup> => ({ client: server.client(), tools: [charge] });
+    const setup = async (): Promise<RunSetup> => ({ client: bed.server.client(), tools: [charge] });
     // No worker yet: the waits below start on a queued run, and must be told, not find it settled.
     const { runId } = await runs.start({ body: { model: 'm', messages: [user('go')] } });
     const started = Date.now();
@@ -52,7 +26,7 @@ describe('wait is told when a run waits or ends', () => {
     expect(waiting.map((r) => r.status)).toEqual(['waiting', 'waiting', 'waiting']);
 
     // A queue no worker takes from: only its cancel settles this run.
-    const held = open({ queueName: `${redis.namespace}-q${queueCount}-held` });
+    const held = open({ queueName: `${bed.queueName}-held` });
     const unsettled = await held.start({ body: { model: 'm', messages: [user('hold')] } });
     const cancelledAt = Date.now();
     const cancelled = held.wait(unsettled.runId);
