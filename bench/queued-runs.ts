@@ -3,8 +3,10 @@
  * how long does a killed worker's run wait before another worker takes it on?
  * Runs of 4 turns (3 with one tool call, then the answer) against a zero-latency scripted model in another process,
  * Redis on loopback. Latency: one run at a time, an in-process run and a queued one in turn; throughput: 8 at a time
- * (worker concurrency 8, in this process), in alternating rounds; so load on the machine hits both sides alike. Crash recovery: a worker
- * process holding a run in a tool call is SIGKILLed; the time until another worker claims the run is measured.
+ * (worker concurrency 8, in this process), in alternating rounds; so load on the machine hits both sides alike. The
+ * throughput again with a model that streams at a real model's pace (`bench-paced-…`), which bounds both sides as it
+ * does in production. Crash recovery: a worker process holding a run in a tool call is SIGKILLed; the time until
+ * another worker claims the run is measured.
  * Budget (the queue docs): 1 agentcall Redis round trip per turn that the run waits for (a run's first job sends its
  * claim alongside the first model request), at most 5 ms added per turn, queued throughput at least 0.8× in-process
  * at concurrency 8.
@@ -28,6 +30,12 @@ const SEQUENTIAL_RUNS = 20;
 const CONCURRENT_RUNS = 64;
 const CONCURRENCY = 8;
 const CRASHES = 3;
+/**
+ * A model that streams like a real one, for the throughput a team would see: 10 deltas per reply, 5 ms apart (a
+ * reply in about 50 ms, faster than any hosted model), a `lookup` call on the first 3 turns.
+ */
+const PACED_MODEL = `bench-paced-${TOOL_TURNS}-10-5`;
+const PACED_ROUNDS = 3;
 /** Lock of the worker that is killed, and how often the survivor looks for stalled jobs. */
 const CRASH_LOCK_MS = 2000;
 const CRASH_STALLED_MS = 500;
@@ -93,6 +101,8 @@ export async function queuedRuns(): Promise<void> {
     const added = median(latency.added);
     const inThroughput = median(throughput.inProcess);
     const queuedThroughput = median(throughput.queued);
+    counts.pause();
+    const paced = await pacedThroughput(runs, server.client, tools, messages);
     const recovery = await crashRecovery(connection, server.client.baseURL, model, messages, tools);
 
     console.log(`queued runs: ${TURNS} turns per run (${TOOL_TURNS} with a tool call), Redis on loopback`);
@@ -102,6 +112,9 @@ export async function queuedRuns(): Promise<void> {
     line(`in-process, ${CONCURRENCY} at a time`, inThroughput, 'runs/s');
     line(`queued, worker concurrency ${CONCURRENCY}`, queuedThroughput, 'runs/s');
     line('queued / in-process throughput', queuedThroughput / inThroughput, '×');
+    line(`paced model, in-process, ${CONCURRENCY} at a time`, paced.inProcess, `runs/s (${PACED_MODEL})`);
+    line(`paced model, queued, concurrency ${CONCURRENCY}`, paced.queued, 'runs/s');
+    line('paced model, queued / in-process', paced.queued / paced.inProcess, '×');
     line(
       'agentcall Redis round trips a turn waits for',
       waitedFor,
@@ -121,6 +134,31 @@ export async function queuedRuns(): Promise<void> {
     redis.stop();
     server.stop();
   }
+}
+
+/**
+ * Throughput with a model that streams at a real model's pace (each side `CONCURRENCY` at a time, in alternating
+ * rounds): the model's time, not the CPU, bounds both sides, as it does in production.
+ */
+async function pacedThroughput(
+  runs: AgentRuns,
+  client: OpenAI,
+  tools: ReturnType<typeof lookupDefinition>[],
+  messages: { role: 'user'; content: string }[],
+): Promise<{ inProcess: number; queued: number }> {
+  const body = { model: PACED_MODEL, messages };
+  const inProcess = () => runAgentLoop({ client, body, tools, maxConsecutiveToolTurns: 0 });
+  const queued = async () => {
+    const { runId } = await runs.start({ body });
+    const record = await runs.wait(runId, { timeoutMs: 60_000 });
+    if (record.status !== 'completed') throw new Error(`paced run ${runId}: ${record.status}`);
+  };
+  const rates = { inProcess: [] as number[], queued: [] as number[] };
+  for (let round = 0; round < PACED_ROUNDS; round++) {
+    rates.inProcess.push((CONCURRENT_RUNS / (await timed(CONCURRENT_RUNS, CONCURRENCY, inProcess))) * 1000);
+    rates.queued.push((CONCURRENT_RUNS / (await timed(CONCURRENT_RUNS, CONCURRENCY, queued))) * 1000);
+  }
+  return { inProcess: median(rates.inProcess), queued: median(rates.queued) };
 }
 
 /**
