@@ -288,6 +288,7 @@ export class AgentRuns {
     const record: RunRecord = { runId, status: run.status, state: run.state };
     if (run.stopReason) record.stopReason = run.stopReason;
     if (run.text !== undefined) record.text = run.text;
+    if (run.output !== undefined) record.output = run.output;
     if (run.error) record.error = run.error;
     if (run.meta !== null && run.meta !== undefined) record.meta = run.meta;
     return record;

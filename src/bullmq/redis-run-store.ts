@@ -133,6 +133,7 @@ export class RedisRunStore implements RunStore {
       input.stopReason ?? '',
       input.text ?? '',
       input.error ? JSON.stringify(input.error) : '',
+      input.output !== undefined ? JSON.stringify(input.output) : '',
       this.limits.finishedTtlSeconds,
       Date.now(),
       this.limits.maxEvents,
@@ -288,6 +289,7 @@ function parseRun(runId: string, hash: Record<string, string>): StoredRun {
   if (hash.decisions) run.decisions = JSON.parse(hash.decisions) as Record<string, Decision>;
   if (hash.stopReason) run.stopReason = hash.stopReason;
   if (hash.text !== undefined) run.text = hash.text;
+  if (hash.output) run.output = JSON.parse(hash.output) as unknown;
   if (hash.error) run.error = JSON.parse(hash.error) as StoredError;
   return run;
 }

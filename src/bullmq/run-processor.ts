@@ -278,7 +278,13 @@ export class RunProcessor {
       case 'tool_stop':
       case 'max_turns':
       case 'budget':
-        return { state: next, status: 'completed', stopReason: result.stopReason, text: lastText(next.messages) };
+        return {
+          state: next,
+          status: 'completed',
+          stopReason: result.stopReason,
+          text: lastText(next.messages),
+          ...(result.output !== undefined ? { output: result.output } : {}),
+        };
       case 'interactive':
         return { state: next, status: 'waiting', stopReason: 'interactive' };
       case 'error':

@@ -189,6 +189,7 @@ export function runStoreConformance(makeStore: () => RunStore | Promise<RunStore
         assert.equal(run?.seq, 1);
         assert.equal(run?.jobSeq, 0);
         assert.deepEqual(run?.state, turn(1));
+        assert.equal(run?.output, undefined);
         assert.equal(
           await store.checkpoint({ runId, seq: 1, state: turn(2), status: 'running', events: [], handOff: true }),
           2,
@@ -204,6 +205,7 @@ export function runStoreConformance(makeStore: () => RunStore | Promise<RunStore
           status: 'completed',
           stopReason: 'completed',
           text: 'the answer',
+          output: { city: 'Rome', tempC: 21.5, tags: ['sun'], note: null },
           events: [{ type: 'text', text: 'the answer' }],
         });
         assert.equal(done, 3);
@@ -211,6 +213,8 @@ export function runStoreConformance(makeStore: () => RunStore | Promise<RunStore
         assert.equal(ended?.status, 'completed');
         assert.equal(ended?.stopReason, 'completed');
         assert.equal(ended?.text, 'the answer');
+        // The typed answer comes back as the JSON it was given as.
+        assert.deepEqual(ended?.output, { city: 'Rome', tempC: 21.5, tags: ['sun'], note: null });
         const all = (await allEvents(store, runId)).map(({ id: _, ...e }) => e);
         assert.deepEqual(all, [
           { type: 'status', status: 'queued' },

@@ -21,6 +21,8 @@ export type StoredRun = {
   decisions?: Record<string, Decision>;
   stopReason?: string;
   text?: string;
+  /** The run's validated typed answer, as JSON (absent when the run has none). */
+  output?: unknown;
   error?: StoredError;
 };
 
@@ -36,6 +38,8 @@ export type CheckpointInput = {
   status: RunStatus;
   stopReason?: string;
   text?: string;
+  /** The run's validated typed answer; stored as JSON. */
+  output?: unknown;
   error?: StoredError;
   /** The turn's events, appended in order after the run's other events (a status event is added for a new status). */
   events: RunEventData[];

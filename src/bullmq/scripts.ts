@@ -47,12 +47,13 @@ return out
 
 /**
  * Save a turn, or the run's pause or end: only from the worker holding sequence number ARGV[1] of a running run.
- * The event stream is trimmed to about ARGV[9] entries; a run that now waits for a person expires after ARGV[10]
- * seconds unless decided. With ARGV[11] = '1' the run is handed to a new job queued at the new number. A run that
- * now waits or has ended is named on the settled channel ARGV[13] (ARGV[14] is its id).
- * KEYS: run, journal, events. ARGV: seq, state, status, stopReason, text, error, finished ttl, now, max events,
- * waiting ttl, hand off, event count, settled channel, run id, then (type, data) per event. → the new sequence
- * number, -1 (moved on) or -2 (not running)
+ * The event stream is trimmed to about ARGV[10] entries; a run that now waits for a person expires after ARGV[11]
+ * seconds unless decided. With ARGV[12] = '1' the run is handed to a new job queued at the new number. A run that
+ * now waits or has ended is named on the settled channel ARGV[14] (ARGV[15] is its id). An empty optional field
+ * (stopReason, text, error, output) is removed.
+ * KEYS: run, journal, events. ARGV: seq, state, status, stopReason, text, error, output, finished ttl, now, max
+ * events, waiting ttl, hand off, event count, settled channel, run id, then (type, data) per event. → the new
+ * sequence number, -1 (moved on) or -2 (not running)
  */
 export const CHECKPOINT = `
 local f = redis.call('HMGET', KEYS[1], 'seq', 'status')
@@ -60,24 +61,24 @@ if f[1] ~= ARGV[1] then return -1 end
 if f[2] ~= 'running' then return -2 end
 local nextSeq = tonumber(f[1]) + 1
 local status = ARGV[3]
-redis.call('HSET', KEYS[1], 'seq', nextSeq, 'state', ARGV[2], 'status', status, 'updatedAt', ARGV[8])
-if ARGV[11] == '1' then redis.call('HSET', KEYS[1], 'jobSeq', nextSeq) end
-local optional = {'stopReason', 'text', 'error'}
+redis.call('HSET', KEYS[1], 'seq', nextSeq, 'state', ARGV[2], 'status', status, 'updatedAt', ARGV[9])
+if ARGV[12] == '1' then redis.call('HSET', KEYS[1], 'jobSeq', nextSeq) end
+local optional = {'stopReason', 'text', 'error', 'output'}
 for i, field in ipairs(optional) do
   local value = ARGV[3 + i]
   if value == '' then redis.call('HDEL', KEYS[1], field) else redis.call('HSET', KEYS[1], field, value) end
 end
 redis.call('HDEL', KEYS[1], 'decisions')
 redis.call('DEL', KEYS[2])
-for i = 0, tonumber(ARGV[12]) - 1 do
-  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[9], '*', 'type', ARGV[15 + 2 * i], 'data', ARGV[16 + 2 * i])
+for i = 0, tonumber(ARGV[13]) - 1 do
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[10], '*', 'type', ARGV[16 + 2 * i], 'data', ARGV[17 + 2 * i])
 end
 if status == 'completed' or status == 'failed' then
-  for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[7]) end
+  for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[8]) end
 elseif status == 'waiting' then
-  for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[10]) end
+  for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[11]) end
 end
-if status ~= 'running' then redis.call('PUBLISH', ARGV[13], ARGV[14]) end
+if status ~= 'running' then redis.call('PUBLISH', ARGV[14], ARGV[15]) end
 return nextSeq
 `;
 

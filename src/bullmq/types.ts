@@ -15,6 +15,11 @@ export type RunRecord = {
   stopReason?: string;
   /** The last assistant text of the run (set once it has ended). */
   text?: string;
+  /**
+   * The run's typed answer, when its setup gave `output` and the answer passed (set once it has completed): the
+   * validated value as JSON, so a class instance comes back as a plain object (`plainToInstance` makes it one).
+   */
+  output?: unknown;
   /** Why a failed run failed: its name and message, secrets masked, the message cut to 2,000 characters. */
   error?: { name: string; message: string; status?: number };
   /** What `start` was given as `meta`. */
