@@ -61,14 +61,20 @@ if f[1] ~= ARGV[1] then return -1 end
 if f[2] ~= 'running' then return -2 end
 local nextSeq = tonumber(f[1]) + 1
 local status = ARGV[3]
-redis.call('HSET', KEYS[1], 'seq', nextSeq, 'state', ARGV[2], 'status', status, 'updatedAt', ARGV[9])
-if ARGV[12] == '1' then redis.call('HSET', KEYS[1], 'jobSeq', nextSeq) end
-local optional = {'stopReason', 'text', 'error', 'output'}
-for i, field in ipairs(optional) do
+-- One HSET and one HDEL, whatever the fields: each command inside a script costs Redis a dispatch.
+local fields = {'seq', nextSeq, 'state', ARGV[2], 'status', status, 'updatedAt', ARGV[9]}
+if ARGV[12] == '1' then table.insert(fields, 'jobSeq'); table.insert(fields, nextSeq) end
+local gone = {'decisions'}
+for i, field in ipairs({'stopReason', 'text', 'error', 'output'}) do
   local value = ARGV[3 + i]
-  if value == '' then redis.call('HDEL', KEYS[1], field) else redis.call('HSET', KEYS[1], field, value) end
+  if value == '' then
+    table.insert(gone, field)
+  else
+    table.insert(fields, field); table.insert(fields, value)
+  end
 end
-redis.call('HDEL', KEYS[1], 'decisions')
+redis.call('HSET', KEYS[1], unpack(fields))
+redis.call('HDEL', KEYS[1], unpack(gone))
 redis.call('DEL', KEYS[2])
 for i = 0, tonumber(ARGV[13]) - 1 do
   redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[10], '*', 'type', ARGV[16 + 2 * i], 'data', ARGV[17 + 2 * i])
