@@ -18,6 +18,12 @@ type Catalog = {
 const catalogs = new WeakMap<ToolDefinition[], Catalog>();
 
 /**
+ * The most tools one request may carry: OpenAI's limit (the strictest of the providers'), which a request over it
+ * fails with a 400. Found tools beyond it make room by leaving out the ones found longest ago.
+ */
+export const MAX_TOOLS_PER_REQUEST = 128;
+
+/**
  * The deferred tools of one run: which of them the model has found (kept in the run's durable state as
  * `foundTools`, so a resumed run keeps them), the `search_tools` tool that finds them, and the tools each request
  * sends. Only a run with a deferred tool has one.
@@ -27,6 +33,8 @@ const catalogs = new WeakMap<ToolDefinition[], Catalog>();
 export class ToolSearch {
   /** The run's tools: the set it was given, then `search_tools`. */
   readonly tools: ToolDefinition[];
+  /** How many found tools a request has room for, beside the tools always sent and `search_tools`. */
+  private readonly room: number;
   private sent?: { found: readonly string[] | undefined; length: number; schemas: ChatCompletionTool[] };
   private known?: { found: string[]; names: Set<string> };
 
@@ -40,6 +48,7 @@ export class ToolSearch {
   ) {
     const search = searchToolsTool((query) => catalog.index.search(query), catalog.deferred.size);
     this.tools = [...tools, search];
+    this.room = Math.max(0, MAX_TOOLS_PER_REQUEST - catalog.alwaysSent.length - 1);
   }
 
   /** The search of a run over `tools`, or none when no tool of the set is deferred (the run then pays nothing). */
@@ -59,7 +68,7 @@ export class ToolSearch {
    * The schemas the next request sends: the tools that are not deferred (in the set's order), `search_tools`, then
    * the deferred tools found so far, in the order they were found. Each request's list starts with the previous
    * one's: a found tool never moves those before it (a prefix-keyed prompt cache keeps them). The same array while
-   * nothing new is found.
+   * nothing new is found. Past {@link MAX_TOOLS_PER_REQUEST}, the tools found longest ago are left out.
    */
   schemas(): ChatCompletionTool[] {
     if (this.chosen !== undefined) this.markFound(this.chosen);
@@ -68,12 +77,7 @@ export class ToolSearch {
     const sent = this.sent;
     if (sent && sent.found === found && sent.length === length) return sent.schemas;
     const schemas = [...this.catalog.alwaysSent, this.tools[this.tools.length - 1].schema];
-    const seen = new Set<string>();
-    for (const name of found ?? []) {
-      const tool = this.catalog.deferred.get(name);
-      if (tool && !seen.has(name)) schemas.push(tool.schema);
-      seen.add(name);
-    }
+    for (const name of this.window(found ?? [])) schemas.push(this.catalog.deferred.get(name)!.schema);
     this.sent = { found, length, schemas };
     return schemas;
   }
@@ -98,13 +102,39 @@ export class ToolSearch {
     }
   }
 
+  /**
+   * Found again: a tool the requests left out (found longest ago, past the limit) goes to the end of the list, so
+   * the next request carries it. One still sent stays where it is.
+   */
   private markFound(name: string): void {
     const durable = this.durable();
     const found = (durable.foundTools ??= []);
     if (this.known?.found !== found) this.known = { found, names: new Set(found) };
-    if (this.known.names.has(name)) return;
+    if (this.known.names.has(name)) {
+      if (found.length > this.room && !this.window(found).includes(name)) {
+        found.splice(found.indexOf(name), 1);
+        found.push(name);
+        // Same list, same length: the schemas sent last no longer hold.
+        this.sent = undefined;
+      }
+      return;
+    }
     this.known.names.add(name);
     found.push(name);
+  }
+
+  /**
+   * The found tools a request carries, in the order they were found: each once, only those the set has (a resumed
+   * state may name tools it no longer has), and the last that fit.
+   */
+  private window(found: readonly string[]): string[] {
+    const names: string[] = [];
+    const seen = new Set<string>();
+    for (const name of found) {
+      if (this.catalog.deferred.has(name) && !seen.has(name)) names.push(name);
+      seen.add(name);
+    }
+    return this.room ? names.slice(-this.room) : [];
   }
 }
 

@@ -118,6 +118,64 @@ describe('tool search (property)', () => {
     );
   });
 
+  it('never sends more than 128 tools: those found longest ago make room, and one found again comes back', async () => {
+    // Many deferred tools, called by name (a search finds the same way): far more than fit in one request.
+    const setArb = fc.record({ always: fc.nat(10), deferred: fc.integer({ min: 130, max: 220 }) });
+    // Sized to the maximum: fast-check's default size would keep the turns short of the limit.
+    const callsArb = fc.array(fc.array(fc.nat(219), { minLength: 1, maxLength: 64, size: 'max' }), {
+      minLength: 1,
+      maxLength: 8,
+      size: 'max',
+    });
+    await fc.assert(
+      fc.asyncProperty(setArb, callsArb, async (set, turns) => {
+        const tool = (name: string, deferred: boolean): ToolDefinition => ({
+          schema: { type: 'function', function: { name, description: name, parameters: { type: 'object' } } },
+          execute: async () => ({ response: `${name} ran` }),
+          ...(deferred && { deferred: true }),
+        });
+        const always = Array.from({ length: set.always }, (_, i) => `always_${i}`);
+        const tools = [
+          ...always.map((name) => tool(name, false)),
+          ...Array.from({ length: set.deferred }, (_, i) => tool(`deferred_${i}`, true)),
+        ];
+        let id = 0;
+        const scripted = turns.map((calls) => ({
+          toolCalls: calls.map((index): ScriptedToolCall => ({
+            id: `c${id++}`,
+            name: `deferred_${index % set.deferred}`,
+            arguments: {},
+          })),
+        }));
+        const session = server.session([...scripted, { text: 'done' }]);
+        const result = await runAgentLoop({
+          client: session.client(),
+          body: { model: 'm', messages: [user('go')] },
+          tools,
+          maxConsecutiveToolTurns: 0,
+        });
+        expect(result.stopReason).toBe('completed');
+
+        // The model of it: found in order; a request sends the last that fit; one found again that did not fit
+        // goes to the end.
+        const room = 128 - always.length - 1;
+        const found: string[] = [];
+        const sent = () => found.slice(-room);
+        session.requests.forEach((request, turn) => {
+          expect(names(request).length).toBeLessThanOrEqual(128);
+          expect(names(request)).toEqual([...always, 'search_tools', ...sent()]);
+          for (const call of scripted[turn]?.toolCalls ?? []) {
+            if (!found.includes(call.name)) found.push(call.name);
+            else if (!sent().includes(call.name)) found.push(...found.splice(found.indexOf(call.name), 1));
+          }
+        });
+        expect(result.state.foundTools).toEqual(found);
+      }),
+      // Shrinking runs of hundreds of calls would outlast the test's timeout: a failure is reported as found.
+      { seed: SEED, numRuns: 25, endOnFailure: true },
+    );
+  });
+
   it('refuses, before any request, a resumed state whose foundTools is any JSON but a list of valid names', async () => {
     const tools: ToolDefinition[] = ['echo', 'late'].map((name) => ({
       schema: { type: 'function', function: { name, parameters: { type: 'object' } } },

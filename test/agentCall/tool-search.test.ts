@@ -101,6 +101,36 @@ describe('runAgentLoop with deferred tools', () => {
     assertValidRequests(server.requests);
   });
 
+  it('keeps each request within 128 tools: the tools found longest ago make room, and one found again comes back', async () => {
+    const echo = fakeTool('echo', () => ({ response: 'echoed' }));
+    const deferred = Array.from({ length: 140 }, (_, i) => deferredTool(`tool_${i}`, `Tool number ${i}`));
+    const calls = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => ({ id: `c${from + i}`, name: `tool_${from + i}`, arguments: {} }));
+    // At most 64 calls a turn are run: 130 tools are found over three turns.
+    server.enqueue(
+      { toolCalls: calls(0, 60) },
+      { toolCalls: calls(60, 120) },
+      { toolCalls: calls(120, 130) },
+      { toolCalls: [{ id: 'again', name: 'tool_1', arguments: {} }] },
+      { text: 'done' },
+    );
+    const result = await run([echo, ...deferred]);
+
+    expect(result.stopReason).toBe('completed');
+    const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `tool_${from + i}`);
+    const sent = server.requests.map(sentNames);
+    expect(sent.map((names) => names.length)).toEqual([2, 62, 122, 128, 128]);
+    // Until the limit, each list starts with the one before.
+    expect(sent[2].slice(0, 62)).toEqual(sent[1]);
+    // 130 found, room for 126 beside echo and search_tools: the first 4 found are left out.
+    expect(sent[3]).toEqual(['echo', 'search_tools', ...range(4, 130)]);
+    // tool_1, left out, was called by name: it runs, and comes back at the end, so tool_4 is left out now.
+    expect(sent[4]).toEqual(['echo', 'search_tools', ...range(5, 130), 'tool_1']);
+    expect(deferred[1].calls).toHaveLength(2);
+    expect(result.state.foundTools).toEqual(['tool_0', ...range(2, 130), 'tool_1']);
+    assertValidRequests(server.requests);
+  });
+
   it('costs a run without a deferred tool nothing: no search_tools, no foundTools, the same schemas every turn', async () => {
     const echo = fakeTool('echo', () => ({ response: 'echoed' }));
     const read = fakeTool('read', () => ({ response: 'read' }));
