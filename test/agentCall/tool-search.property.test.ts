@@ -6,6 +6,7 @@ import type { ChatCompletionMessageParam } from '../../src/llm/type';
 import {
   startScriptedServer,
   type RecordedRequest,
+  type ScriptedReply,
   type ScriptedServer,
   type ScriptedToolCall,
 } from '../../src/testing';
@@ -57,6 +58,26 @@ const names = (request: RecordedRequest): string[] =>
 const listed = (answer: string): string[] =>
   answer.startsWith('Found ') ? [...answer.matchAll(/^- ([\w-]+)/gm)].map((match) => match[1]) : [];
 
+/** A tool that answers with its name: deferred or not. */
+const toolOf = (name: string, description: string, deferred: boolean): ToolDefinition => ({
+  schema: { type: 'function', function: { name, description, parameters: { type: 'object' } } },
+  execute: async () => ({ response: `${name} ran` }),
+  ...(deferred && { deferred: true }),
+});
+
+/** Run the loop over `tools` against these turns of calls, then an answer: the run must complete. */
+async function runScripted(server: ScriptedServer, tools: ToolDefinition[], turns: ScriptedReply[]) {
+  const session = server.session([...turns, { text: 'done' }]);
+  const result = await runAgentLoop({
+    client: session.client(),
+    body: { model: 'm', messages: [user('go')] },
+    tools,
+    maxConsecutiveToolTurns: 0,
+  });
+  expect(result.stopReason).toBe('completed');
+  return { session, result };
+}
+
 describe('tool search (property)', () => {
   let server: ScriptedServer;
   beforeAll(async () => {
@@ -67,14 +88,7 @@ describe('tool search (property)', () => {
   it('sends the tools not deferred, search_tools and those found so far, and answers every call once', async () => {
     await fc.assert(
       fc.asyncProperty(toolSetArb, turnsArb, async (specs, turns) => {
-        const tools: ToolDefinition[] = specs.map((spec) => ({
-          schema: {
-            type: 'function',
-            function: { name: spec.name, description: spec.description, parameters: { type: 'object' } },
-          },
-          execute: async () => ({ response: `${spec.name} ran` }),
-          ...(spec.deferred && { deferred: true }),
-        }));
+        const tools = specs.map((spec) => toolOf(spec.name, spec.description, spec.deferred));
         let id = 0;
         const scripted = turns.map((calls) => ({
           toolCalls: calls.map((call): ScriptedToolCall => ({
@@ -88,14 +102,7 @@ describe('tool search (property)', () => {
             arguments: call.kind === 'search' ? { query: call.query } : {},
           })),
         }));
-        const session = server.session([...scripted, { text: 'done' }]);
-        const result = await runAgentLoop({
-          client: session.client(),
-          body: { model: 'm', messages: [user('go')] },
-          tools,
-          maxConsecutiveToolTurns: 0,
-        });
-        expect(result.stopReason).toBe('completed');
+        const { session, result } = await runScripted(server, tools, scripted);
         assertValidRequests(session.requests);
 
         const anyDeferred = specs.some((spec) => spec.deferred);
@@ -129,15 +136,10 @@ describe('tool search (property)', () => {
     });
     await fc.assert(
       fc.asyncProperty(setArb, callsArb, async (set, turns) => {
-        const tool = (name: string, deferred: boolean): ToolDefinition => ({
-          schema: { type: 'function', function: { name, description: name, parameters: { type: 'object' } } },
-          execute: async () => ({ response: `${name} ran` }),
-          ...(deferred && { deferred: true }),
-        });
         const always = Array.from({ length: set.always }, (_, i) => `always_${i}`);
         const tools = [
-          ...always.map((name) => tool(name, false)),
-          ...Array.from({ length: set.deferred }, (_, i) => tool(`deferred_${i}`, true)),
+          ...always.map((name) => toolOf(name, name, false)),
+          ...Array.from({ length: set.deferred }, (_, i) => toolOf(`deferred_${i}`, `deferred ${i}`, true)),
         ];
         let id = 0;
         const scripted = turns.map((calls) => ({
@@ -147,14 +149,7 @@ describe('tool search (property)', () => {
             arguments: {},
           })),
         }));
-        const session = server.session([...scripted, { text: 'done' }]);
-        const result = await runAgentLoop({
-          client: session.client(),
-          body: { model: 'm', messages: [user('go')] },
-          tools,
-          maxConsecutiveToolTurns: 0,
-        });
-        expect(result.stopReason).toBe('completed');
+        const { session, result } = await runScripted(server, tools, scripted);
 
         // The model of it: found in order; a request sends the last that fit; one found again that did not fit
         // goes to the end.
