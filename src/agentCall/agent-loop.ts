@@ -49,7 +49,6 @@ import type { AgentStopReason, RunAgentCallProps, RunAgentResponse, ToolCallChil
  * and the signal.
  */
 export class AgentLoop {
-  private readonly model: string;
   private readonly requests: ModelRequests | FallbackRequests;
   private readonly tools: ToolCallRunner;
   private readonly fitting: ContextFitting;
@@ -88,7 +87,6 @@ export class AgentLoop {
   ) {
     if (output instanceof Error) this.outputRefusal = output;
     else this.output = output;
-    this.model = String(props.body.model);
     this.toolSearch = ToolSearch.of(props.tools, () => this.durable, props.body.tool_choice);
     // The run's tools then include `search_tools`: it runs, is approved and is checked for duplicates like any tool.
     if (this.toolSearch) this.props = props = { ...props, tools: this.toolSearch.tools };
@@ -108,7 +106,7 @@ export class AgentLoop {
     this.fitting = new ContextFitting(
       props,
       client,
-      this.model,
+      () => this.requests.target,
       signal,
       budget ? (usages) => this.pushSummaryUsages(usages, budget) : (usages) => this.pushUsages(usages),
       budget && (() => !budget.exhausted()),

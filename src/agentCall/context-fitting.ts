@@ -5,6 +5,7 @@ import { callHook } from '../utils/call-hook';
 import { historyLimit, toolResponseBudget } from './context-budget';
 import { compressContext, type CompressedContext } from './compress-context';
 import { compressToolResponse } from './compress-tool-response';
+import type { SummaryTarget } from './summarize';
 import type { RunAgentCallProps } from './type';
 
 /**
@@ -21,8 +22,10 @@ export class ContextFitting {
    */
   constructor(
     private readonly props: RunAgentCallProps,
+    /** The run's own client: where `compression.model` is asked. */
     private readonly client: LLMClient,
-    private readonly model: string,
+    /** Where the run's requests go now: summaries follow the run down its `fallback` list. */
+    private readonly runTarget: () => SummaryTarget,
     private readonly signal: AbortSignal | undefined,
     private readonly pushUsages: (usages: UsageItem[]) => void,
     /** False once the run may make no more requests (its budget is spent): a response is then cut, not summarised. */
@@ -42,14 +45,15 @@ export class ContextFitting {
     const { compression, maxToolResponseTokens } = this.props;
     const budget = toolResponseBudget({ compression, maxToolResponseTokens, historyTokens, callCount });
     if (budget === undefined) return response;
+    const target = this.target();
     const shortened = await compressToolResponse({
       response,
       maxTokens: budget,
       // Without compression options only the explicit cap applies, and it is met by cutting, never by a request.
-      client: compression && this.mayRequest?.() !== false ? this.client : undefined,
-      model: compression?.model ?? this.model,
+      client: compression && this.mayRequest?.() !== false ? target.client : undefined,
+      model: target.model,
       abortSignal: this.signal,
-      wire: this.props.wire,
+      wire: target.wire,
     });
     if (!shortened) return response;
     if (shortened.usage) this.pushUsages([shortened.usage]);
@@ -79,13 +83,14 @@ export class ContextFitting {
     if (!compression) return undefined;
     const limit = historyLimit(compression);
     if (historyTokens <= limit) return undefined;
+    const { client, model, wire } = this.target();
     const compressed = await compressContext({
       messages,
-      client: this.client,
-      model: compression.model ?? this.model,
+      client,
+      model,
       keepTokens: Math.floor(limit * COMPRESSION_KEEP_SHARE),
       abortSignal: this.signal,
-      wire: this.props.wire,
+      wire,
     });
     if (!compressed) return undefined;
     this.pushUsages([compressed.usage]);
@@ -93,5 +98,15 @@ export class ContextFitting {
     if (onAfterCompressContext)
       callHook(onAfterCompressContext, 'onAfterCompressContext', compressed.event, onHookError);
     return compressed;
+  }
+
+  /**
+   * Where a summary goes: `compression.model` on the run's own client and wire when given, else the model the run is
+   * on now, with that model's client and wire (a fallback entry's, once the run has fallen back).
+   */
+  private target(): SummaryTarget {
+    const model = this.props.compression?.model;
+    if (model === undefined) return this.runTarget();
+    return { client: this.client, model, wire: this.props.wire };
   }
 }

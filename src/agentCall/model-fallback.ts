@@ -9,6 +9,7 @@ import { reportRequestEnd } from './report-hooks';
 import type { RunState } from './run-state';
 import type { DurableState } from './run-state-snapshot';
 import { providerName } from './run-tracing';
+import type { SummaryTarget } from './summarize';
 import type { RunAgentCallProps } from './type';
 
 /**
@@ -43,6 +44,11 @@ export class FallbackRequests {
   /** The model the run is on: the one that answered (or failed) the last request. */
   get model(): string {
     return this.at(this.position()).model;
+  }
+
+  /** Where the run's requests go now: the entry it is on. */
+  get target(): SummaryTarget {
+    return this.at(this.position()).target;
   }
 
   /**

@@ -5,6 +5,7 @@ import type { RunEvents } from './observers';
 import type { ToolSearch } from './tool-search';
 import { instructionsOf, withInstructions, withOutputFormat } from './output-request';
 import type { OutputFormat } from './output-types';
+import type { SummaryTarget } from './summarize';
 import type { RunAgentCallProps } from './type';
 
 const REQUEST_SCOPE = { kind: 'request' } as const;
@@ -33,6 +34,8 @@ export class ModelRequests {
   readonly model: string;
   /** The provider its client talks to, when it is not the run's client (a fallback entry's own). */
   provider?: string;
+  /** Where its requests go (client, model and wire): a summary of the run goes there too. */
+  readonly target: SummaryTarget;
   /** The `output` schema as instructions, for `outputMode: 'instructions'`. */
   private readonly instructions: string | undefined;
   private readonly toolSearch: ToolSearch | undefined;
@@ -58,6 +61,7 @@ export class ModelRequests {
     const { tools: _ignored, ...body } = props.body as RunAgentCallProps['body'] & { tools?: unknown };
     this.body = output ? withOutputFormat(body, output) : body;
     this.model = String(body.model);
+    this.target = { client, model: this.model, wire: props.wire };
     this.instructions = output?.mode === 'instructions' ? instructionsOf(output) : undefined;
   }
 

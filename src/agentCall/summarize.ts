@@ -3,6 +3,14 @@ import { createLLMResponse } from '../llm/request';
 import type { Wire } from '../llm/wire';
 
 /**
+ * Where a summary request goes: the client, model and wire of the run's own requests (after a fallback, the entry the
+ * run is on), or `compression.model` on the run's client.
+ *
+ * @internal
+ */
+export type SummaryTarget = { client: LLMClient; model: string; wire?: Wire | undefined };
+
+/**
  * One plain (non-streamed), low-temperature request that rewrites `text` as `instructions` say: what both
  * compressions ask of the model. Undefined when the request failed, was aborted, or came back empty.
  */

@@ -263,6 +263,46 @@ describe('runAgentLoop fallback', () => {
     expect(result.state).not.toHaveProperty('fallbackIndex');
   });
 
+  it('summarises on the model the run is on: after a fallback, that entry, with its client', async () => {
+    const huge = `${'row,'.repeat(3000)}END`;
+    primary.enqueue({ status: 503 });
+    second.enqueue(
+      { toolCalls: [{ id: 'q1', name: 'query', arguments: {} }] },
+      (req) => {
+        expect(req.body.stream).toBe(false);
+        return { text: '3000 rows', usage: { prompt_tokens: 50, completion_tokens: 3 } };
+      },
+      ANSWER,
+    );
+    const usages: string[] = [];
+    const result = await runAgentLoop(
+      props({
+        tools: [fakeTool('query', () => ({ response: huge }))],
+        compression: { maxContext: 4000 },
+        usagePush: (items) => void usages.push(...items.map((u) => `${u.moduleName}:${u.model}`)),
+      }),
+    );
+
+    expect(result.stopReason).toBe('completed');
+    // The primary, which failed, is not asked again for the summary.
+    expect(primary.requests.map((r) => r.body.model)).toEqual(['m-primary']);
+    expect(second.requests.map((r) => r.body.model)).toEqual(['m-second', 'm-second', 'm-second']);
+    expect(usages).toContain('compress_tool_response:m-second');
+    expect(second.requests[2].body.messages.at(-1)).toMatchObject({ role: 'tool', content: '3000 rows' });
+
+    // `compression.model` is asked on the run's own client, fallback or not.
+    primary.enqueue({ status: 503 }, { text: 'short' });
+    second.enqueue({ toolCalls: [{ id: 'q2', name: 'query', arguments: {} }] }, ANSWER);
+    const named = await runAgentLoop(
+      props({
+        tools: [fakeTool('query', () => ({ response: huge }))],
+        compression: { maxContext: 4000, model: 'm-summary' },
+      }),
+    );
+    expect(named.stopReason).toBe('completed');
+    expect(primary.requests.slice(1).map((r) => r.body.model)).toEqual(['m-primary', 'm-summary']);
+  });
+
   it("uses the run's client for an entry without one", async () => {
     primary.enqueue({ status: 503 }, ANSWER);
     const result = await runAgentLoop(props({ fallback: [{ model: 'm-cheap' }] }));
