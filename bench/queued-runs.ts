@@ -101,6 +101,8 @@ export async function queuedRuns(): Promise<void> {
     const added = median(latency.added);
     const inThroughput = median(throughput.inProcess);
     const queuedThroughput = median(throughput.queued);
+    // Each round's two sides ran back to back, under the same load: their ratio drifts less than either side.
+    const ratios = throughput.queued.map((queued, i) => queued / throughput.inProcess[i]);
     counts.pause();
     const paced = await pacedThroughput(runs, server.client, tools, messages);
     const recovery = await crashRecovery(connection, server.client.baseURL, model, messages, tools);
@@ -111,7 +113,7 @@ export async function queuedRuns(): Promise<void> {
     line('added by the queue, per turn', added / TURNS, 'ms (median of the paired differences)');
     line(`in-process, ${CONCURRENCY} at a time`, inThroughput, 'runs/s');
     line(`queued, worker concurrency ${CONCURRENCY}`, queuedThroughput, 'runs/s');
-    line('queued / in-process throughput', queuedThroughput / inThroughput, '×');
+    line('queued / in-process throughput', median(ratios), `× (median of ${ROUNDS} rounds' ratios: ${range(ratios)})`);
     line(`paced model, in-process, ${CONCURRENCY} at a time`, paced.inProcess, `runs/s (${PACED_MODEL})`);
     line(`paced model, queued, concurrency ${CONCURRENCY}`, paced.queued, 'runs/s');
     line('paced model, queued / in-process', paced.queued / paced.inProcess, '×');
@@ -233,6 +235,11 @@ async function timed(count: number, parallel: number, fn: () => Promise<unknown>
     }),
   );
   return performance.now() - start;
+}
+
+/** The smallest and largest of `values`, as `min–max`. */
+function range(values: number[]): string {
+  return `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`;
 }
 
 function line(label: string, value: number, unit: string): void {
