@@ -96,12 +96,22 @@ export class ModelTape {
       saved: false,
     };
     this.recordings[this.count++] = recording;
-    return new Response(recorded(response.body, recording.chunks), {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
+    return tapped(response, recording.contentType, recorded(response.body, recording.chunks));
   }
+}
+
+/**
+ * `response`, its body read through `body`. An event stream is read only through `body` (by the SDK's parser and by
+ * agentcall's own), so the response the transport gave stays the one returned, headers and all, with `body` on it
+ * as its own property: copying the headers into a new `Response` costs a queued run more than its model requests'
+ * parsing. Any other body may be read by `json()` or `text()`, which see only a new `Response` built around it; so
+ * does a response that takes no property (a custom `fetch` may give a frozen one).
+ */
+function tapped(response: Response, contentType: string, body: ReadableStream<Uint8Array>): Response {
+  const eventStream = contentType.toLowerCase().startsWith('text/event-stream');
+  if (eventStream && Reflect.defineProperty(response, 'body', { value: body, configurable: true }))
+    return response;
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** A client wrapped to talk through a tape, and the tape it talks through while a job has it. */

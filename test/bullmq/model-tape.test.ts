@@ -1,0 +1,70 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ModelTape, tapeField } from '../../src/bullmq/model-tape';
+
+const SSE = 'data: {"choices":[{"index":0,"delta":{"content":"hi"}}]}\n\ndata: [DONE]\n\n';
+const JSON_BODY = '{"choices":[{"index":0,"message":{"role":"assistant","content":"hi"}}]}';
+
+/** What a journal keeps of the tape's recordings: the fields `takeUnsaved` gave, as the store would hand them back. */
+function journalOf(tape: ModelTape): Map<string, string> {
+  return new Map(Object.entries(tape.takeUnsaved()));
+}
+
+describe('ModelTape', () => {
+  let server: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const json = req.url === '/json';
+      res.writeHead(200, { 'content-type': json ? 'application/json' : 'text/event-stream', 'x-request-id': 'req-1' });
+      // The event stream arrives in two writes, so the tape must keep more than one chunk.
+      if (json) return res.end(JSON_BODY);
+      res.write(SSE.slice(0, 20));
+      setTimeout(() => res.end(SSE.slice(20)), 5);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  it('hands back the event stream the transport gave, headers and all, and records what is read from its body', async () => {
+    const tape = new ModelTape(3, new Map());
+    let given: Response | undefined;
+    const base: typeof fetch = async (input, init) => (given = await fetch(input, init));
+
+    const response = await tape.fetch(base, `${url}/sse`);
+    expect(response).toBe(given);
+    expect(response.headers.get('x-request-id')).toBe('req-1');
+    expect(await new Response(response.body).text()).toBe(SSE);
+
+    const journal = journalOf(tape);
+    expect(JSON.parse(journal.get(tapeField(3, 0))!)).toEqual({ contentType: 'text/event-stream', body: SSE });
+    // A retried attempt of the same turn is answered from the journal, without a request.
+    const replay = ModelTape.fromJournal(3, journal);
+    const replayed = await replay.fetch(() => Promise.reject(new Error('no request on a replay')), `${url}/sse`);
+    expect(replay.replaying).toBe(true);
+    expect(await replayed.text()).toBe(SSE);
+  });
+
+  it('records a body read by json() (a request that is not streamed)', async () => {
+    const tape = new ModelTape(0, new Map());
+    const response = await tape.fetch(fetch, `${url}/json`);
+    expect(response.headers.get('x-request-id')).toBe('req-1');
+    expect(await response.json()).toEqual(JSON.parse(JSON_BODY));
+    expect(JSON.parse(journalOf(tape).get(tapeField(0, 0))!)).toEqual({
+      contentType: 'application/json',
+      body: JSON_BODY,
+    });
+  });
+
+  it('records an event stream the transport gave frozen, through a response of its own', async () => {
+    const tape = new ModelTape(0, new Map());
+    const frozen: typeof fetch = async (input, init) => Object.freeze(await fetch(input, init));
+    const response = await tape.fetch(frozen, `${url}/sse`);
+    expect(Object.isFrozen(response)).toBe(false);
+    expect(response.headers.get('x-request-id')).toBe('req-1');
+    expect(await response.text()).toBe(SSE);
+    expect(JSON.parse(journalOf(tape).get(tapeField(0, 0))!).body).toBe(SSE);
+  });
+});
