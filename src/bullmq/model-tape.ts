@@ -103,14 +103,13 @@ export class ModelTape {
 /**
  * `response`, its body read through `body`. An event stream is read only through `body` (by the SDK's parser and by
  * agentcall's own), so the response the transport gave stays the one returned, headers and all, with `body` on it
- * as its own property: copying the headers into a new `Response` costs a queued run more than its model requests'
- * parsing. Any other body may be read by `json()` or `text()`, which see only a new `Response` built around it; so
- * does a response that takes no property (a custom `fetch` may give a frozen one).
+ * as its own property: a new `Response` per model response, its headers copied, cost a queued run 3% of its CPU
+ * (`docs/queue.md`, "Measured cost"). Any other body may be read by `json()` or `text()`, which see only a new
+ * `Response` built around it; so does a response that takes no property (a custom `fetch` may give a frozen one).
  */
 function tapped(response: Response, contentType: string, body: ReadableStream<Uint8Array>): Response {
   const eventStream = contentType.toLowerCase().startsWith('text/event-stream');
-  if (eventStream && Reflect.defineProperty(response, 'body', { value: body, configurable: true }))
-    return response;
+  if (eventStream && Reflect.defineProperty(response, 'body', { value: body, configurable: true })) return response;
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
