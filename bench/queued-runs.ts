@@ -5,7 +5,8 @@
  * Redis on loopback. Latency: one run at a time, an in-process run and a queued one in turn; throughput: 8 at a time
  * (worker concurrency 8, in this process), in alternating rounds; so load on the machine hits both sides alike. The
  * throughput again with a model that streams at a real model's pace (`bench-paced-…`), which bounds both sides as it
- * does in production. Crash recovery: a worker process holding a run in a tool call is SIGKILLed; the time until
+ * does in production. The floor beside them: a hand-written queue over bare BullMQ (`lib/bare-queue.ts`: one job per
+ * run, one `SET` per turn, no run record, events or journal), in the same rounds. Crash recovery: a worker process holding a run in a tool call is SIGKILLed; the time until
  * another worker claims the run is measured.
  * Budget (the queue docs): 1 agentcall Redis round trip per turn that the run waits for (a run's first job sends its
  * claim alongside the first model request), at most 5 ms added per turn, queued throughput at least 0.8× in-process
@@ -19,6 +20,7 @@ import { AgentRuns } from '../src/bullmq';
 import { RedisRunStore } from '../src/bullmq/redis-run-store';
 import { RunProcessor } from '../src/bullmq/run-processor';
 import { runAgentLoop } from '../src/agentCall/run-agent-loop';
+import { startBareQueue } from './lib/bare-queue';
 import { median, startBenchServer } from './lib/harness';
 import { lookupDefinition } from './lib/lookup-tool';
 import { startRedisServer } from './lib/redis-server';
@@ -27,7 +29,7 @@ const TOOL_TURNS = 3;
 const TURNS = TOOL_TURNS + 1;
 const ROUNDS = 5;
 const SEQUENTIAL_RUNS = 20;
-const CONCURRENT_RUNS = 64;
+const CONCURRENT_RUNS = 256;
 const CONCURRENCY = 8;
 const CRASHES = 3;
 /**
@@ -55,6 +57,12 @@ export async function queuedRuns(): Promise<void> {
   const tools = [lookupDefinition(64)];
   const messages = [{ role: 'user' as const, content: 'Look things up.' }];
   const runs = new AgentRuns({ connection, queueName: 'bench' });
+  const bare = await startBareQueue(connection, 'bench-bare', CONCURRENCY, {
+    client: server.client,
+    tools,
+    model,
+    messages,
+  });
   try {
     const setup = async () => ({ client: server.client, tools });
     await runs.worker({ concurrency: CONCURRENCY, setup }).waitUntilReady();
@@ -69,11 +77,12 @@ export async function queuedRuns(): Promise<void> {
     // Warm both paths (JIT, sockets, scripts) before measuring.
     await timed(5, 1, inProcess);
     await timed(5, 1, queued);
+    await timed(5, 1, bare.run);
 
     // Latency: one in-process run, then one queued run, again and again, so each pair meets the same load; the
     // median of the pairs' differences is what the queue adds.
     const latency = { inProcess: [] as number[], queued: [] as number[], added: [] as number[] };
-    const throughput = { inProcess: [] as number[], queued: [] as number[] };
+    const throughput = { inProcess: [] as number[], queued: [] as number[], bare: [] as number[] };
     let queuedTurns = 0;
     let commands = 0;
     counts.reset();
@@ -90,7 +99,11 @@ export async function queuedRuns(): Promise<void> {
       queuedTurns += SEQUENTIAL_RUNS * TURNS;
       counts.pause();
       throughput.inProcess.push((CONCURRENT_RUNS / (await timed(CONCURRENT_RUNS, CONCURRENCY, inProcess))) * 1000);
-      throughput.queued.push((CONCURRENT_RUNS / (await timed(CONCURRENT_RUNS, CONCURRENCY, queued))) * 1000);
+      // The two queues swap places each round, so neither always follows the in-process side's garbage.
+      const order = round % 2 ? (['bare', 'queued'] as const) : (['queued', 'bare'] as const);
+      const sides = { queued, bare: bare.run };
+      for (const side of order)
+        throughput[side].push((CONCURRENT_RUNS / (await timed(CONCURRENT_RUNS, CONCURRENCY, sides[side]))) * 1000);
       counts.resume();
     }
     const roundTrips = counts.total() / queuedTurns;
@@ -103,6 +116,8 @@ export async function queuedRuns(): Promise<void> {
     const queuedThroughput = median(throughput.queued);
     // Each round's two sides ran back to back, under the same load: their ratio drifts less than either side.
     const ratios = throughput.queued.map((queued, i) => queued / throughput.inProcess[i]);
+    const bareRatios = throughput.bare.map((bare, i) => bare / throughput.inProcess[i]);
+    const overBare = throughput.queued.map((queued, i) => queued / throughput.bare[i]);
     counts.pause();
     const paced = await pacedThroughput(runs, server.client, tools, messages);
     const recovery = await crashRecovery(connection, server.client.baseURL, model, messages, tools);
@@ -114,6 +129,9 @@ export async function queuedRuns(): Promise<void> {
     line(`in-process, ${CONCURRENCY} at a time`, inThroughput, 'runs/s');
     line(`queued, worker concurrency ${CONCURRENCY}`, queuedThroughput, 'runs/s');
     line('queued / in-process throughput', median(ratios), `× (median of ${ROUNDS} rounds' ratios: ${range(ratios)})`);
+    line(`bare BullMQ queue, concurrency ${CONCURRENCY}`, median(throughput.bare), 'runs/s (one SET per turn)');
+    line('bare queue / in-process throughput', median(bareRatios), `× (${range(bareRatios)})`);
+    line('queued / bare queue throughput', median(overBare), `× (${range(overBare)})`);
     line(`paced model, in-process, ${CONCURRENCY} at a time`, paced.inProcess, `runs/s (${PACED_MODEL})`);
     line(`paced model, queued, concurrency ${CONCURRENCY}`, paced.queued, 'runs/s');
     line('paced model, queued / in-process', paced.queued / paced.inProcess, '×');
@@ -131,6 +149,7 @@ export async function queuedRuns(): Promise<void> {
     );
   } finally {
     await runs.close();
+    await bare.close();
     stats.disconnect();
     counts.restore();
     redis.stop();
