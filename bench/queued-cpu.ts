@@ -4,11 +4,12 @@
  * Runs of 4 turns (3 with one tool call, then the answer), 8 at a time, against a zero-latency scripted model in
  * another process and Redis on loopback; the worker, `start` and `wait` in this process. Prints, per run, the CPU
  * of this process, of Redis (`INFO cpu`) and of the model server, for `RUNS` runs (default 1200) after a warm-up
- * pass of as many. Profile it with `node --cpu-prof .bench/bench/queued-cpu.js`.
+ * pass of as many; and the same for the floor, a queue written by hand over bare BullMQ (`lib/bare-queue.ts`). Profile it with `node --cpu-prof .bench/bench/queued-cpu.js`.
  */
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { AgentRuns } from '../src/bullmq';
+import { startBareQueue } from './lib/bare-queue';
 import { runAgentLoop } from '../src/agentCall/run-agent-loop';
 import { startBenchServer } from './lib/harness';
 import { lookupDefinition } from './lib/lookup-tool';
@@ -27,6 +28,12 @@ export async function queuedCpu(): Promise<void> {
   const tools = [lookupDefinition(64)];
   const messages = [{ role: 'user' as const, content: 'Look things up.' }];
   const runs = new AgentRuns({ connection, queueName: 'bench-cpu' });
+  const bare = await startBareQueue(connection, 'bench-cpu-bare', CONCURRENCY, {
+    client: server.client,
+    tools,
+    model,
+    messages,
+  });
   try {
     await runs
       .worker({ concurrency: CONCURRENCY, setup: async () => ({ client: server.client, tools }) })
@@ -39,6 +46,7 @@ export async function queuedCpu(): Promise<void> {
         const record = await runs.wait(runId, { timeoutMs: 60_000 });
         if (record.status !== 'completed') throw new Error(`run ${runId}: ${record.status}`);
       },
+      'bare queue': bare.run,
     };
     console.log(`CPU per run: ${runsPerPass} runs of 4 turns, ${CONCURRENCY} at a time (after a warm-up pass)`);
     for (const [side, run] of Object.entries(sides)) {
@@ -63,13 +71,14 @@ export async function queuedCpu(): Promise<void> {
         const inRedis = ((await redisCpuMs(stats)) - redisBefore) / runsPerPass;
         const inServer = (serverCpuMs(server.pid) - serverBefore) / runsPerPass;
         console.log(
-          `  ${side.padEnd(11)} ${(runsPerPass / seconds).toFixed(0).padStart(5)} runs/s   this process ` +
+          `  ${side.padEnd(12)} ${(runsPerPass / seconds).toFixed(0).padStart(5)} runs/s   this process ` +
             `${own.toFixed(2)} ms, Redis ${inRedis.toFixed(2)} ms, model server ${inServer.toFixed(2)} ms per run`,
         );
       }
     }
   } finally {
     await runs.close();
+    await bare.close();
     stats.disconnect();
     redis.stop();
     server.stop();
