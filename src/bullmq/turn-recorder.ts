@@ -24,8 +24,11 @@ export class TurnRecorder {
   private readonly replayedCalls = new Set<string>();
   /** Calls of this turn that started (the journal had nothing for them) and have not finished. */
   private readonly running = new Set<string>();
-  /** Finished calls not written yet: the checkpoint will hold them, unless a write is needed sooner. */
-  private deferred: Record<string, string> = {};
+  /**
+   * Finished calls not written yet: the checkpoint will hold them, unless a write is needed sooner. A `Map`: each
+   * key is new (run and call ids), and an object given a new key each turn grows V8's hidden classes for good.
+   */
+  private readonly deferred = new Map<string, string>();
   private deferredTimer?: NodeJS.Immediate;
   private writes: Promise<void> = Promise.resolve();
   /** Whether a call was answered since the last checkpoint: the loop checkpoints a turn only after its calls. */
@@ -74,7 +77,7 @@ export class TurnRecorder {
     get: async (key) => {
       this.publishCalls();
       // A call that finished earlier in this turn is written before this one can have a side effect.
-      if (Object.keys(this.deferred).length) await this.flush();
+      if (this.deferred.size) await this.flush();
       const saved = this.saved.get(`call:${key}`);
       if (saved === undefined) {
         this.running.add(key);
@@ -85,7 +88,7 @@ export class TurnRecorder {
     },
     set: async (key, result) => {
       this.running.delete(key);
-      this.deferred[`call:${key}`] = JSON.stringify(result);
+      this.deferred.set(`call:${key}`, JSON.stringify(result));
       if (this.running.size) {
         await this.flush();
         return;
@@ -111,7 +114,7 @@ export class TurnRecorder {
    * written now (with the buffered events), so that a repeat finds them in the journal.
    */
   async carryOver(): Promise<void> {
-    if (Object.keys(this.deferred).length) await this.flush();
+    if (this.deferred.size) await this.flush();
     await this.writes;
     if (this.failure !== undefined) throw asError(this.failure);
     this.answered = false;
@@ -138,7 +141,7 @@ export class TurnRecorder {
 
   /** Write the held-back results, with the model responses recorded so far and the buffered events: one round trip. */
   private flush(): Promise<void> {
-    const entries = { ...this.tape.takeUnsaved(), ...this.deferred };
+    const entries = { ...this.tape.takeUnsaved(), ...Object.fromEntries(this.deferred) };
     this.clearDeferred();
     const write = this.store.journal(this.runId, entries, this.events.take()).catch((error: unknown) => {
       this.failure ??= error;
@@ -151,6 +154,6 @@ export class TurnRecorder {
   private clearDeferred(): void {
     if (this.deferredTimer) clearImmediate(this.deferredTimer);
     this.deferredTimer = undefined;
-    this.deferred = {};
+    this.deferred.clear();
   }
 }
