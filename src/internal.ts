@@ -6,4 +6,5 @@
 export { TOOL_NAME_PATTERN } from './constants';
 export { toModelText } from './text/model-text';
 export { runObservedLoop } from './output/run-agent-loop';
+export { isEventStream } from './llm/event-stream-check';
 export type { RunEventMap, RunEventName, RunObserver, RunScope } from './agentCall/run-events';

@@ -1,4 +1,5 @@
 import type { LLMClient } from '../index';
+import { isEventStream } from '../internal';
 import type { QueuedRunClient } from './types';
 
 type Recording = { contentType: string; chunks: Uint8Array[]; saved: boolean };
@@ -96,7 +97,7 @@ export class ModelTape {
       saved: false,
     };
     this.recordings[this.count++] = recording;
-    return tapped(response, recording.contentType, recorded(response.body, recording.chunks));
+    return tapped(response, recorded(response.body, recording.chunks));
   }
 }
 
@@ -107,9 +108,10 @@ export class ModelTape {
  * (`docs/queue.md`, "Measured cost"). Any other body may be read by `json()` or `text()`, which see only a new
  * `Response` built around it; so does a response that takes no property (a custom `fetch` may give a frozen one).
  */
-function tapped(response: Response, contentType: string, body: ReadableStream<Uint8Array>): Response {
-  const eventStream = contentType.toLowerCase().startsWith('text/event-stream');
-  if (eventStream && Reflect.defineProperty(response, 'body', { value: body, configurable: true })) return response;
+function tapped(response: Response, body: ReadableStream<Uint8Array>): Response {
+  // Labelled as the core reads it: its readers take an event stream through `body`.
+  if (isEventStream(response) && Reflect.defineProperty(response, 'body', { value: body, configurable: true }))
+    return response;
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
