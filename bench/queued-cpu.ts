@@ -9,9 +9,10 @@
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { AgentRuns } from '../src/bullmq';
-import { startBareQueue } from './lib/bare-queue';
 import { runAgentLoop } from '../src/agentCall/run-agent-loop';
+import { startBareQueue } from './lib/bare-queue';
 import { startBenchServer } from './lib/harness';
+import { queuedRun } from './lib/queued-run';
 import { lookupDefinition } from './lib/lookup-tool';
 import { startRedisServer } from './lib/redis-server';
 
@@ -41,11 +42,7 @@ export async function queuedCpu(): Promise<void> {
     const sides = {
       'in-process': () =>
         runAgentLoop({ client: server.client, body: { model, messages }, tools, maxConsecutiveToolTurns: 0 }),
-      queued: async () => {
-        const { runId } = await runs.start({ body: { model, messages } });
-        const record = await runs.wait(runId, { timeoutMs: 60_000 });
-        if (record.status !== 'completed') throw new Error(`run ${runId}: ${record.status}`);
-      },
+      queued: () => queuedRun(runs, { model, messages }),
       'bare queue': bare.run,
     };
     console.log(`CPU per run: ${runsPerPass} runs of 4 turns, ${CONCURRENCY} at a time (after a warm-up pass)`);

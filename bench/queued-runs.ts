@@ -6,8 +6,8 @@
  * (worker concurrency 8, in this process), in alternating rounds; so load on the machine hits both sides alike. The
  * throughput again with a model that streams at a real model's pace (`bench-paced-…`), which bounds both sides as it
  * does in production. The floor beside them: a hand-written queue over bare BullMQ (`lib/bare-queue.ts`: one job per
- * run, one `SET` per turn, no run record, events or journal), in the same rounds. Crash recovery: a worker process holding a run in a tool call is SIGKILLed; the time until
- * another worker claims the run is measured.
+ * run, one `SET` per turn, no run record, events or journal), in the same rounds. Crash recovery: a worker process
+ * holding a run in a tool call is SIGKILLed; the time until another worker claims the run is measured.
  * Budget (the queue docs): 1 agentcall Redis round trip per turn that the run waits for (a run's first job sends its
  * claim alongside the first model request), at most 5 ms added per turn, queued throughput at least 0.8× in-process
  * at concurrency 8.
@@ -22,6 +22,7 @@ import { RunProcessor } from '../src/bullmq/run-processor';
 import { runAgentLoop } from '../src/agentCall/run-agent-loop';
 import { startBareQueue } from './lib/bare-queue';
 import { median, startBenchServer } from './lib/harness';
+import { queuedRun } from './lib/queued-run';
 import { lookupDefinition } from './lib/lookup-tool';
 import { startRedisServer } from './lib/redis-server';
 
@@ -38,6 +39,8 @@ const CRASHES = 3;
  */
 const PACED_MODEL = `bench-paced-${TOOL_TURNS}-10-5`;
 const PACED_ROUNDS = 3;
+/** Runs a side per paced round: the model's pace, not the machine's noise, sets these rounds' length. */
+const PACED_RUNS = 64;
 /** Lock of the worker that is killed, and how often the survivor looks for stalled jobs. */
 const CRASH_LOCK_MS = 2000;
 const CRASH_STALLED_MS = 500;
@@ -68,12 +71,7 @@ export async function queuedRuns(): Promise<void> {
     await runs.worker({ concurrency: CONCURRENCY, setup }).waitUntilReady();
     const inProcess = () =>
       runAgentLoop({ client: server.client, body: { model, messages }, tools, maxConsecutiveToolTurns: 0 });
-    const queued = async () => {
-      const { runId } = await runs.start({ body: { model, messages } });
-      const record = await runs.wait(runId, { timeoutMs: 60_000 });
-      if (record.status !== 'completed' || record.state.turn !== TURNS)
-        throw new Error(`run ${runId}: ${record.status}`);
-    };
+    const queued = () => queuedRun(runs, { model, messages }, TURNS);
     // Warm both paths (JIT, sockets, scripts) before measuring.
     await timed(5, 1, inProcess);
     await timed(5, 1, queued);
@@ -169,15 +167,11 @@ async function pacedThroughput(
 ): Promise<{ inProcess: number; queued: number }> {
   const body = { model: PACED_MODEL, messages };
   const inProcess = () => runAgentLoop({ client, body, tools, maxConsecutiveToolTurns: 0 });
-  const queued = async () => {
-    const { runId } = await runs.start({ body });
-    const record = await runs.wait(runId, { timeoutMs: 60_000 });
-    if (record.status !== 'completed') throw new Error(`paced run ${runId}: ${record.status}`);
-  };
+  const queued = () => queuedRun(runs, body);
   const rates = { inProcess: [] as number[], queued: [] as number[] };
   for (let round = 0; round < PACED_ROUNDS; round++) {
-    rates.inProcess.push((CONCURRENT_RUNS / (await timed(CONCURRENT_RUNS, CONCURRENCY, inProcess))) * 1000);
-    rates.queued.push((CONCURRENT_RUNS / (await timed(CONCURRENT_RUNS, CONCURRENCY, queued))) * 1000);
+    rates.inProcess.push((PACED_RUNS / (await timed(PACED_RUNS, CONCURRENCY, inProcess))) * 1000);
+    rates.queued.push((PACED_RUNS / (await timed(PACED_RUNS, CONCURRENCY, queued))) * 1000);
   }
   return { inProcess: median(rates.inProcess), queued: median(rates.queued) };
 }
