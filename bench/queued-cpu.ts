@@ -4,13 +4,16 @@
  * Runs of 4 turns (3 with one tool call, then the answer), 8 at a time, against a zero-latency scripted model in
  * another process and Redis on loopback; the worker, `start` and `wait` in this process. Prints, per run, the CPU
  * of this process, of Redis (`INFO cpu`) and of the model server, for `RUNS` runs (default 1200) after a warm-up
- * pass of as many; and the same for the floor, a queue written by hand over bare BullMQ (`lib/bare-queue.ts`). Profile it with `node --cpu-prof .bench/bench/queued-cpu.js`.
+ * pass of as many; the same for the floor, a queue written by hand over bare BullMQ (`lib/bare-queue.ts`), and for the
+ * queue with its worker in a process of its own (that process's CPU too). Then what one Redis command costs this
+ * process, one in flight and 8 in flight. Profile it with `node --cpu-prof .bench/bench/queued-cpu.js`.
  */
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { AgentRuns } from '../src/bullmq';
 import { runAgentLoop } from '../src/agentCall/run-agent-loop';
 import { startBareQueue } from './lib/bare-queue';
+import { forkQueueWorker } from './lib/fork-queue-worker';
 import { startBenchServer } from './lib/harness';
 import { queuedRun } from './lib/queued-run';
 import { lookupDefinition } from './lib/lookup-tool';
@@ -18,6 +21,8 @@ import { startRedisServer } from './lib/redis-server';
 
 const CONCURRENCY = 8;
 const PASSES = 2;
+/** PINGs per measurement of a command's cost, after a warm-up of as many. */
+const PINGS = 20_000;
 
 export async function queuedCpu(): Promise<void> {
   const runsPerPass = Number(process.env.RUNS ?? 1200);
@@ -29,6 +34,13 @@ export async function queuedCpu(): Promise<void> {
   const tools = [lookupDefinition(64)];
   const messages = [{ role: 'user' as const, content: 'Look things up.' }];
   const runs = new AgentRuns({ connection, queueName: 'bench-cpu' });
+  const split = new AgentRuns({ connection, queueName: 'bench-cpu-split' });
+  const splitWorker = forkQueueWorker({
+    REDIS_PORT: String(redis.port),
+    QUEUE: 'bench-cpu-split',
+    BASE_URL: server.client.baseURL,
+    CONCURRENCY: String(CONCURRENCY),
+  });
   const bare = await startBareQueue(connection, 'bench-cpu-bare', CONCURRENCY, {
     client: server.client,
     tools,
@@ -39,17 +51,20 @@ export async function queuedCpu(): Promise<void> {
     await runs
       .worker({ concurrency: CONCURRENCY, setup: async () => ({ client: server.client, tools }) })
       .waitUntilReady();
+    await splitWorker.message('ready');
     const sides = {
       'in-process': () =>
         runAgentLoop({ client: server.client, body: { model, messages }, tools, maxConsecutiveToolTurns: 0 }),
       queued: () => queuedRun(runs, { model, messages }),
       'bare queue': bare.run,
+      'split queue': () => queuedRun(split, { model, messages }),
     };
     console.log(`CPU per run: ${runsPerPass} runs of 4 turns, ${CONCURRENCY} at a time (after a warm-up pass)`);
     for (const [side, run] of Object.entries(sides)) {
       for (let pass = 0; pass < PASSES; pass++) {
         const redisBefore = await redisCpuMs(stats);
-        const serverBefore = serverCpuMs(server.pid);
+        const serverBefore = childCpuMs(server.pid);
+        const workerBefore = childCpuMs(splitWorker.child.pid);
         const before = process.cpuUsage();
         const started = performance.now();
         let next = 0;
@@ -66,15 +81,30 @@ export async function queuedCpu(): Promise<void> {
         const used = process.cpuUsage(before);
         const own = (used.user + used.system) / 1000 / runsPerPass;
         const inRedis = ((await redisCpuMs(stats)) - redisBefore) / runsPerPass;
-        const inServer = (serverCpuMs(server.pid) - serverBefore) / runsPerPass;
+        const inServer = (childCpuMs(server.pid) - serverBefore) / runsPerPass;
+        const inWorker = (childCpuMs(splitWorker.child.pid) - workerBefore) / runsPerPass;
         console.log(
           `  ${side.padEnd(12)} ${(runsPerPass / seconds).toFixed(0).padStart(5)} runs/s   this process ` +
-            `${own.toFixed(2)} ms, Redis ${inRedis.toFixed(2)} ms, model server ${inServer.toFixed(2)} ms per run`,
+            `${own.toFixed(2)} ms, Redis ${inRedis.toFixed(2)} ms, model server ${inServer.toFixed(2)} ms` +
+            (side === 'split queue' ? `, worker process ${inWorker.toFixed(2)} ms` : '') +
+            ' per run',
         );
       }
     }
+    // What one Redis command costs this process depends on whether Redis slept since the last one: waking it and
+    // being woken by its answer cost more than the command.
+    console.log('CPU of this process per Redis command (PING; user + system):');
+    for (const inFlight of [1, CONCURRENCY]) {
+      const { user, system } = await pingCpu(stats, inFlight, PINGS);
+      console.log(
+        `  ${String(inFlight).padStart(2)} in flight   ${(user + system).toFixed(1).padStart(5)} µs ` +
+          `(user ${user.toFixed(1)}, system ${system.toFixed(1)})`,
+      );
+    }
   } finally {
     await runs.close();
+    await split.close();
+    splitWorker.child.kill();
     await bare.close();
     stats.disconnect();
     redis.stop();
@@ -91,8 +121,27 @@ async function redisCpuMs(redis: Redis): Promise<number> {
   return (seconds[0] + seconds[1]) * 1000;
 }
 
+/** CPU µs per command of `count` PINGs, `inFlight` at a time, after as many to warm up. */
+async function pingCpu(redis: Redis, inFlight: number, count: number): Promise<{ user: number; system: number }> {
+  let used = { user: 0, system: 0 };
+  for (let pass = 0; pass < 2; pass++) {
+    let next = 0;
+    const before = process.cpuUsage();
+    await Promise.all(
+      Array.from({ length: inFlight }, async () => {
+        while (next < count) {
+          next++;
+          await redis.ping();
+        }
+      }),
+    );
+    used = process.cpuUsage(before);
+  }
+  return { user: used.user / count, system: used.system / count };
+}
+
 /** CPU ms a child process has used so far, from `/proc` (Linux; 0 elsewhere). */
-function serverCpuMs(pid: number | undefined): number {
+function childCpuMs(pid: number | undefined): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     // utime and stime, in clock ticks (100 per second on Linux).

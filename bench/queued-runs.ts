@@ -6,14 +6,13 @@
  * (worker concurrency 8, in this process), in alternating rounds; so load on the machine hits both sides alike. The
  * throughput again with a model that streams at a real model's pace (`bench-paced-…`), which bounds both sides as it
  * does in production. The floor beside them: a hand-written queue over bare BullMQ (`lib/bare-queue.ts`: one job per
- * run, one `SET` per turn, no run record, events or journal), in the same rounds. Crash recovery: a worker process
+ * run, one `SET` per turn, no run record, events or journal), in the same rounds; and the queue laid out as a
+ * deployment lays it out, its worker (concurrency 8) in a process of its own. Crash recovery: a worker process
  * holding a run in a tool call is SIGKILLed; the time until another worker claims the run is measured.
  * Budget (the queue docs): 1 agentcall Redis round trip per turn that the run waits for (a run's first job sends its
  * claim alongside the first model request), at most 5 ms added per turn, queued throughput at least 0.8× in-process
  * at concurrency 8.
  */
-import { fork } from 'node:child_process';
-import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import OpenAI from 'openai';
 import { AgentRuns } from '../src/bullmq';
@@ -21,6 +20,7 @@ import { RedisRunStore } from '../src/bullmq/redis-run-store';
 import { RunProcessor } from '../src/bullmq/run-processor';
 import { runAgentLoop } from '../src/agentCall/run-agent-loop';
 import { startBareQueue } from './lib/bare-queue';
+import { forkQueueWorker } from './lib/fork-queue-worker';
 import { median, startBenchServer } from './lib/harness';
 import { queuedRun } from './lib/queued-run';
 import { lookupDefinition } from './lib/lookup-tool';
@@ -60,6 +60,14 @@ export async function queuedRuns(): Promise<void> {
   const tools = [lookupDefinition(64)];
   const messages = [{ role: 'user' as const, content: 'Look things up.' }];
   const runs = new AgentRuns({ connection, queueName: 'bench' });
+  // The same queue as a deployment splits it: the worker in a process of its own, `start` and `wait` in this one.
+  const split = new AgentRuns({ connection, queueName: 'bench-split' });
+  const splitWorker = forkQueueWorker({
+    REDIS_PORT: String(redis.port),
+    QUEUE: 'bench-split',
+    BASE_URL: server.client.baseURL,
+    CONCURRENCY: String(CONCURRENCY),
+  });
   const bare = await startBareQueue(connection, 'bench-bare', CONCURRENCY, {
     client: server.client,
     tools,
@@ -69,18 +77,26 @@ export async function queuedRuns(): Promise<void> {
   try {
     const setup = async () => ({ client: server.client, tools });
     await runs.worker({ concurrency: CONCURRENCY, setup }).waitUntilReady();
+    await splitWorker.message('ready');
     const inProcess = () =>
       runAgentLoop({ client: server.client, body: { model, messages }, tools, maxConsecutiveToolTurns: 0 });
     const queued = () => queuedRun(runs, { model, messages }, TURNS);
+    const splitQueued = () => queuedRun(split, { model, messages }, TURNS);
     // Warm both paths (JIT, sockets, scripts) before measuring.
     await timed(5, 1, inProcess);
     await timed(5, 1, queued);
     await timed(5, 1, bare.run);
+    await timed(5, 1, splitQueued);
 
     // Latency: one in-process run, then one queued run, again and again, so each pair meets the same load; the
     // median of the pairs' differences is what the queue adds.
     const latency = { inProcess: [] as number[], queued: [] as number[], added: [] as number[] };
-    const throughput = { inProcess: [] as number[], queued: [] as number[], bare: [] as number[] };
+    const throughput = {
+      inProcess: [] as number[],
+      queued: [] as number[],
+      bare: [] as number[],
+      split: [] as number[],
+    };
     let queuedTurns = 0;
     let commands = 0;
     counts.reset();
@@ -97,10 +113,10 @@ export async function queuedRuns(): Promise<void> {
       queuedTurns += SEQUENTIAL_RUNS * TURNS;
       counts.pause();
       throughput.inProcess.push((CONCURRENT_RUNS / (await timed(CONCURRENT_RUNS, CONCURRENCY, inProcess))) * 1000);
-      // The two queues swap places each round, so neither always follows the in-process side's garbage.
-      const order = round % 2 ? (['bare', 'queued'] as const) : (['queued', 'bare'] as const);
-      const sides = { queued, bare: bare.run };
-      for (const side of order)
+      // The queues take turns going first, so none always follows the in-process side's garbage.
+      const queues = ['queued', 'bare', 'split'] as const;
+      const sides = { queued, bare: bare.run, split: splitQueued };
+      for (const side of queues.map((_, i) => queues[(round + i) % queues.length]))
         throughput[side].push((CONCURRENT_RUNS / (await timed(CONCURRENT_RUNS, CONCURRENCY, sides[side]))) * 1000);
       counts.resume();
     }
@@ -116,6 +132,7 @@ export async function queuedRuns(): Promise<void> {
     const ratios = throughput.queued.map((queued, i) => queued / throughput.inProcess[i]);
     const bareRatios = throughput.bare.map((bare, i) => bare / throughput.inProcess[i]);
     const overBare = throughput.queued.map((queued, i) => queued / throughput.bare[i]);
+    const splitRatios = throughput.split.map((split, i) => split / throughput.inProcess[i]);
     counts.pause();
     const paced = await pacedThroughput(runs, server.client, tools, messages);
     const recovery = await crashRecovery(connection, server.client.baseURL, model, messages, tools);
@@ -130,6 +147,8 @@ export async function queuedRuns(): Promise<void> {
     line(`bare BullMQ queue, concurrency ${CONCURRENCY}`, median(throughput.bare), 'runs/s (one SET per turn)');
     line('bare queue / in-process throughput', median(bareRatios), `× (${range(bareRatios)})`);
     line('queued / bare queue throughput', median(overBare), `× (${range(overBare)})`);
+    line('queued, worker in a process of its own', median(throughput.split), 'runs/s (start and wait in this one)');
+    line('  its throughput / in-process', median(splitRatios), `× (${range(splitRatios)})`);
     line(`paced model, in-process, ${CONCURRENCY} at a time`, paced.inProcess, `runs/s (${PACED_MODEL})`);
     line(`paced model, queued, concurrency ${CONCURRENCY}`, paced.queued, 'runs/s');
     line('paced model, queued / in-process', paced.queued / paced.inProcess, '×');
@@ -147,6 +166,8 @@ export async function queuedRuns(): Promise<void> {
     );
   } finally {
     await runs.close();
+    await split.close();
+    splitWorker.child.kill();
     await bare.close();
     stats.disconnect();
     counts.restore();
@@ -192,19 +213,13 @@ async function crashRecovery(
   for (let i = 0; i < CRASHES; i++) {
     const queueName = `bench-crash-${i}`;
     const runs = new AgentRuns({ connection, queueName });
-    const env = {
-      ...process.env,
+    const { child, message } = forkQueueWorker({
       REDIS_PORT: String(connection.port),
       QUEUE: queueName,
       BASE_URL: baseURL,
       LOCK_MS: String(CRASH_LOCK_MS),
-    };
-    const child = fork(join(__dirname, 'lib', 'queue-worker.js'), {
-      env,
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      HANG: '1',
     });
-    const message = (key: string) =>
-      new Promise<void>((resolve) => child.on('message', (m) => key in (m as object) && resolve()));
     try {
       await message('ready');
       const hung = message('hung');

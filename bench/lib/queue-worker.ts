@@ -1,11 +1,12 @@
 /**
- * A queue worker in its own process, for the crash-recovery measurement: `fork('queue-worker.js')` with REDIS_PORT,
- * QUEUE, BASE_URL and LOCK_MS in its environment. Its `lookup` tool never returns: it reports `{ hung: runId }` to
- * the parent and waits there to be killed.
+ * A queue worker in its own process: `fork('queue-worker.js')` with REDIS_PORT, QUEUE and BASE_URL in its
+ * environment, LOCK_MS and CONCURRENCY when given. It reports `{ ready: true }` once it takes jobs. With HANG=1 (the
+ * crash-recovery measurement) its `lookup` tool never returns: it reports `{ hung: true }` to the parent and waits
+ * there to be killed; otherwise it is the benchmarks' cheap lookup.
  */
 import OpenAI from 'openai';
 import { AgentRuns } from '../../src/bullmq';
-import { lookupSchema } from './lookup-tool';
+import { lookupDefinition, lookupSchema } from './lookup-tool';
 
 const runs = new AgentRuns({
   connection: { host: '127.0.0.1', port: Number(process.env.REDIS_PORT) },
@@ -14,12 +15,17 @@ const runs = new AgentRuns({
 const client = new OpenAI({ baseURL: process.env.BASE_URL, apiKey: 'bench', maxRetries: 0 });
 const hang = {
   schema: lookupSchema,
-  execute: async ({ messages }: { messages: unknown[] }) => {
-    process.send?.({ hung: messages.length });
+  execute: async () => {
+    process.send?.({ hung: true });
     return new Promise<never>(() => undefined);
   },
 };
+const tool = process.env.HANG === '1' ? hang : lookupDefinition(64);
 void runs
-  .worker({ lockDuration: Number(process.env.LOCK_MS), setup: async () => ({ client, tools: [hang] }) })
+  .worker({
+    concurrency: Number(process.env.CONCURRENCY ?? 1),
+    ...(process.env.LOCK_MS ? { lockDuration: Number(process.env.LOCK_MS) } : {}),
+    setup: async () => ({ client, tools: [tool] }),
+  })
   .waitUntilReady()
   .then(() => process.send?.({ ready: true }));
