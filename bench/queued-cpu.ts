@@ -13,8 +13,8 @@ import { Redis } from 'ioredis';
 import { AgentRuns } from '../src/bullmq';
 import { runAgentLoop } from '../src/agentCall/run-agent-loop';
 import { startBareQueue } from './lib/bare-queue';
-import { forkQueueWorker } from './lib/fork-queue-worker';
-import { startBenchServer } from './lib/harness';
+import { startSplitQueue } from './lib/fork-queue-worker';
+import { inParallel, startBenchServer } from './lib/harness';
 import { queuedRun } from './lib/queued-run';
 import { lookupDefinition } from './lib/lookup-tool';
 import { startRedisServer } from './lib/redis-server';
@@ -34,13 +34,7 @@ export async function queuedCpu(): Promise<void> {
   const tools = [lookupDefinition(64)];
   const messages = [{ role: 'user' as const, content: 'Look things up.' }];
   const runs = new AgentRuns({ connection, queueName: 'bench-cpu' });
-  const split = new AgentRuns({ connection, queueName: 'bench-cpu-split' });
-  const splitWorker = forkQueueWorker({
-    REDIS_PORT: String(redis.port),
-    QUEUE: 'bench-cpu-split',
-    BASE_URL: server.client.baseURL,
-    CONCURRENCY: String(CONCURRENCY),
-  });
+  const split = await startSplitQueue(connection, server.client.baseURL, 'bench-cpu-split', CONCURRENCY);
   const bare = await startBareQueue(connection, 'bench-cpu-bare', CONCURRENCY, {
     client: server.client,
     tools,
@@ -51,38 +45,29 @@ export async function queuedCpu(): Promise<void> {
     await runs
       .worker({ concurrency: CONCURRENCY, setup: async () => ({ client: server.client, tools }) })
       .waitUntilReady();
-    await splitWorker.message('ready');
     const sides = {
       'in-process': () =>
         runAgentLoop({ client: server.client, body: { model, messages }, tools, maxConsecutiveToolTurns: 0 }),
       queued: () => queuedRun(runs, { model, messages }),
       'bare queue': bare.run,
-      'split queue': () => queuedRun(split, { model, messages }),
+      'split queue': () => queuedRun(split.runs, { model, messages }),
     };
     console.log(`CPU per run: ${runsPerPass} runs of 4 turns, ${CONCURRENCY} at a time (after a warm-up pass)`);
     for (const [side, run] of Object.entries(sides)) {
       for (let pass = 0; pass < PASSES; pass++) {
         const redisBefore = await redisCpuMs(stats);
         const serverBefore = childCpuMs(server.pid);
-        const workerBefore = childCpuMs(splitWorker.child.pid);
+        const workerBefore = childCpuMs(split.worker.child.pid);
         const before = process.cpuUsage();
         const started = performance.now();
-        let next = 0;
-        await Promise.all(
-          Array.from({ length: CONCURRENCY }, async () => {
-            while (next < runsPerPass) {
-              next++;
-              await run();
-            }
-          }),
-        );
+        await inParallel(runsPerPass, CONCURRENCY, run);
         if (pass < PASSES - 1) continue;
         const seconds = (performance.now() - started) / 1000;
         const used = process.cpuUsage(before);
         const own = (used.user + used.system) / 1000 / runsPerPass;
         const inRedis = ((await redisCpuMs(stats)) - redisBefore) / runsPerPass;
         const inServer = (childCpuMs(server.pid) - serverBefore) / runsPerPass;
-        const inWorker = (childCpuMs(splitWorker.child.pid) - workerBefore) / runsPerPass;
+        const inWorker = (childCpuMs(split.worker.child.pid) - workerBefore) / runsPerPass;
         console.log(
           `  ${side.padEnd(12)} ${(runsPerPass / seconds).toFixed(0).padStart(5)} runs/s   this process ` +
             `${own.toFixed(2)} ms, Redis ${inRedis.toFixed(2)} ms, model server ${inServer.toFixed(2)} ms` +
@@ -104,7 +89,6 @@ export async function queuedCpu(): Promise<void> {
   } finally {
     await runs.close();
     await split.close();
-    splitWorker.child.kill();
     await bare.close();
     stats.disconnect();
     redis.stop();
@@ -125,16 +109,8 @@ async function redisCpuMs(redis: Redis): Promise<number> {
 async function pingCpu(redis: Redis, inFlight: number, count: number): Promise<{ user: number; system: number }> {
   let used = { user: 0, system: 0 };
   for (let pass = 0; pass < 2; pass++) {
-    let next = 0;
     const before = process.cpuUsage();
-    await Promise.all(
-      Array.from({ length: inFlight }, async () => {
-        while (next < count) {
-          next++;
-          await redis.ping();
-        }
-      }),
-    );
+    await inParallel(count, inFlight, () => redis.ping());
     used = process.cpuUsage(before);
   }
   return { user: used.user / count, system: used.system / count };

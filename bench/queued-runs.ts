@@ -20,8 +20,8 @@ import { RedisRunStore } from '../src/bullmq/redis-run-store';
 import { RunProcessor } from '../src/bullmq/run-processor';
 import { runAgentLoop } from '../src/agentCall/run-agent-loop';
 import { startBareQueue } from './lib/bare-queue';
-import { forkQueueWorker } from './lib/fork-queue-worker';
-import { median, startBenchServer } from './lib/harness';
+import { forkQueueWorker, startSplitQueue } from './lib/fork-queue-worker';
+import { inParallel, median, startBenchServer } from './lib/harness';
 import { queuedRun } from './lib/queued-run';
 import { lookupDefinition } from './lib/lookup-tool';
 import { startRedisServer } from './lib/redis-server';
@@ -61,13 +61,7 @@ export async function queuedRuns(): Promise<void> {
   const messages = [{ role: 'user' as const, content: 'Look things up.' }];
   const runs = new AgentRuns({ connection, queueName: 'bench' });
   // The same queue as a deployment splits it: the worker in a process of its own, `start` and `wait` in this one.
-  const split = new AgentRuns({ connection, queueName: 'bench-split' });
-  const splitWorker = forkQueueWorker({
-    REDIS_PORT: String(redis.port),
-    QUEUE: 'bench-split',
-    BASE_URL: server.client.baseURL,
-    CONCURRENCY: String(CONCURRENCY),
-  });
+  const split = await startSplitQueue(connection, server.client.baseURL, 'bench-split', CONCURRENCY);
   const bare = await startBareQueue(connection, 'bench-bare', CONCURRENCY, {
     client: server.client,
     tools,
@@ -77,11 +71,10 @@ export async function queuedRuns(): Promise<void> {
   try {
     const setup = async () => ({ client: server.client, tools });
     await runs.worker({ concurrency: CONCURRENCY, setup }).waitUntilReady();
-    await splitWorker.message('ready');
     const inProcess = () =>
       runAgentLoop({ client: server.client, body: { model, messages }, tools, maxConsecutiveToolTurns: 0 });
     const queued = () => queuedRun(runs, { model, messages }, TURNS);
-    const splitQueued = () => queuedRun(split, { model, messages }, TURNS);
+    const splitQueued = () => queuedRun(split.runs, { model, messages }, TURNS);
     // Warm both paths (JIT, sockets, scripts) before measuring.
     await timed(5, 1, inProcess);
     await timed(5, 1, queued);
@@ -132,7 +125,7 @@ export async function queuedRuns(): Promise<void> {
     const ratios = throughput.queued.map((queued, i) => queued / throughput.inProcess[i]);
     const bareRatios = throughput.bare.map((bare, i) => bare / throughput.inProcess[i]);
     const overBare = throughput.queued.map((queued, i) => queued / throughput.bare[i]);
-    const splitRatios = throughput.split.map((split, i) => split / throughput.inProcess[i]);
+    const splitRatios = throughput.split.map((rate, i) => rate / throughput.inProcess[i]);
     counts.pause();
     const paced = await pacedThroughput(runs, server.client, tools, messages);
     const recovery = await crashRecovery(connection, server.client.baseURL, model, messages, tools);
@@ -167,7 +160,6 @@ export async function queuedRuns(): Promise<void> {
   } finally {
     await runs.close();
     await split.close();
-    splitWorker.child.kill();
     await bare.close();
     stats.disconnect();
     counts.restore();
@@ -252,16 +244,8 @@ async function commandsProcessed(redis: Redis): Promise<number> {
 
 /** Wall-clock ms to run `count` calls of `fn`, `parallel` at a time. */
 async function timed(count: number, parallel: number, fn: () => Promise<unknown>): Promise<number> {
-  let next = 0;
   const start = performance.now();
-  await Promise.all(
-    Array.from({ length: parallel }, async () => {
-      while (next < count) {
-        next++;
-        await fn();
-      }
-    }),
-  );
+  await inParallel(count, parallel, fn);
   return performance.now() - start;
 }
 

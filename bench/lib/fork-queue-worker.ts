@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { AgentRuns } from '../../src/bullmq';
 
 /** A worker process of {@link ./queue-worker}, and a promise of each kind of message it sends. */
 export type QueueWorkerProcess = { child: ChildProcess; message: (key: 'ready' | 'hung') => Promise<void> };
@@ -13,4 +14,32 @@ export function forkQueueWorker(env: Record<string, string>): QueueWorkerProcess
   const message = (key: string) =>
     new Promise<void>((resolve) => child.on('message', (m) => key in (m as object) && resolve()));
   return { child, message };
+}
+
+/** A queue laid out as a deployment lays it out: `runs` here (for `start` and `wait`), its worker forked. */
+export type SplitQueue = { runs: AgentRuns; worker: QueueWorkerProcess; close: () => Promise<void> };
+
+/** Start {@link SplitQueue} on `queueName`; resolves once its worker takes jobs. */
+export async function startSplitQueue(
+  connection: { host: string; port: number },
+  baseURL: string,
+  queueName: string,
+  concurrency: number,
+): Promise<SplitQueue> {
+  const runs = new AgentRuns({ connection, queueName });
+  const worker = forkQueueWorker({
+    REDIS_PORT: String(connection.port),
+    QUEUE: queueName,
+    BASE_URL: baseURL,
+    CONCURRENCY: String(concurrency),
+  });
+  await worker.message('ready');
+  return {
+    runs,
+    worker,
+    close: async () => {
+      worker.child.kill();
+      await runs.close();
+    },
+  };
 }

@@ -72,3 +72,16 @@ export function report(label: string, value: number, unit: string, baseline?: nu
 export function concurrently<T>(n: number, fn: (i: number) => Promise<T>): Promise<T[]> {
   return Promise.all(Array.from({ length: n }, (_, i) => fn(i)));
 }
+
+/** Call `fn` `count` times, `parallel` calls at a time; resolves when the last has. */
+export async function inParallel(count: number, parallel: number, fn: () => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < count) {
+        next++;
+        await fn();
+      }
+    }),
+  );
+}
