@@ -9,6 +9,7 @@ import {
   RunWaitTimeoutError,
 } from './errors';
 import { hasEnded, readEvents } from './event-reader';
+import type { RunListing } from './list-runs';
 import { signResumeToken, tokenSeq, verifyResumeToken } from './resume-token';
 import { turnJobId } from './run-processor';
 import type { TurnJobData } from './run-processor';
@@ -121,6 +122,15 @@ export class AgentRuns {
     const { run } = await this.store.read(runId);
     if (!run) throw new RunNotFoundError(runId);
     return this.toRecord(runId, run);
+  }
+
+  /**
+   * The runs the store keeps, newest first (at most `limit`, default 500): for tools that show runs, such as the
+   * devtools page. Throws when the store given as `store` has no `list`.
+   */
+  async list(options: { limit?: number } = {}): Promise<RunListing[]> {
+    if (!this.store.list) throw new Error('The run store given to AgentRuns cannot list runs: it has no `list`');
+    return this.store.list({ limit: options.limit ?? 500 });
   }
 
   /** Resolves once the run waits for a person or has ended; rejects with `RunWaitTimeoutError` after `timeoutMs`. */

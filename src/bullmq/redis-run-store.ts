@@ -3,6 +3,7 @@ import { openConnection } from './connections';
 import { decodeEvent } from './event-reader';
 import { cancelChannel, runKeys, settledChannel } from './keys';
 import type { RunKeys } from './keys';
+import { listRuns, type RunListing } from './list-runs';
 import { LuaScript } from './lua-script';
 import type {
   CancelSubscription,
@@ -255,6 +256,11 @@ export class RedisRunStore implements RunStore {
       throw error;
     }
     return { close: async () => subscriber.disconnect() };
+  }
+
+  /** The runs under this store's prefix, newest first: a `SCAN` of the keys (see `listRuns`). */
+  list(options: { limit: number }): Promise<RunListing[]> {
+    return listRuns(this.redis, { prefix: this.prefix, limit: options.limit });
   }
 
   async close(): Promise<void> {

@@ -366,6 +366,33 @@ export function runStoreConformance(makeStore: () => RunStore | Promise<RunStore
     );
 
     it(
+      'lists its runs newest first, with status and model, up to the limit, if the store has list',
+      withStore(async (store) => {
+        if (!store.list) return;
+        const ids: string[] = [];
+        for (const model of ['m-1', 'm-2', 'm-3']) {
+          const runId = newId();
+          await store.create({ runId, state: stateOf(runId), body: { model }, meta: null });
+          ids.push(runId);
+          // Creation times a millisecond apart at least, so newest-first has one answer.
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        await store.claim(ids[2], 0, { attempt: 1, withJournal: false });
+        const listed = (await store.list({ limit: 10_000 })).filter((run) => ids.includes(run.runId));
+        assert.deepEqual(
+          listed.map(({ runId, status, model }) => ({ runId, status, model })),
+          [
+            { runId: ids[2], status: 'running', model: 'm-3' },
+            { runId: ids[1], status: 'queued', model: 'm-2' },
+            { runId: ids[0], status: 'queued', model: 'm-1' },
+          ],
+        );
+        for (const run of listed) assert.ok(run.updatedAt >= run.createdAt && run.createdAt > Date.now() - 600_000);
+        assert.equal((await store.list({ limit: 2 })).length, 2);
+      }),
+    );
+
+    it(
       'reads events in order after any id, and waits for the next one',
       withStore(async (store) => {
         const runId = await create(store);

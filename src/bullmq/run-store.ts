@@ -1,4 +1,5 @@
 import type { Decision, RunState } from '../index';
+import type { RunListing } from './list-runs';
 import type { RunEvent, RunEventData, RunStatus } from './run-data';
 
 /** Why a failed run failed, as stored: masked and cut before it reaches a store. */
@@ -136,6 +137,12 @@ export interface RunStore {
    * reads the run again every few seconds.
    */
   onSettled?(listener: (runId: string) => void): Promise<CancelSubscription>;
+
+  /**
+   * Optional. The runs the store keeps, newest first, at most `limit`: for tools that show runs (the devtools page),
+   * through `AgentRuns.list`. Meant for development and operations, not for every request of an app.
+   */
+  list?(options: { limit: number }): Promise<RunListing[]>;
 
   /** Close the store's connections. */
   close(): Promise<void>;

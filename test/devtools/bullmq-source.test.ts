@@ -85,6 +85,23 @@ describe('the devtools page over AgentRuns on a real Redis', () => {
     await runs.wait('listed-2');
   });
 
+  it('lists through the runs themselves (their store) when given no Redis connection', async () => {
+    server.enqueue({ text: 'three' });
+    const { runId } = await runs.start({ runId: 'listed-3', body: { model: 'm-three', messages: [user('c')] } });
+    await runs.wait(runId);
+    expect((await runs.list()).find((run) => run.runId === runId)).toMatchObject({ status: 'completed' });
+    const source = bullmqRunSource({ runs, pollMs: 200 });
+    try {
+      const listed = await source.list();
+      expect(listed.find((run) => run.runId === runId)).toMatchObject({ status: 'completed', model: 'm-three' });
+      expect(listed.map((run) => run.runId).sort()).toEqual(
+        (await listRuns(connection)).map((run) => run.runId).sort(),
+      );
+    } finally {
+      await source.close?.();
+    }
+  });
+
   it('shows a run and decides it with its resume token', async () => {
     server.enqueue({ toolCalls: [{ id: 'd1', name: 'delete_file', arguments: { path: '/tmp/x' } }] }, { text: 'gone' });
     const { runId } = await runs.start({ runId: 'to-decide', body: { model: 'm', messages: [user('delete')] } });

@@ -11,9 +11,12 @@ import { pendingViews, readModelResponses } from './state-view';
 export type BullmqRunSourceOptions = {
   /** The runs to show and steer. Give it the runs' `secret` so that the page can approve and reject. */
   runs: AgentRuns;
-  /** A Redis client on the runs' Redis, to list them. */
-  connection: Redis;
-  /** The runs' `prefix` (default `'agentcall'`). */
+  /**
+   * A Redis client on the runs' Redis, to list the runs under `prefix` from. Without it the runs' own store lists
+   * them (`runs.list()`), whatever the store is.
+   */
+  connection?: Redis;
+  /** The runs' `prefix`, with `connection` (default `'agentcall'`). */
   prefix?: string;
   /** How often the list is read again, in ms (default 1000). */
   pollMs?: number;
@@ -71,7 +74,9 @@ export function bullmqRunSource(options: BullmqRunSourceOptions): RunSource {
 
   const poll = async () => {
     try {
-      const next = await guarded(listRuns(options.connection, { prefix: options.prefix }));
+      const next = await guarded(
+        options.connection ? listRuns(options.connection, { prefix: options.prefix }) : runs.list(),
+      );
       const before = new Map(listing.map((run) => [run.runId, run.updatedAt]));
       listing = next;
       setProblem(undefined);
@@ -214,10 +219,10 @@ export function bullmqRunSource(options: BullmqRunSourceOptions): RunSource {
   };
 }
 
-/** Fold one stream event into the run's model, at the time its stream id carries. */
+/** Fold one stream event into the run's model, at the time its id carries (or now, if it carries none). */
 function apply(entry: Followed, event: RunEvent): void {
   entry.lastEventId = event.id;
-  const at = Number(event.id.split('-')[0]) || Date.now();
+  const at = eventTime(event.id);
   const model = entry.model;
   if (event.type === 'text') model.addText(event.text, at);
   else if (event.type === 'reasoning') model.addReasoning(event.text, at);
@@ -268,4 +273,13 @@ function isConnectionError(error: unknown): boolean {
   return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Connection is closed|did not answer|max retries|Stream isn't writeable|enableOfflineQueue/i.test(
     text,
   );
+}
+
+/**
+ * When an event was written: a Redis stream id (the default store's) starts with its epoch milliseconds. Another
+ * store's ids are opaque (a PostgreSQL row number, say): the time they are read stands in.
+ */
+function eventTime(id: string): number {
+  const stream = /^(\d{12,})-\d+$/.exec(id);
+  return stream ? Number(stream[1]) : Date.now();
 }

@@ -1,0 +1,491 @@
+/**
+ * A `RunStore` on PostgreSQL, written against `runStoreConformance`: runs, their journals and their events in three
+ * tables of one schema, each change one transaction that starts by locking the run's row (the compare-and-set), and
+ * `LISTEN`/`NOTIFY` for cancels, settled runs and new events. BullMQ's jobs stay in Redis. A sample to copy and
+ * adapt, not part of the package: agentcall does not depend on `pg`.
+ *
+ * @example
+ * const store = new PostgresRunStore({ connectionString: process.env.DATABASE_URL });
+ * await store.migrate();
+ * const runs = new AgentRuns({ connection: { host: '127.0.0.1', port: 6379 }, store, secret });
+ */
+import { Client, Pool, type PoolClient, type PoolConfig } from 'pg';
+import type {
+  CancelSubscription,
+  CheckpointInput,
+  Claimed,
+  Decision,
+  DecideOutcome,
+  NewRun,
+  RunEvent,
+  RunEventData,
+  RunEventReader,
+  RunListing,
+  RunStatus,
+  RunStore,
+  StoredError,
+  StoredRun,
+} from '../../src/bullmq';
+
+/** Options of {@link PostgresRunStore}. */
+export type PostgresRunStoreOptions = {
+  /** The schema the tables live in, and the prefix of the channels it listens on (default `agentcall`). */
+  schema?: string;
+  /** Seconds a finished run is kept (default a week). */
+  finishedTtlSeconds?: number;
+  /** Seconds a run waiting for a person is kept (default a week). */
+  waitingTtlSeconds?: number;
+};
+
+/** A run's row as stored: JSON columns are text, so what was given comes back as it was (jsonb would reorder it). */
+type RunRow = {
+  run_id: string;
+  status: RunStatus;
+  seq: number;
+  job_seq: number;
+  state: string;
+  body: string;
+  meta: string;
+  decisions: string | null;
+  stop_reason: string | null;
+  text: string | null;
+  output: string | null;
+  error: string | null;
+};
+
+const WEEK = 7 * 24 * 60 * 60;
+
+export class PostgresRunStore implements RunStore {
+  private readonly pool: Pool;
+  private readonly schema: string;
+  private readonly finishedTtl: number;
+  private readonly waitingTtl: number;
+  private readonly channels: { cancel: string; settled: string; events: string };
+  /** One connection that listens for every reader and subscriber of this store, opened on first use. */
+  private listener?: Promise<Client>;
+  private readonly listeners = new Map<string, Set<(payload: string) => void>>();
+  private readonly listened = new Map<string, Promise<void>>();
+  private closed = false;
+
+  constructor(
+    private readonly config: PoolConfig,
+    options: PostgresRunStoreOptions = {},
+  ) {
+    this.schema = options.schema ?? 'agentcall';
+    if (!/^[a-z_][a-z0-9_]{0,40}$/.test(this.schema)) throw new Error(`Not a plain schema name: ${this.schema}`);
+    this.pool = new Pool(config);
+    this.finishedTtl = options.finishedTtlSeconds ?? WEEK;
+    this.waitingTtl = options.waitingTtlSeconds ?? WEEK;
+    this.channels = {
+      cancel: `${this.schema}_cancel`,
+      settled: `${this.schema}_settled`,
+      events: `${this.schema}_events`,
+    };
+  }
+
+  /** Create the schema and its tables unless they exist. */
+  async migrate(): Promise<void> {
+    const s = this.schema;
+    await this.pool.query(`
+      CREATE SCHEMA IF NOT EXISTS ${s};
+      CREATE TABLE IF NOT EXISTS ${s}.runs (
+        run_id text PRIMARY KEY, status text NOT NULL, seq integer NOT NULL, job_seq integer NOT NULL,
+        state text NOT NULL, body text NOT NULL, meta text NOT NULL, decisions text, stop_reason text, text text,
+        output text, error text, created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(), expires_at timestamptz);
+      CREATE TABLE IF NOT EXISTS ${s}.run_journal (
+        run_id text NOT NULL, field text NOT NULL, value text NOT NULL, PRIMARY KEY (run_id, field));
+      CREATE TABLE IF NOT EXISTS ${s}.run_events (
+        id bigserial PRIMARY KEY, run_id text NOT NULL, type text NOT NULL, data text NOT NULL);
+      CREATE INDEX IF NOT EXISTS run_events_by_run ON ${s}.run_events (run_id, id);`);
+  }
+
+  /** Delete the runs past their expiry, with their journals and events; call it from a timer of the app's. */
+  async deleteExpired(): Promise<number> {
+    const s = this.schema;
+    return this.transaction(async (db) => {
+      const { rows } = await db.query<{ run_id: string }>(
+        `DELETE FROM ${s}.runs WHERE expires_at < now() RETURNING run_id`,
+      );
+      const ids = rows.map((row) => row.run_id);
+      await db.query(`DELETE FROM ${s}.run_journal WHERE run_id = ANY($1)`, [ids]);
+      await db.query(`DELETE FROM ${s}.run_events WHERE run_id = ANY($1)`, [ids]);
+      return ids.length;
+    });
+  }
+
+  async create(run: NewRun): Promise<{ created: boolean; status: RunStatus; seq: number }> {
+    return this.transaction(async (db) => {
+      const { rows } = await db.query<RunRow & { live: boolean }>(
+        `SELECT *, ${LIVE} AS live FROM ${this.schema}.runs r WHERE run_id = $1 FOR UPDATE`,
+        [run.runId],
+      );
+      const existing = rows[0];
+      if (existing?.live) return { created: false, status: existing.status, seq: existing.seq };
+      // An expired run's rows go: its id starts anew.
+      if (existing) for (const table of ['runs', 'run_journal', 'run_events']) await this.drop(db, table, run.runId);
+      const inserted = await db.query(
+        `INSERT INTO ${this.schema}.runs (run_id, status, seq, job_seq, state, body, meta)
+         VALUES ($1, 'queued', 0, 0, $2, $3, $4) ON CONFLICT (run_id) DO NOTHING`,
+        [run.runId, JSON.stringify(run.state), JSON.stringify(run.body), JSON.stringify(run.meta ?? null)],
+      );
+      if (inserted.rowCount === 0) {
+        // Another start of the same id got there first, and has committed (READ COMMITTED sees it now).
+        const other = await this.lock(db, run.runId);
+        return { created: false, status: other?.status ?? 'queued', seq: other?.seq ?? 0 };
+      }
+      await this.addEvents(db, run.runId, [{ type: 'status', status: 'queued' }]);
+      return { created: true, status: 'queued' as const, seq: 0 };
+    });
+  }
+
+  async read(runId: string): Promise<{ run?: StoredRun; lastEventId: string }> {
+    const { rows } = await this.pool.query<RunRow & { last_event: string | null }>(
+      `SELECT r.*, e.last_event FROM (SELECT max(id)::text AS last_event FROM ${this.schema}.run_events
+       WHERE run_id = $1) e LEFT JOIN ${this.schema}.runs r ON r.run_id = $1 AND ${LIVE}`,
+      [runId],
+    );
+    const row = rows[0];
+    return { ...(row.run_id ? { run: toRun(row) } : {}), lastEventId: row.last_event ?? '0' };
+  }
+
+  async claim(
+    runId: string,
+    jobSeq: number,
+    options: { attempt: number; withJournal: boolean },
+  ): Promise<Claimed | undefined> {
+    return this.transaction(async (db) => {
+      const row = await this.lock(db, runId);
+      if (!row || row.job_seq !== jobSeq || (row.status !== 'queued' && row.status !== 'running')) return undefined;
+      if (row.status === 'queued') {
+        await db.query(`UPDATE ${this.schema}.runs SET status = 'running', updated_at = now() WHERE run_id = $1`, [
+          runId,
+        ]);
+        row.status = 'running';
+        await this.addEvents(db, runId, [{ type: 'status', status: 'running' }]);
+      } else if (options.attempt > 1) {
+        await this.addEvents(db, runId, [{ type: 'status', status: 'running', attempt: options.attempt }]);
+      }
+      const journal = new Map<string, string>();
+      if (options.withJournal) {
+        const { rows } = await db.query<{ field: string; value: string }>(
+          `SELECT field, value FROM ${this.schema}.run_journal WHERE run_id = $1`,
+          [runId],
+        );
+        for (const { field, value } of rows) journal.set(field, value);
+      }
+      return { run: toRun(row), journal };
+    });
+  }
+
+  async checkpoint(input: CheckpointInput): Promise<number | undefined> {
+    return this.transaction(async (db) => {
+      const row = await this.lock(db, input.runId);
+      if (!row || row.seq !== input.seq || row.status !== 'running') return undefined;
+      const next = input.seq + 1;
+      const ttl = ttlOf(input.status, this.finishedTtl, this.waitingTtl);
+      await db.query(
+        `UPDATE ${this.schema}.runs SET seq = $2, job_seq = CASE WHEN $3 THEN $2 ELSE job_seq END, state = $4,
+         status = $5, stop_reason = $6, text = $7, error = $8, output = $9, decisions = NULL, updated_at = now(),
+         expires_at = now() + make_interval(secs => $10) WHERE run_id = $1`,
+        [
+          input.runId,
+          next,
+          input.handOff === true,
+          JSON.stringify(input.state),
+          input.status,
+          input.stopReason ?? null,
+          input.text ?? null,
+          input.error ? JSON.stringify(input.error) : null,
+          input.output !== undefined ? JSON.stringify(input.output) : null,
+          ttl,
+        ],
+      );
+      await db.query(`DELETE FROM ${this.schema}.run_journal WHERE run_id = $1`, [input.runId]);
+      const events: RunEventData[] = [...input.events];
+      if (input.status !== 'running')
+        events.push({
+          type: 'status',
+          status: input.status,
+          ...(input.stopReason ? { stopReason: input.stopReason } : {}),
+        });
+      await this.addEvents(db, input.runId, events);
+      if (input.status !== 'running') await notify(db, this.channels.settled, input.runId);
+      return next;
+    });
+  }
+
+  async journal(runId: string, entries: Record<string, string>, events: RunEventData[]): Promise<void> {
+    await this.transaction(async (db) => {
+      await this.lock(db, runId);
+      for (const [field, value] of Object.entries(entries))
+        await db.query(
+          `INSERT INTO ${this.schema}.run_journal (run_id, field, value) VALUES ($1, $2, $3)
+           ON CONFLICT (run_id, field) DO UPDATE SET value = EXCLUDED.value`,
+          [runId, field, value],
+        );
+      await this.addEvents(db, runId, events);
+    });
+  }
+
+  async appendEvents(runId: string, events: RunEventData[]): Promise<void> {
+    if (!events.length) return;
+    await this.transaction(async (db) => {
+      await this.lock(db, runId);
+      await this.addEvents(db, runId, events);
+    });
+  }
+
+  async decide(runId: string, seq: number, decisions: Record<string, Decision>): Promise<DecideOutcome> {
+    return this.transaction(async (db) => {
+      const row = await this.lock(db, runId);
+      if (!row) return 'missing';
+      if (row.seq !== seq) return 'stale';
+      const given = JSON.stringify(decisions);
+      if (row.status === 'queued' && row.decisions === given) return 'repeated';
+      if (row.status !== 'waiting') return 'stale';
+      await db.query(
+        `UPDATE ${this.schema}.runs SET status = 'queued', job_seq = seq, decisions = $2, updated_at = now(),
+         expires_at = NULL WHERE run_id = $1`,
+        [runId, given],
+      );
+      await this.addEvents(db, runId, [{ type: 'status', status: 'queued' }]);
+      return 'decided';
+    });
+  }
+
+  async cancel(runId: string): Promise<RunStatus | undefined> {
+    return this.transaction(async (db) => {
+      const row = await this.lock(db, runId);
+      if (!row) return undefined;
+      if (row.status !== 'queued' && row.status !== 'running' && row.status !== 'waiting') return row.status;
+      await db.query(
+        `UPDATE ${this.schema}.runs SET status = 'cancelled', stop_reason = 'aborted', decisions = NULL,
+         updated_at = now(), expires_at = now() + make_interval(secs => $2) WHERE run_id = $1`,
+        [runId, this.finishedTtl],
+      );
+      await this.addEvents(db, runId, [{ type: 'status', status: 'cancelled', stopReason: 'aborted' }]);
+      await notify(db, this.channels.cancel, runId);
+      return row.status;
+    });
+  }
+
+  async fail(runId: string, jobSeq: number, error: StoredError): Promise<boolean> {
+    return this.transaction(async (db) => {
+      const row = await this.lock(db, runId);
+      if (!row || row.job_seq !== jobSeq || (row.status !== 'queued' && row.status !== 'running')) return false;
+      await db.query(
+        `UPDATE ${this.schema}.runs SET status = 'failed', stop_reason = 'error', error = $2, updated_at = now(),
+         expires_at = now() + make_interval(secs => $3) WHERE run_id = $1`,
+        [runId, JSON.stringify(error), this.finishedTtl],
+      );
+      await this.addEvents(db, runId, [{ type: 'status', status: 'failed', stopReason: 'error' }]);
+      await notify(db, this.channels.settled, runId);
+      return true;
+    });
+  }
+
+  events(runId: string): RunEventReader {
+    let stop: (() => void) | undefined;
+    let closed = false;
+    const select = async (after: string, count: number): Promise<RunEvent[]> => {
+      const { rows } = await this.pool.query<{ id: string; type: string; data: string }>(
+        `SELECT id::text, type, data FROM ${this.schema}.run_events WHERE run_id = $1 AND id > $2 ORDER BY id
+         LIMIT $3`,
+        [runId, after, count],
+      );
+      return rows.map((row) => ({ id: row.id, type: row.type, ...(JSON.parse(row.data) as object) }) as RunEvent);
+    };
+    return {
+      read: async (after, { blockMs, count = 500 }) => {
+        if (closed) return [];
+        // Listening before the first look: an event written between the look and the wait still wakes it.
+        let woken!: () => void;
+        const wake = new Promise<void>((resolve) => (woken = resolve));
+        const unlisten = await this.listen(this.channels.events, (id) => id === runId && woken());
+        stop = woken;
+        let timer: NodeJS.Timeout | undefined;
+        try {
+          const found = await select(after, count);
+          if (found.length || blockMs <= 0) return found;
+          await Promise.race([wake, new Promise<void>((resolve) => (timer = setTimeout(resolve, blockMs)))]);
+          return closed ? [] : await select(after, count);
+        } finally {
+          clearTimeout(timer);
+          unlisten();
+          stop = undefined;
+        }
+      },
+      close: () => {
+        closed = true;
+        stop?.();
+      },
+    };
+  }
+
+  async list(options: { limit: number }): Promise<RunListing[]> {
+    const { rows } = await this.pool.query<{
+      run_id: string;
+      status: RunStatus;
+      body: string;
+      created_at: string;
+      updated_at: string;
+    }>(
+      `SELECT run_id, status, body, (extract(epoch FROM created_at) * 1000)::bigint::text AS created_at,
+       (extract(epoch FROM updated_at) * 1000)::bigint::text AS updated_at FROM ${this.schema}.runs r
+       WHERE ${LIVE} ORDER BY r.created_at DESC LIMIT $1`,
+      [options.limit],
+    );
+    return rows.map((row) => {
+      const { model } = JSON.parse(row.body) as { model?: unknown };
+      return {
+        runId: row.run_id,
+        status: row.status,
+        ...(typeof model === 'string' ? { model } : {}),
+        createdAt: Number(row.created_at),
+        updatedAt: Number(row.updated_at),
+      };
+    });
+  }
+
+  async onCancel(listener: (runId: string) => void): Promise<CancelSubscription> {
+    const unlisten = await this.listen(this.channels.cancel, listener);
+    return { close: async () => unlisten() };
+  }
+
+  async onSettled(listener: (runId: string) => void): Promise<CancelSubscription> {
+    const unlisten = [
+      await this.listen(this.channels.settled, listener),
+      await this.listen(this.channels.cancel, listener),
+    ];
+    return { close: async () => unlisten.forEach((off) => off()) };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const listener = await this.listener?.catch(() => undefined);
+    this.listener = undefined;
+    await listener?.end();
+    await this.pool.end();
+  }
+
+  /** Run `body` in one transaction on one connection of the pool. */
+  private async transaction<T>(body: (db: PoolClient) => Promise<T>): Promise<T> {
+    const db = await this.pool.connect();
+    try {
+      await db.query('BEGIN');
+      const result = await body(db);
+      await db.query('COMMIT');
+      return result;
+    } catch (error) {
+      await db.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      db.release();
+    }
+  }
+
+  /** The run's row, locked until the transaction ends; `undefined` when there is none or it expired. */
+  private async lock(db: PoolClient, runId: string): Promise<RunRow | undefined> {
+    const { rows } = await db.query<RunRow>(
+      `SELECT * FROM ${this.schema}.runs r WHERE run_id = $1 AND ${LIVE} FOR UPDATE`,
+      [runId],
+    );
+    return rows[0];
+  }
+
+  private async drop(db: PoolClient, table: string, runId: string): Promise<void> {
+    await db.query(`DELETE FROM ${this.schema}.${table} WHERE run_id = $1`, [runId]);
+  }
+
+  /** Append `events` in order, and wake the run's readers when the transaction commits. */
+  private async addEvents(db: PoolClient, runId: string, events: RunEventData[]): Promise<void> {
+    if (!events.length) return;
+    const types = events.map((event) => event.type);
+    const data = events.map(({ type: _, ...rest }) => JSON.stringify(rest));
+    // `WITH ORDINALITY` keeps the given order in the ids the sequence hands out.
+    await db.query(
+      `INSERT INTO ${this.schema}.run_events (run_id, type, data)
+       SELECT $1, t, d FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS e(t, d, n) ORDER BY n`,
+      [runId, types, data],
+    );
+    await notify(db, this.channels.events, runId);
+  }
+
+  /** Call `listener` with each payload on `channel`; resolves once listening, with the function that stops it. */
+  private async listen(channel: string, listener: (payload: string) => void): Promise<() => void> {
+    let set = this.listeners.get(channel);
+    if (!set) this.listeners.set(channel, (set = new Set()));
+    set.add(listener);
+    // Every caller waits for the one LISTEN of its channel: none returns before notifications can reach it.
+    let listened = this.listened.get(channel);
+    if (!listened) {
+      listened = this.listening().then(async (client) => void (await client.query(`LISTEN ${channel}`)));
+      this.listened.set(channel, listened);
+    }
+    await listened;
+    const listeners = set;
+    return () => listeners.delete(listener);
+  }
+
+  private listening(): Promise<Client> {
+    this.listener ??= (async () => {
+      const client = new Client(this.config);
+      client.on('notification', ({ channel, payload }) => {
+        for (const listener of this.listeners.get(channel) ?? []) listener(payload ?? '');
+      });
+      // A lost connection is opened again on the next listen; meanwhile `wait` reads again every few seconds and
+      // readers at the end of each `blockMs`. Without an error listener Node would throw it.
+      client.on('error', () => undefined);
+      client.on('end', () => {
+        if (this.listener !== connected) return;
+        this.listener = undefined;
+        this.listened.clear();
+        if (!this.closed) for (const channel of this.listeners.keys()) void this.relisten(channel);
+      });
+      await client.connect();
+      return client;
+    })();
+    const connected = this.listener;
+    return connected;
+  }
+
+  /** LISTEN again on `channel` after the listening connection was lost (its listeners are still registered). */
+  private async relisten(channel: string): Promise<void> {
+    const listened = this.listening().then(async (client) => void (await client.query(`LISTEN ${channel}`)));
+    this.listened.set(channel, listened);
+    await listened.catch(() => this.listened.delete(channel));
+  }
+}
+
+/** A row that has not expired: expired runs read as unknown until `deleteExpired` drops them. */
+const LIVE = '(r.expires_at IS NULL OR r.expires_at > now())';
+
+function toRun(row: RunRow): StoredRun {
+  const run: StoredRun = {
+    runId: row.run_id,
+    status: row.status,
+    seq: row.seq,
+    jobSeq: row.job_seq,
+    state: JSON.parse(row.state) as StoredRun['state'],
+    body: JSON.parse(row.body) as Record<string, unknown>,
+    meta: JSON.parse(row.meta) as unknown,
+  };
+  if (row.decisions !== null) run.decisions = JSON.parse(row.decisions) as StoredRun['decisions'];
+  if (row.stop_reason !== null) run.stopReason = row.stop_reason;
+  if (row.text !== null) run.text = row.text;
+  if (row.output !== null) run.output = JSON.parse(row.output) as unknown;
+  if (row.error !== null) run.error = JSON.parse(row.error) as StoredError;
+  return run;
+}
+
+/** Seconds until a run in `status` expires; `null` while it goes on. */
+function ttlOf(status: RunStatus, finished: number, waiting: number): number | null {
+  if (status === 'completed' || status === 'failed' || status === 'cancelled') return finished;
+  return status === 'waiting' ? waiting : null;
+}
+
+/** Tell the listeners of `channel` when the transaction commits. */
+async function notify(db: PoolClient, channel: string, payload: string): Promise<void> {
+  await db.query('SELECT pg_notify($1, $2)', [channel, payload]);
+}

@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { runStoreConformance, type RunEvent, type RunSetup } from '../../src/bullmq';
+import { bullmqRunSource } from '../../src/devtools';
+import { PostgresRunStore } from '../../samples/queue/postgres-run-store';
+import { assertValidHistory } from '../helpers/history';
+import { useQueueTestbed } from '../helpers/queue-testbed';
+import { fakeTool, user } from '../helpers/tools';
+
+/** The machine's PostgreSQL (or DATABASE_URL's); each run of this file works in a schema of its own. */
+const config = { connectionString: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' };
+const schema = `t_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+
+beforeAll(async () => {
+  const store = new PostgresRunStore(config, { schema });
+  try {
+    await store.migrate();
+  } catch (error) {
+    throw new Error(`These tests need PostgreSQL on 127.0.0.1:5432, or DATABASE_URL: ${String(error)}`, {
+      cause: error,
+    });
+  } finally {
+    await store.close();
+  }
+});
+afterAll(async () => {
+  const client = new Client(config);
+  await client.connect();
+  await client.query(`DROP SCHEMA ${schema} CASCADE`);
+  await client.end();
+});
+
+describe('samples/queue/postgres-run-store: the RunStore contract on PostgreSQL', () => {
+  runStoreConformance(() => new PostgresRunStore(config, { schema }), { describe, it });
+});
+
+describe('samples/queue/postgres-run-store: AgentRuns on PostgreSQL (jobs in Redis)', () => {
+  const bed = useQueueTestbed();
+  const open = () => bed.open({ store: new PostgresRunStore(config, { schema }), allowDecideWithoutToken: true });
+
+  async function eventsOf(runs: ReturnType<typeof open>, runId: string): Promise<RunEvent[]> {
+    const all: RunEvent[] = [];
+    for await (const event of runs.events(runId)) all.push(event);
+    return all;
+  }
+
+  it('runs a multi-turn run to its answer, and reads back every event in order', async () => {
+    const lookup = fakeTool('lookup', ({ call }) => ({ response: `result of ${call.id}` }));
+    bed.server.enqueue(
+      { text: 'Looking.', toolCalls: [{ id: 'c1', name: 'lookup', arguments: { q: 1 } }] },
+      { toolCalls: [{ id: 'c2', name: 'lookup', arguments: { q: 2 } }] },
+      { text: 'Done: 2 lookups.' },
+    );
+    const runs = open();
+    const setup = async (): Promise<RunSetup> => ({ client: bed.server.client(), tools: [lookup] });
+    await runs.worker({ setup }).waitUntilReady();
+    const { runId } = await runs.start({ body: { model: 'm', messages: [user('go')] }, meta: { tenant: 'a' } });
+    const record = await runs.wait(runId, { timeoutMs: 20_000 });
+
+    expect(record).toMatchObject({ status: 'completed', text: 'Done: 2 lookups.', meta: { tenant: 'a' } });
+    expect(record.state.turn).toBe(3);
+    assertValidHistory(record.state.messages);
+    expect(lookup.calls.map((c) => c.call.id)).toEqual(['c1', 'c2']);
+    const kinds = (await eventsOf(runs, runId)).map((e) => (e.type === 'status' ? `status:${e.status}` : e.type));
+    expect(kinds.filter((kind, i) => kind !== 'text' || kinds[i - 1] !== 'text')).toEqual([
+      'status:queued',
+      'status:running',
+      'text',
+      'tool_call',
+      'tool_result',
+      'tool_call',
+      'tool_result',
+      'text',
+      'status:completed',
+    ]);
+  });
+
+  it('pauses for an approval, and runs the approved call once after the decision, from another process', async () => {
+    const charge = fakeTool('charge', () => ({ response: 'charged' }), { needsApproval: true });
+    bed.server.enqueue({ toolCalls: [{ id: 'c1', name: 'charge', arguments: { amount: 5 } }] });
+    const runs = open();
+    await runs.worker({ setup: async () => ({ client: bed.server.client(), tools: [charge] }) }).waitUntilReady();
+    const { runId } = await runs.start({ body: { model: 'm', messages: [user('pay')] } });
+    expect(await runs.wait(runId, { timeoutMs: 20_000 })).toMatchObject({ status: 'waiting' });
+    expect(charge.calls).toHaveLength(0);
+
+    bed.server.enqueue({ text: 'Charged 5.' });
+    await open().decide(runId, { c1: { approve: true } });
+    expect(await runs.wait(runId, { timeoutMs: 20_000 })).toMatchObject({ status: 'completed', text: 'Charged 5.' });
+    expect(charge.calls).toHaveLength(1);
+  });
+
+  it('cancels a running run within its tool call: the tool is aborted and the run ends cancelled', async () => {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const slow = fakeTool('slow', async ({ signal }) => {
+      started();
+      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+      return { response: 'stopped' };
+    });
+    bed.server.enqueue({ toolCalls: [{ id: 'c1', name: 'slow' }] });
+    const runs = open();
+    await runs.worker({ setup: async () => ({ client: bed.server.client(), tools: [slow] }) }).waitUntilReady();
+    const { runId } = await runs.start({ body: { model: 'm', messages: [user('wait')] } });
+    await running;
+    const cancelledAt = Date.now();
+    await open().cancel(runId);
+    expect(await runs.wait(runId, { timeoutMs: 20_000 })).toMatchObject({ status: 'cancelled', stopReason: 'aborted' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(slow.calls[0].signal.aborted).toBe(true);
+    expect(Date.now() - cancelledAt).toBeLessThan(2000);
+  });
+
+  it('shows its runs to the devtools source: listed by the store, each event at a time of this run', async () => {
+    const lookup = fakeTool('lookup', () => ({ response: 'found' }));
+    bed.server.enqueue({ toolCalls: [{ id: 'c1', name: 'lookup' }] }, { text: 'Found it.' });
+    const runs = open();
+    await runs.worker({ setup: async () => ({ client: bed.server.client(), tools: [lookup] }) }).waitUntilReady();
+    const startedAt = Date.now();
+    const { runId } = await runs.start({ body: { model: 'm-pg', messages: [user('find')] } });
+    await runs.wait(runId, { timeoutMs: 20_000 });
+    const source = bullmqRunSource({ runs, pollMs: 100 });
+    try {
+      expect((await source.list()).find((run) => run.runId === runId)).toMatchObject({
+        status: 'completed',
+        model: 'm-pg',
+        turns: 2,
+        toolCalls: 1,
+      });
+      let page = await source.page(runId, { offset: 0, limit: 50, maxChars: 1000 });
+      for (
+        let i = 0;
+        i < 100 && !page?.items.some((item) => item.kind === 'status' && item.status === 'completed');
+        i++
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        page = await source.page(runId, { offset: 0, limit: 50, maxChars: 1000 });
+      }
+      const times = page!.items.map((item) => (item.kind === 'status' ? item.at : item.startedAt));
+      expect(page!.items.map((item) => item.kind)).toEqual(expect.arrayContaining(['request', 'tool', 'status']));
+      // A PostgreSQL event id is a row number, not a time: the page must not place the run in 1970.
+      for (const at of times) expect(at).toBeGreaterThanOrEqual(startedAt - 1000);
+    } finally {
+      await source.close?.();
+    }
+  });
+});
