@@ -1,4 +1,4 @@
-import type { RunEvent, RunSetup } from '../../src/bullmq';
+import { RedisRunStore, type RunEvent, type RunSetup } from '../../src/bullmq';
 import { assertValidHistory } from '../helpers/history';
 import { useQueueTestbed } from '../helpers/queue-testbed';
 import { fakeTool, user } from '../helpers/tools';
@@ -117,5 +117,18 @@ describe('AgentRuns on a real Redis', () => {
     const failed = await runs.wait(refused.runId, { timeoutMs: 20_000 });
     expect(failed).toMatchObject({ status: 'failed', stopReason: 'error', error: { status: 400 } });
     expect(bed.server.requests).toHaveLength(5);
+  });
+
+  it('lists the runs its store keeps, and says plainly that a store without list cannot', async () => {
+    const runs = open();
+    const { runId } = await runs.start({ body: { model: 'm-listed', messages: [user('go')] } });
+    expect(await runs.list()).toEqual([
+      { runId, status: 'queued', model: 'm-listed', createdAt: expect.any(Number), updatedAt: expect.any(Number) },
+    ]);
+    class Unlisted extends RedisRunStore {}
+    Object.defineProperty(Unlisted.prototype, 'list', { value: undefined });
+    const { host, port } = bed.redis;
+    const unlisted = open({ store: new Unlisted({ host, port }, { prefix: bed.prefix }) });
+    await expect(unlisted.list()).rejects.toThrow('cannot list runs');
   });
 });
