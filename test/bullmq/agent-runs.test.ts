@@ -1,6 +1,7 @@
-import { RedisRunStore, type RunEvent, type RunSetup } from '../../src/bullmq';
+import { RedisRunStore, type RunEvent } from '../../src/bullmq';
 import { assertValidHistory } from '../helpers/history';
 import { useQueueTestbed } from '../helpers/queue-testbed';
+import { TWO_LOOKUP_KINDS, twoLookupRun } from '../helpers/two-lookup-run';
 import { fakeTool, user } from '../helpers/tools';
 
 describe('AgentRuns on a real Redis', () => {
@@ -9,18 +10,7 @@ describe('AgentRuns on a real Redis', () => {
   const open = bed.open;
 
   it('runs a multi-turn run one turn per job and records every event', async () => {
-    const lookup = fakeTool('lookup', ({ call }) => ({ response: `result of ${call.id}` }));
-    bed.server.enqueue(
-      { text: 'Looking.', toolCalls: [{ id: 'c1', name: 'lookup', arguments: { q: 1 } }] },
-      { toolCalls: [{ id: 'c2', name: 'lookup', arguments: { q: 2 } }] },
-      { text: 'Done: 2 lookups.' },
-    );
-    const runs = open();
-    const setup = async (): Promise<RunSetup> => ({ client: bed.server.client(), tools: [lookup] });
-    await runs.worker({ setup }).waitUntilReady();
-
-    const { runId } = await runs.start({ body: { model: 'm', messages: [user('go')] }, meta: { tenant: 'a' } });
-    const record = await runs.wait(runId, { timeoutMs: 20_000 });
+    const { record, events, lookup, kinds } = await twoLookupRun(bed, open());
 
     expect(record.status).toBe('completed');
     expect(record.stopReason).toBe('completed');
@@ -37,23 +27,7 @@ describe('AgentRuns on a real Redis', () => {
       'assistant',
     ]);
     expect(lookup.calls.map((c) => c.call.id)).toEqual(['c1', 'c2']);
-
-    const events: RunEvent[] = [];
-    for await (const event of runs.events(runId)) events.push(event);
-    const summary = events.map((e) =>
-      e.type === 'status' ? `status:${e.status}` : e.type === 'text' ? 'text' : `${e.type}`,
-    );
-    expect(summary.filter((s, i) => s !== 'text' || summary[i - 1] !== 'text')).toEqual([
-      'status:queued',
-      'status:running',
-      'text',
-      'tool_call',
-      'tool_result',
-      'tool_call',
-      'tool_result',
-      'text',
-      'status:completed',
-    ]);
+    expect(kinds).toEqual(TWO_LOOKUP_KINDS);
     const text = events.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join('');
     expect(text).toBe('Looking.Done: 2 lookups.');
   });

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { runStoreConformance, type RunEvent, type RunSetup } from '../../src/bullmq';
+import { runStoreConformance } from '../../src/bullmq';
 import { bullmqRunSource } from '../../src/devtools';
 import { PostgresRunStore } from '../../samples/queue/postgres-run-store';
 import { assertValidHistory } from '../helpers/history';
 import { useQueueTestbed } from '../helpers/queue-testbed';
+import { TWO_LOOKUP_KINDS, twoLookupRun } from '../helpers/two-lookup-run';
 import { fakeTool, user } from '../helpers/tools';
 
 /** The machine's PostgreSQL (or DATABASE_URL's); each run of this file works in a schema of its own. */
@@ -38,41 +39,13 @@ describe('samples/queue/postgres-run-store: AgentRuns on PostgreSQL (jobs in Red
   const bed = useQueueTestbed();
   const open = () => bed.open({ store: new PostgresRunStore(config, { schema }), allowDecideWithoutToken: true });
 
-  async function eventsOf(runs: ReturnType<typeof open>, runId: string): Promise<RunEvent[]> {
-    const all: RunEvent[] = [];
-    for await (const event of runs.events(runId)) all.push(event);
-    return all;
-  }
-
   it('runs a multi-turn run to its answer, and reads back every event in order', async () => {
-    const lookup = fakeTool('lookup', ({ call }) => ({ response: `result of ${call.id}` }));
-    bed.server.enqueue(
-      { text: 'Looking.', toolCalls: [{ id: 'c1', name: 'lookup', arguments: { q: 1 } }] },
-      { toolCalls: [{ id: 'c2', name: 'lookup', arguments: { q: 2 } }] },
-      { text: 'Done: 2 lookups.' },
-    );
-    const runs = open();
-    const setup = async (): Promise<RunSetup> => ({ client: bed.server.client(), tools: [lookup] });
-    await runs.worker({ setup }).waitUntilReady();
-    const { runId } = await runs.start({ body: { model: 'm', messages: [user('go')] }, meta: { tenant: 'a' } });
-    const record = await runs.wait(runId, { timeoutMs: 20_000 });
-
+    const { record, lookup, kinds } = await twoLookupRun(bed, open());
     expect(record).toMatchObject({ status: 'completed', text: 'Done: 2 lookups.', meta: { tenant: 'a' } });
     expect(record.state.turn).toBe(3);
     assertValidHistory(record.state.messages);
     expect(lookup.calls.map((c) => c.call.id)).toEqual(['c1', 'c2']);
-    const kinds = (await eventsOf(runs, runId)).map((e) => (e.type === 'status' ? `status:${e.status}` : e.type));
-    expect(kinds.filter((kind, i) => kind !== 'text' || kinds[i - 1] !== 'text')).toEqual([
-      'status:queued',
-      'status:running',
-      'text',
-      'tool_call',
-      'tool_result',
-      'tool_call',
-      'tool_result',
-      'text',
-      'status:completed',
-    ]);
+    expect(kinds).toEqual(TWO_LOOKUP_KINDS);
   });
 
   it('pauses for an approval, and runs the approved call once after the decision, from another process', async () => {
