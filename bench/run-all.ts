@@ -5,6 +5,7 @@ import { historyGrowth } from './history-growth';
 import { masking } from './masking';
 import { nestjsTools } from './nestjs-tools';
 import { pausedRunsMemory } from './paused-runs-memory';
+import { postgresStore } from './postgres-store';
 import { queuedRuns } from './queued-runs';
 import { responsesStepOverhead } from './responses-step-overhead';
 import { responsesStreamProcessing } from './responses-stream-processing';
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
     toolConcurrency,
     masking,
     queuedRuns,
+    postgresStore,
     nestjsTools,
     runStateSize,
     pausedRunsMemory,

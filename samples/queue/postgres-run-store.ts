@@ -97,7 +97,32 @@ export class PostgresRunStore implements RunStore {
         run_id text NOT NULL, field text NOT NULL, value text NOT NULL, PRIMARY KEY (run_id, field));
       CREATE TABLE IF NOT EXISTS ${s}.run_events (
         id bigserial PRIMARY KEY, run_id text NOT NULL, type text NOT NULL, data text NOT NULL);
-      CREATE INDEX IF NOT EXISTS run_events_by_run ON ${s}.run_events (run_id, id);`);
+      CREATE INDEX IF NOT EXISTS run_events_by_run ON ${s}.run_events (run_id, id);
+      -- A turn's save in one statement (one round trip): the compare-and-set on the locked row, the new state and
+      -- outcome, the journal cleared, the events appended in order, and the listeners told at commit.
+      CREATE OR REPLACE FUNCTION ${s}.checkpoint(p_run text, p_seq integer, p_state text, p_status text,
+        p_stop_reason text, p_text text, p_error text, p_output text, p_hand_off boolean, p_ttl double precision,
+        p_types text[], p_data text[], p_events_channel text, p_settled_channel text) RETURNS integer
+      LANGUAGE plpgsql AS $$
+      DECLARE
+        r record;
+      BEGIN
+        SELECT seq, status INTO r FROM ${s}.runs
+          WHERE run_id = p_run AND (expires_at IS NULL OR expires_at > now()) FOR UPDATE;
+        IF NOT FOUND OR r.seq <> p_seq OR r.status <> 'running' THEN RETURN NULL; END IF;
+        UPDATE ${s}.runs SET seq = p_seq + 1, job_seq = CASE WHEN p_hand_off THEN p_seq + 1 ELSE job_seq END,
+          state = p_state, status = p_status, stop_reason = p_stop_reason, text = p_text, error = p_error,
+          output = p_output, decisions = NULL, updated_at = now(), expires_at = now() + make_interval(secs => p_ttl)
+          WHERE run_id = p_run;
+        DELETE FROM ${s}.run_journal WHERE run_id = p_run;
+        IF cardinality(p_types) > 0 THEN
+          INSERT INTO ${s}.run_events (run_id, type, data)
+            SELECT p_run, t, d FROM unnest(p_types, p_data) WITH ORDINALITY AS e(t, d, n) ORDER BY n;
+          PERFORM pg_notify(p_events_channel, p_run);
+        END IF;
+        IF p_status <> 'running' THEN PERFORM pg_notify(p_settled_channel, p_run); END IF;
+        RETURN p_seq + 1;
+      END $$;`);
   }
 
   /** Delete the runs past their expiry, with their journals and events; call it from a timer of the app's. */
@@ -178,41 +203,34 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
+  /** One round trip, as a turn should cost: the function `migrate` made does the whole save in one statement. */
   async checkpoint(input: CheckpointInput): Promise<number | undefined> {
-    return this.transaction(async (db) => {
-      const row = await this.lock(db, input.runId);
-      if (!row || row.seq !== input.seq || row.status !== 'running') return undefined;
-      const next = input.seq + 1;
-      const ttl = ttlOf(input.status, this.finishedTtl, this.waitingTtl);
-      await db.query(
-        `UPDATE ${this.schema}.runs SET seq = $2, job_seq = CASE WHEN $3 THEN $2 ELSE job_seq END, state = $4,
-         status = $5, stop_reason = $6, text = $7, error = $8, output = $9, decisions = NULL, updated_at = now(),
-         expires_at = now() + make_interval(secs => $10) WHERE run_id = $1`,
-        [
-          input.runId,
-          next,
-          input.handOff === true,
-          JSON.stringify(input.state),
-          input.status,
-          input.stopReason ?? null,
-          input.text ?? null,
-          input.error ? JSON.stringify(input.error) : null,
-          input.output !== undefined ? JSON.stringify(input.output) : null,
-          ttl,
-        ],
-      );
-      await db.query(`DELETE FROM ${this.schema}.run_journal WHERE run_id = $1`, [input.runId]);
-      const events: RunEventData[] = [...input.events];
-      if (input.status !== 'running')
-        events.push({
-          type: 'status',
-          status: input.status,
-          ...(input.stopReason ? { stopReason: input.stopReason } : {}),
-        });
-      await this.addEvents(db, input.runId, events);
-      if (input.status !== 'running') await notify(db, this.channels.settled, input.runId);
-      return next;
-    });
+    const events: RunEventData[] = [...input.events];
+    if (input.status !== 'running')
+      events.push({
+        type: 'status',
+        status: input.status,
+        ...(input.stopReason ? { stopReason: input.stopReason } : {}),
+      });
+    const { rows } = await this.pool.query<{ next: number | null }>(
+      `SELECT ${this.schema}.checkpoint($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) AS next`,
+      [
+        input.runId,
+        input.seq,
+        JSON.stringify(input.state),
+        input.status,
+        input.stopReason ?? null,
+        input.text ?? null,
+        input.error ? JSON.stringify(input.error) : null,
+        input.output !== undefined ? JSON.stringify(input.output) : null,
+        input.handOff === true,
+        ttlOf(input.status, this.finishedTtl, this.waitingTtl),
+        ...eventColumns(events),
+        this.channels.events,
+        this.channels.settled,
+      ],
+    );
+    return rows[0].next ?? undefined;
   }
 
   async journal(runId: string, entries: Record<string, string>, events: RunEventData[]): Promise<void> {
@@ -401,13 +419,11 @@ export class PostgresRunStore implements RunStore {
   /** Append `events` in order, and wake the run's readers when the transaction commits. */
   private async addEvents(db: PoolClient, runId: string, events: RunEventData[]): Promise<void> {
     if (!events.length) return;
-    const types = events.map((event) => event.type);
-    const data = events.map(({ type: _, ...rest }) => JSON.stringify(rest));
     // `WITH ORDINALITY` keeps the given order in the ids the sequence hands out.
     await db.query(
       `INSERT INTO ${this.schema}.run_events (run_id, type, data)
        SELECT $1, t, d FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS e(t, d, n) ORDER BY n`,
-      [runId, types, data],
+      [runId, ...eventColumns(events)],
     );
     await notify(db, this.channels.events, runId);
   }
@@ -483,6 +499,11 @@ function toRun(row: RunRow): StoredRun {
 function ttlOf(status: RunStatus, finished: number, waiting: number): number | null {
   if (status === 'completed' || status === 'failed' || status === 'cancelled') return finished;
   return status === 'waiting' ? waiting : null;
+}
+
+/** Events as two columns, their types and the rest of each as JSON, for `unnest`. */
+function eventColumns(events: RunEventData[]): [string[], string[]] {
+  return [events.map((event) => event.type), events.map(({ type: _, ...rest }) => JSON.stringify(rest))];
 }
 
 /** Tell the listeners of `channel` when the transaction commits. */
