@@ -236,11 +236,13 @@ export class PostgresRunStore implements RunStore {
   async journal(runId: string, entries: Record<string, string>, events: RunEventData[]): Promise<void> {
     await this.transaction(async (db) => {
       await this.lock(db, runId);
-      for (const [field, value] of Object.entries(entries))
+      const fields = Object.keys(entries);
+      if (fields.length)
         await db.query(
-          `INSERT INTO ${this.schema}.run_journal (run_id, field, value) VALUES ($1, $2, $3)
+          `INSERT INTO ${this.schema}.run_journal (run_id, field, value)
+           SELECT $1, f, v FROM unnest($2::text[], $3::text[]) AS e(f, v)
            ON CONFLICT (run_id, field) DO UPDATE SET value = EXCLUDED.value`,
-          [runId, field, value],
+          [runId, fields, Object.values(entries)],
         );
       await this.addEvents(db, runId, events);
     });

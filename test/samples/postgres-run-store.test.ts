@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { runStoreConformance } from '../../src/bullmq';
+import { runStoreConformance, type RunSetup } from '../../src/bullmq';
 import { bullmqRunSource } from '../../src/devtools';
 import { PostgresRunStore } from '../../samples/queue/postgres-run-store';
 import { assertValidHistory } from '../helpers/history';
@@ -46,6 +46,36 @@ describe('samples/queue/postgres-run-store: AgentRuns on PostgreSQL (jobs in Red
     assertValidHistory(record.state.messages);
     expect(lookup.calls.map((c) => c.call.id)).toEqual(['c1', 'c2']);
     expect(kinds).toEqual(TWO_LOOKUP_KINDS);
+  });
+
+  it('journals the calls of a turn that run side by side, each run once, their results in the history', async () => {
+    const order: string[] = [];
+    const lookup = fakeTool('lookup', async ({ call }) => {
+      // The first call finishes while the second still runs: its result is journaled on its own.
+      await new Promise((resolve) => setTimeout(resolve, call.id === 'a' ? 10 : 200));
+      order.push(call.id);
+      return { response: `result of ${call.id}` };
+    });
+    bed.server.enqueue(
+      {
+        toolCalls: [
+          { id: 'a', name: 'lookup', arguments: { q: 1 } },
+          { id: 'b', name: 'lookup', arguments: { q: 2 } },
+        ],
+      },
+      { text: 'Both found.' },
+    );
+    const runs = open();
+    const setup = async (): Promise<RunSetup> => ({ client: bed.server.client(), tools: [lookup], toolConcurrency: 2 });
+    await runs.worker({ setup }).waitUntilReady();
+    const { runId } = await runs.start({ body: { model: 'm', messages: [user('both')] } });
+    const record = await runs.wait(runId, { timeoutMs: 20_000 });
+    expect(record).toMatchObject({ status: 'completed', text: 'Both found.' });
+    expect(order).toEqual(['a', 'b']);
+    expect(record.state.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual([
+      'result of a',
+      'result of b',
+    ]);
   });
 
   it('pauses for an approval, and runs the approved call once after the decision, from another process', async () => {
