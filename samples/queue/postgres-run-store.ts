@@ -66,6 +66,8 @@ export class PostgresRunStore implements RunStore {
   private readonly listeners = new Map<string, Set<(payload: string) => void>>();
   private readonly listened = new Map<string, Promise<void>>();
   private closed = false;
+  /** The waits of the reads in progress, woken when the store closes. */
+  private readonly waking = new Set<() => void>();
 
   constructor(
     private readonly config: PoolConfig,
@@ -74,6 +76,8 @@ export class PostgresRunStore implements RunStore {
     this.schema = options.schema ?? 'agentcall';
     if (!/^[a-z_][a-z0-9_]{0,40}$/.test(this.schema)) throw new Error(`Not a plain schema name: ${this.schema}`);
     this.pool = new Pool(config);
+    // An idle connection that drops (a restarted server) is reported here; without a listener Node would throw it.
+    this.pool.on('error', () => undefined);
     this.finishedTtl = options.finishedTtlSeconds ?? WEEK;
     this.waitingTtl = options.waitingTtlSeconds ?? WEEK;
     this.channels = {
@@ -324,14 +328,16 @@ export class PostgresRunStore implements RunStore {
         const wake = new Promise<void>((resolve) => (woken = resolve));
         const unlisten = await this.listen(this.channels.events, (id) => id === runId && woken());
         stop = woken;
+        this.waking.add(woken);
         let timer: NodeJS.Timeout | undefined;
         try {
           const found = await select(after, count);
           if (found.length || blockMs <= 0) return found;
           await Promise.race([wake, new Promise<void>((resolve) => (timer = setTimeout(resolve, blockMs)))]);
-          return closed ? [] : await select(after, count);
+          return closed || this.closed ? [] : await select(after, count);
         } finally {
           clearTimeout(timer);
+          this.waking.delete(woken);
           unlisten();
           stop = undefined;
         }
@@ -383,6 +389,8 @@ export class PostgresRunStore implements RunStore {
 
   async close(): Promise<void> {
     this.closed = true;
+    // A read waiting for events ends now, not when its `blockMs` runs out.
+    for (const wake of this.waking) wake();
     const listener = await this.listener?.catch(() => undefined);
     this.listener = undefined;
     await listener?.end();
