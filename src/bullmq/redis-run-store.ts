@@ -50,6 +50,8 @@ export class RedisRunStore implements RunStore {
   private readonly connection: RunsConnection;
   /** Connections of readers that closed between reads, for the next readers: opening one costs a few round trips. */
   private readonly idleReaders: Redis[] = [];
+  /** Connections of readers in a blocking read: closing the store ends their reads at once. */
+  private readonly readingNow = new Set<Redis>();
   private closed = false;
 
   constructor(connection: RunsConnection, options: { prefix?: string } & Partial<RunStoreLimits> = {}) {
@@ -217,12 +219,15 @@ export class RedisRunStore implements RunStore {
     return {
       read: async (after, { blockMs, count = 500 }) => {
         connection ??= this.idleReaders.pop() ?? this.redis.duplicate();
+        const reader = connection;
         reading = true;
+        this.readingNow.add(reader);
         try {
-          const reply = await connection.xread('COUNT', count, 'BLOCK', Math.max(1, blockMs), 'STREAMS', key, after);
+          const reply = await reader.xread('COUNT', count, 'BLOCK', Math.max(1, blockMs), 'STREAMS', key, after);
           return (reply?.[0]?.[1] ?? []).map(([id, fields]) => decodeEvent(id, fields));
         } finally {
           reading = false;
+          this.readingNow.delete(reader);
         }
       },
       close: () => {
@@ -266,6 +271,7 @@ export class RedisRunStore implements RunStore {
   async close(): Promise<void> {
     this.closed = true;
     for (const reader of this.idleReaders.splice(0)) reader.disconnect();
+    for (const reader of this.readingNow) reader.disconnect();
     this.redis.disconnect();
   }
 

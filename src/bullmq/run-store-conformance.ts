@@ -428,6 +428,24 @@ export function runStoreConformance(makeStore: () => RunStore | Promise<RunStore
     );
   });
 
+  describe('RunStore conformance: closing', () => {
+    it('ends a read that waits for events when the store closes, instead of at the end of its blockMs', async () => {
+      // Not through `withStore`: this case closes the store itself, once.
+      const store = await makeStore();
+      const reader = store.events(newId());
+      const started = Date.now();
+      const reading = reader.read('0', { blockMs: 10_000 }).then(
+        () => undefined,
+        () => undefined,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await store.close();
+      await reading;
+      reader.close();
+      assert.ok(Date.now() - started < 5000, 'the read ended when the store closed');
+    });
+  });
+
   async function createWithoutMeta(store: RunStore): Promise<string> {
     const runId = newId();
     await store.create({ runId, state: stateOf(runId), body: {}, meta: null });

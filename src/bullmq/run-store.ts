@@ -144,7 +144,7 @@ export interface RunStore {
    */
   list?(options: { limit: number }): Promise<RunListing[]>;
 
-  /** Close the store's connections. */
+  /** Close the store's connections; a read of events in progress ends at once (with no events, or an error). */
   close(): Promise<void>;
 }
 

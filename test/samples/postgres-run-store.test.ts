@@ -35,19 +35,6 @@ describe('samples/queue/postgres-run-store: the RunStore contract on PostgreSQL'
   runStoreConformance(() => new PostgresRunStore(config, { schema }), { describe, it });
 });
 
-describe('samples/queue/postgres-run-store: closing', () => {
-  it('ends a read that waits for events when the store closes, instead of at the end of its blockMs', async () => {
-    const store = new PostgresRunStore(config, { schema });
-    const reader = store.events(`closing-${randomUUID()}`);
-    const started = Date.now();
-    const reading = reader.read('0', { blockMs: 10_000 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await store.close();
-    expect(await reading).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(5000);
-  });
-});
-
 describe('samples/queue/postgres-run-store: AgentRuns on PostgreSQL (jobs in Redis)', () => {
   const bed = useQueueTestbed();
   const open = () => bed.open({ store: new PostgresRunStore(config, { schema }), allowDecideWithoutToken: true });
