@@ -6,6 +6,7 @@ import { PostgresRunStore } from '../../samples/queue/postgres-run-store';
 import { assertValidHistory } from '../helpers/history';
 import { useQueueTestbed } from '../helpers/queue-testbed';
 import { TWO_LOOKUP_KINDS, twoLookupRun } from '../helpers/two-lookup-run';
+import { unusedPort } from '../helpers/network';
 import { fakeTool, user } from '../helpers/tools';
 
 /** The machine's PostgreSQL (or DATABASE_URL's); each run of this file works in a schema of its own. */
@@ -143,6 +144,18 @@ describe('samples/queue/postgres-run-store: AgentRuns on PostgreSQL (jobs in Red
       expect(page!.items.map((item) => item.kind)).toEqual(expect.arrayContaining(['request', 'tool', 'status']));
       // A PostgreSQL event id is a row number, not a time: the page must not place the run in 1970.
       for (const at of times) expect(at).toBeGreaterThanOrEqual(startedAt - 1000);
+    } finally {
+      await source.close?.();
+    }
+  });
+
+  it("names the runs' store, not Redis, on the devtools page when that store cannot be reached", async () => {
+    const port = await unusedPort();
+    const unreachable = new PostgresRunStore({ host: '127.0.0.1', port, user: 'postgres' }, { schema });
+    const runs = bed.open({ store: unreachable });
+    const source = bullmqRunSource({ runs, pollMs: 100 });
+    try {
+      await expect(source.list()).rejects.toThrow(/^The runs' store is unreachable: .*ECONNREFUSED/);
     } finally {
       await source.close?.();
     }

@@ -22,7 +22,7 @@ export type BullmqRunSourceOptions = {
   pollMs?: number;
   /** Runs whose events are followed at once (default 50); the least recently opened stops past it. */
   maxFollowed?: number;
-  /** Milliseconds a Redis call may take before the page says Redis does not answer (default 3000). */
+  /** Milliseconds a call may take before the page says Redis (or the runs' store) does not answer (default 3000). */
   timeoutMs?: number;
 };
 
@@ -57,15 +57,17 @@ export function bullmqRunSource(options: BullmqRunSourceOptions): RunSource {
     problem = next;
     notify();
   };
+  // Without a Redis connection of its own, the source reads everything through the runs' store, whatever it is.
+  const reached = options.connection ? 'Redis' : "The runs' store";
   const guarded = async <T>(work: Promise<T>): Promise<T> => {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
+      timer = setTimeout(() => reject(new Error(`${reached} did not answer within ${timeoutMs} ms`)), timeoutMs);
     });
     try {
       return await Promise.race([work, timeout]);
     } catch (error) {
-      if (isConnectionError(error)) setProblem(`Redis is unreachable: ${message(error)}. Retrying…`);
+      if (isConnectionError(error)) setProblem(`${reached} is unreachable: ${message(error)}. Retrying…`);
       throw error;
     } finally {
       clearTimeout(timer);
