@@ -102,6 +102,16 @@ export class PostgresRunStore implements RunStore {
       CREATE TABLE IF NOT EXISTS ${s}.run_events (
         id bigserial PRIMARY KEY, run_id text NOT NULL, type text NOT NULL, data text NOT NULL);
       CREATE INDEX IF NOT EXISTS run_events_by_run ON ${s}.run_events (run_id, id);
+      -- A run's events appended in the given order (WITH ORDINALITY keeps it in the ids the sequence hands out),
+      -- and its readers told at commit.
+      CREATE OR REPLACE FUNCTION ${s}.append_events(p_run text, p_types text[], p_data text[], p_channel text)
+        RETURNS void LANGUAGE plpgsql AS $$
+      BEGIN
+        IF cardinality(p_types) = 0 THEN RETURN; END IF;
+        INSERT INTO ${s}.run_events (run_id, type, data)
+          SELECT p_run, t, d FROM unnest(p_types, p_data) WITH ORDINALITY AS e(t, d, n) ORDER BY n;
+        PERFORM pg_notify(p_channel, p_run);
+      END $$;
       -- A turn's save in one statement (one round trip): the compare-and-set on the locked row, the new state and
       -- outcome, the journal cleared, the events appended in order, and the listeners told at commit.
       CREATE OR REPLACE FUNCTION ${s}.checkpoint(p_run text, p_seq integer, p_state text, p_status text,
@@ -119,11 +129,7 @@ export class PostgresRunStore implements RunStore {
           output = p_output, decisions = NULL, updated_at = now(), expires_at = now() + make_interval(secs => p_ttl)
           WHERE run_id = p_run;
         DELETE FROM ${s}.run_journal WHERE run_id = p_run;
-        IF cardinality(p_types) > 0 THEN
-          INSERT INTO ${s}.run_events (run_id, type, data)
-            SELECT p_run, t, d FROM unnest(p_types, p_data) WITH ORDINALITY AS e(t, d, n) ORDER BY n;
-          PERFORM pg_notify(p_events_channel, p_run);
-        END IF;
+        PERFORM ${s}.append_events(p_run, p_types, p_data, p_events_channel);
         IF p_status <> 'running' THEN PERFORM pg_notify(p_settled_channel, p_run); END IF;
         RETURN p_seq + 1;
       END $$;`);
@@ -429,13 +435,11 @@ export class PostgresRunStore implements RunStore {
   /** Append `events` in order, and wake the run's readers when the transaction commits. */
   private async addEvents(db: PoolClient, runId: string, events: RunEventData[]): Promise<void> {
     if (!events.length) return;
-    // `WITH ORDINALITY` keeps the given order in the ids the sequence hands out.
-    await db.query(
-      `INSERT INTO ${this.schema}.run_events (run_id, type, data)
-       SELECT $1, t, d FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS e(t, d, n) ORDER BY n`,
-      [runId, ...eventColumns(events)],
-    );
-    await notify(db, this.channels.events, runId);
+    await db.query(`SELECT ${this.schema}.append_events($1, $2, $3, $4)`, [
+      runId,
+      ...eventColumns(events),
+      this.channels.events,
+    ]);
   }
 
   /** Call `listener` with each payload on `channel`; resolves once listening, with the function that stops it. */
