@@ -10,13 +10,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import { AgentRuns } from '../src/bullmq';
-import { runAgentLoop } from '../src/agentCall/run-agent-loop';
-import { startBareQueue } from './lib/bare-queue';
-import { startSplitQueue } from './lib/fork-queue-worker';
 import { inParallel, startBenchServer } from './lib/harness';
-import { queuedRun } from './lib/queued-run';
-import { lookupDefinition } from './lib/lookup-tool';
+import { startQueueSides } from './lib/queue-sides';
 import { startRedisServer } from './lib/redis-server';
 
 const CONCURRENCY = 8;
@@ -30,34 +25,20 @@ export async function queuedCpu(): Promise<void> {
   const redis = await startRedisServer();
   const connection = { host: '127.0.0.1', port: redis.port };
   const stats = new Redis(connection);
-  const model = 'bench-3-1';
-  const tools = [lookupDefinition(64)];
-  const messages = [{ role: 'user' as const, content: 'Look things up.' }];
-  const runs = new AgentRuns({ connection, queueName: 'bench-cpu' });
-  const split = await startSplitQueue(connection, server.client.baseURL, 'bench-cpu-split', CONCURRENCY);
-  const bare = await startBareQueue(connection, 'bench-cpu-bare', CONCURRENCY, {
-    client: server.client,
-    tools,
-    model,
-    messages,
-  });
+  const queues = await startQueueSides(server, connection, 'bench-cpu', CONCURRENCY);
   try {
-    await runs
-      .worker({ concurrency: CONCURRENCY, setup: async () => ({ client: server.client, tools }) })
-      .waitUntilReady();
     const sides = {
-      'in-process': () =>
-        runAgentLoop({ client: server.client, body: { model, messages }, tools, maxConsecutiveToolTurns: 0 }),
-      queued: () => queuedRun(runs, { model, messages }),
-      'bare queue': bare.run,
-      'split queue': () => queuedRun(split.runs, { model, messages }),
+      'in-process': queues.inProcess,
+      queued: queues.queued,
+      'bare queue': queues.bare,
+      'split queue': queues.splitQueued,
     };
     console.log(`CPU per run: ${runsPerPass} runs of 4 turns, ${CONCURRENCY} at a time (after a warm-up pass)`);
     for (const [side, run] of Object.entries(sides)) {
       for (let pass = 0; pass < PASSES; pass++) {
         const redisBefore = await redisCpuMs(stats);
         const serverBefore = childCpuMs(server.pid);
-        const workerBefore = childCpuMs(split.worker.child.pid);
+        const workerBefore = childCpuMs(queues.split.worker.child.pid);
         const before = process.cpuUsage();
         const started = performance.now();
         await inParallel(runsPerPass, CONCURRENCY, run);
@@ -67,7 +48,7 @@ export async function queuedCpu(): Promise<void> {
         const own = (used.user + used.system) / 1000 / runsPerPass;
         const inRedis = ((await redisCpuMs(stats)) - redisBefore) / runsPerPass;
         const inServer = (childCpuMs(server.pid) - serverBefore) / runsPerPass;
-        const inWorker = (childCpuMs(split.worker.child.pid) - workerBefore) / runsPerPass;
+        const inWorker = (childCpuMs(queues.split.worker.child.pid) - workerBefore) / runsPerPass;
         console.log(
           `  ${side.padEnd(12)} ${(runsPerPass / seconds).toFixed(0).padStart(5)} runs/s   this process ` +
             `${own.toFixed(2)} ms, Redis ${inRedis.toFixed(2)} ms, model server ${inServer.toFixed(2)} ms` +
@@ -87,9 +68,7 @@ export async function queuedCpu(): Promise<void> {
       );
     }
   } finally {
-    await runs.close();
-    await split.close();
-    await bare.close();
+    await queues.close();
     stats.disconnect();
     redis.stop();
     server.stop();

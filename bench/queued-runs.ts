@@ -19,15 +19,15 @@ import { AgentRuns } from '../src/bullmq';
 import { RedisRunStore } from '../src/bullmq/redis-run-store';
 import { RunProcessor } from '../src/bullmq/run-processor';
 import { runAgentLoop } from '../src/agentCall/run-agent-loop';
-import { startBareQueue } from './lib/bare-queue';
-import { forkQueueWorker, startSplitQueue } from './lib/fork-queue-worker';
+import { forkQueueWorker } from './lib/fork-queue-worker';
 import { inParallel, median, startBenchServer } from './lib/harness';
 import { queuedRun } from './lib/queued-run';
-import { lookupDefinition } from './lib/lookup-tool';
+import type { lookupDefinition } from './lib/lookup-tool';
+import { QUEUE_RUN_TURNS, startQueueSides } from './lib/queue-sides';
 import { startRedisServer } from './lib/redis-server';
 
-const TOOL_TURNS = 3;
-const TURNS = TOOL_TURNS + 1;
+const TURNS = QUEUE_RUN_TURNS;
+const TOOL_TURNS = TURNS - 1;
 const ROUNDS = 5;
 const SEQUENTIAL_RUNS = 20;
 const CONCURRENT_RUNS = 256;
@@ -56,30 +56,11 @@ export async function queuedRuns(): Promise<void> {
   const connection = { host: '127.0.0.1', port: redis.port };
   const stats = new Redis(connection);
   const counts = countStoreCalls();
-  const model = `bench-${TOOL_TURNS}-1`;
-  const tools = [lookupDefinition(64)];
-  const messages = [{ role: 'user' as const, content: 'Look things up.' }];
-  const runs = new AgentRuns({ connection, queueName: 'bench' });
-  // The same queue as a deployment splits it: the worker in a process of its own, `start` and `wait` in this one.
-  const split = await startSplitQueue(connection, server.client.baseURL, 'bench-split', CONCURRENCY);
-  const bare = await startBareQueue(connection, 'bench-bare', CONCURRENCY, {
-    client: server.client,
-    tools,
-    model,
-    messages,
-  });
+  const sides = await startQueueSides(server, connection, 'bench', CONCURRENCY);
+  const { model, tools, messages, runs, inProcess, queued, bare, splitQueued } = sides;
   try {
-    const setup = async () => ({ client: server.client, tools });
-    await runs.worker({ concurrency: CONCURRENCY, setup }).waitUntilReady();
-    const inProcess = () =>
-      runAgentLoop({ client: server.client, body: { model, messages }, tools, maxConsecutiveToolTurns: 0 });
-    const queued = () => queuedRun(runs, { model, messages }, TURNS);
-    const splitQueued = () => queuedRun(split.runs, { model, messages }, TURNS);
-    // Warm both paths (JIT, sockets, scripts) before measuring.
-    await timed(5, 1, inProcess);
-    await timed(5, 1, queued);
-    await timed(5, 1, bare.run);
-    await timed(5, 1, splitQueued);
+    // Warm every path (JIT, sockets, scripts) before measuring.
+    for (const run of [inProcess, queued, bare, splitQueued]) await timed(5, 1, run);
 
     // Latency: one in-process run, then one queued run, again and again, so each pair meets the same load; the
     // median of the pairs' differences is what the queue adds.
@@ -108,9 +89,9 @@ export async function queuedRuns(): Promise<void> {
       throughput.inProcess.push((CONCURRENT_RUNS / (await timed(CONCURRENT_RUNS, CONCURRENCY, inProcess))) * 1000);
       // The queues take turns going first, so none always follows the in-process side's garbage.
       const queues = ['queued', 'bare', 'split'] as const;
-      const sides = { queued, bare: bare.run, split: splitQueued };
+      const runOf = { queued, bare, split: splitQueued };
       for (const side of queues.map((_, i) => queues[(round + i) % queues.length]))
-        throughput[side].push((CONCURRENT_RUNS / (await timed(CONCURRENT_RUNS, CONCURRENCY, sides[side]))) * 1000);
+        throughput[side].push((CONCURRENT_RUNS / (await timed(CONCURRENT_RUNS, CONCURRENCY, runOf[side]))) * 1000);
       counts.resume();
     }
     const roundTrips = counts.total() / queuedTurns;
@@ -158,9 +139,7 @@ export async function queuedRuns(): Promise<void> {
       `ms (median of ${CRASHES}; lockDuration ${CRASH_LOCK_MS}, stalledInterval ${CRASH_STALLED_MS})`,
     );
   } finally {
-    await runs.close();
-    await split.close();
-    await bare.close();
+    await sides.close();
     stats.disconnect();
     counts.restore();
     redis.stop();
