@@ -97,22 +97,67 @@ export class ModelTape {
       saved: false,
     };
     this.recordings[this.count++] = recording;
-    return tapped(response, recorded(response.body, recording.chunks));
+    return tapped(response, recording.chunks);
   }
 }
 
 /**
- * `response`, its body read through `body`. An event stream is read only through `body` (by the SDK's parser and by
- * agentcall's own), so the response the transport gave stays the one returned, headers and all, with `body` on it
- * as its own property: a new `Response` per model response, its headers copied, cost a queued run 3% of its CPU
+ * `response`, each chunk read from its body kept in `chunks`. An event stream is read only through `body`, by the
+ * core's reader and the SDK's (both take a reader from `getReader`), so the response the transport gave stays the one
+ * returned, headers and all, with a {@link RecordedBody} as its `body`: a new `Response` per model response, its
+ * headers copied, cost a queued run 3% of its CPU, and a `ReadableStream` of its own per response 5 to 8%
  * (`docs/queue.md`, "Measured cost"). Any other body may be read by `json()` or `text()`, which see only a new
- * `Response` built around it; so does a response that takes no property (a custom `fetch` may give a frozen one).
+ * `Response` built around a stream; so does a response that takes no property (a custom `fetch` may give a frozen
+ * one).
  */
-function tapped(response: Response, body: ReadableStream<Uint8Array>): Response {
+function tapped(response: Response, chunks: Uint8Array[]): Response {
+  const body = response.body!;
   // Labelled as the core reads it: its readers take an event stream through `body`.
-  if (isEventStream(response) && Reflect.defineProperty(response, 'body', { value: body, configurable: true }))
+  if (
+    isEventStream(response) &&
+    Reflect.defineProperty(response, 'body', { value: new RecordedBody(body, chunks), configurable: true })
+  )
     return response;
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(recorded(body, chunks), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+/**
+ * An event stream's body as its readers take it: a reader from `getReader`, whose reads are kept in `chunks` on
+ * their way. It is not a stream of its own: anything else asked of it (`pipeTo`, `tee`, `for await`) is missing, so a
+ * reader that would bypass the recording fails loudly instead.
+ */
+class RecordedBody {
+  constructor(
+    private readonly body: ReadableStream<Uint8Array>,
+    private readonly chunks: Uint8Array[],
+  ) {}
+
+  get locked(): boolean {
+    return this.body.locked;
+  }
+
+  getReader(): ReadableStreamDefaultReader<Uint8Array> {
+    const reader = this.body.getReader();
+    const chunks = this.chunks;
+    return {
+      closed: reader.closed,
+      read: () =>
+        reader.read().then((result) => {
+          if (!result.done) chunks.push(result.value);
+          return result;
+        }),
+      releaseLock: () => reader.releaseLock(),
+      cancel: (reason?: unknown) => reader.cancel(reason),
+    };
+  }
+
+  cancel(reason?: unknown): Promise<void> {
+    return this.body.cancel(reason);
+  }
 }
 
 /** A client wrapped to talk through a tape, and the tape it talks through while a job has it. */
@@ -137,8 +182,8 @@ function wrap(client: QueuedRunClient): TapedClient {
 }
 
 /**
- * `body`, keeping each chunk read from it in `chunks`. One stream that pulls from the body's reader: a piped
- * `TransformStream` costs two streams and a pipe per response.
+ * `body` as a stream of its own, for a `Response` built around it, keeping each chunk read from it in `chunks`. One
+ * stream that pulls from the body's reader: a piped `TransformStream` costs two streams and a pipe per response.
  */
 function recorded(body: ReadableStream<Uint8Array>, chunks: Uint8Array[]): ReadableStream<Uint8Array> {
   const reader = body.getReader();

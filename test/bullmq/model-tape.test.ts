@@ -1,9 +1,20 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import OpenAI from 'openai';
 import { ModelTape, tapeField } from '../../src/bullmq/model-tape';
 
 const SSE = 'data: {"choices":[{"index":0,"delta":{"content":"hi"}}]}\n\ndata: [DONE]\n\n';
 const JSON_BODY = '{"choices":[{"index":0,"message":{"role":"assistant","content":"hi"}}]}';
+
+/** The body's text, read as the core's stream reader reads it: through `getReader`. */
+async function readBody(response: Response): Promise<string> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  for (let read = await reader.read(); !read.done; read = await reader.read())
+    text += decoder.decode(read.value, { stream: true });
+  return text;
+}
 
 /** What a journal keeps of the tape's recordings: the fields `takeUnsaved` gave, as the store would hand them back. */
 function journalOf(tape: ModelTape): Map<string, string> {
@@ -36,7 +47,7 @@ describe('ModelTape', () => {
     const response = await tape.fetch(base, `${url}/sse`);
     expect(response).toBe(given);
     expect(response.headers.get('x-request-id')).toBe('req-1');
-    expect(await new Response(response.body).text()).toBe(SSE);
+    expect(await readBody(response)).toBe(SSE);
 
     const journal = journalOf(tape);
     expect(JSON.parse(journal.get(tapeField(3, 0))!)).toEqual({ contentType: 'text/event-stream', body: SSE });
@@ -45,6 +56,26 @@ describe('ModelTape', () => {
     const replayed = await replay.fetch(() => Promise.reject(new Error('no request on a replay')), `${url}/sse`);
     expect(replay.replaying).toBe(true);
     expect(await replayed.text()).toBe(SSE);
+  });
+
+  it("records an event stream read by the openai SDK's own stream iterator", async () => {
+    const tape = new ModelTape(1, new Map());
+    const { client, release } = tape.lend(new OpenAI({ baseURL: `${url}/v1`, apiKey: 'test', maxRetries: 0 }));
+    const stream = await client.chat.completions.create({ model: 'm', messages: [], stream: true });
+    const texts: string[] = [];
+    for await (const chunk of stream) texts.push(chunk.choices[0]?.delta.content ?? '');
+    release();
+    expect(texts).toEqual(['hi']);
+    expect(JSON.parse(journalOf(tape).get(tapeField(1, 0))!).body).toBe(SSE);
+  });
+
+  it('hands back a body that has no stream methods besides a reader, so no reader can pass the recording by', async () => {
+    const tape = new ModelTape(0, new Map());
+    const response = await tape.fetch(fetch, `${url}/sse`);
+    expect((response.body as { tee?: unknown }).tee).toBeUndefined();
+    expect((response.body as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator]).toBeUndefined();
+    await response.body!.cancel();
+    expect(response.body!.locked).toBe(false);
   });
 
   it('records a body read by json() (a request that is not streamed)', async () => {
