@@ -108,7 +108,15 @@ export class AgentRuns {
       pending: [],
     };
     const meta = options.meta ?? null;
-    const { created, status, seq } = await this.store.create({ runId, state, body, meta });
+    this.settles?.expectNew(runId);
+    let created = false;
+    let status: RunStatus;
+    let seq: number;
+    try {
+      ({ created, status, seq } = await this.store.create({ runId, state, body, meta }));
+    } finally {
+      if (!created) this.settles?.forget(runId);
+    }
     // Also for a start retried after a crash between the two writes: the job id makes this a no-op otherwise. Only
     // the start that created the run is carried by the job: a repeated start's body may not be the stored one.
     const start = created && bytes <= MAX_CARRIED_START_BYTES ? { start: { state, body, meta } } : {};
@@ -158,12 +166,23 @@ export class AgentRuns {
     }
   }
 
-  /** `wait` on a store that names the runs that settle: a read, then one more each time the run is named. */
+  /**
+   * `wait` on a store that names the runs that settle: a read (none for a run this process just created), then one
+   * more each time the run is named.
+   */
   private async waitToldOf(settles: SettleWaiters, runId: string, deadline: number, timeoutMs: number) {
     await settles.ready();
+    let unread = true;
     for (;;) {
       const next = settles.next(runId);
       try {
+        // Taken after `next`: a settle from now on wakes it.
+        if (unread && settles.takeFresh(runId)) {
+          unread = false;
+          await next.heard(Math.max(0, deadline - Date.now()));
+          continue;
+        }
+        unread = false;
         const { run } = await this.store.read(runId);
         if (!run) throw new RunNotFoundError(runId);
         if (settled(run.status)) return this.toRecord(runId, run);

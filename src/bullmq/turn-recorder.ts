@@ -28,7 +28,7 @@ export class TurnRecorder {
    * Finished calls not written yet: the checkpoint will hold them, unless a write is needed sooner. A `Map`: each
    * key is new (run and call ids), and an object given a new key each turn grows V8's hidden classes for good.
    */
-  private readonly deferred = new Map<string, string>();
+  private readonly deferred = new Map<string, ToolExecuteResult>();
   private deferredTimer?: NodeJS.Immediate;
   private writes: Promise<void> = Promise.resolve();
   /** Whether a call was answered since the last checkpoint: the loop checkpoints a turn only after its calls. */
@@ -88,7 +88,8 @@ export class TurnRecorder {
     },
     set: async (key, result) => {
       this.running.delete(key);
-      this.deferred.set(`call:${key}`, JSON.stringify(result));
+      // Serialised only when written: most results are not, the checkpoint holds them in the history.
+      this.deferred.set(`call:${key}`, result);
       if (this.running.size) {
         await this.flush();
         return;
@@ -141,7 +142,8 @@ export class TurnRecorder {
 
   /** Write the held-back results, with the model responses recorded so far and the buffered events: one round trip. */
   private flush(): Promise<void> {
-    const entries = { ...this.tape.takeUnsaved(), ...Object.fromEntries(this.deferred) };
+    const entries = this.tape.takeUnsaved();
+    for (const [field, result] of this.deferred) entries[field] = JSON.stringify(result);
     this.clearDeferred();
     const write = this.store.journal(this.runId, entries, this.events.take()).catch((error: unknown) => {
       this.failure ??= error;

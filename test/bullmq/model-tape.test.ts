@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { ModelTape, tapeField } from '../../src/bullmq/model-tape';
 
 const SSE = 'data: {"choices":[{"index":0,"delta":{"content":"hi"}}]}\n\ndata: [DONE]\n\n';
@@ -61,7 +62,12 @@ describe('ModelTape', () => {
   it("records an event stream read by the openai SDK's own stream iterator", async () => {
     const tape = new ModelTape(1, new Map());
     const { client, release } = tape.lend(new OpenAI({ baseURL: `${url}/v1`, apiKey: 'test', maxRetries: 0 }));
-    const stream = await client.chat.completions.create({ model: 'm', messages: [], stream: true });
+    // The client a tape lends is typed as the core's `LLMClient`, whose `create` covers both kinds of request.
+    const stream = (await client.chat.completions.create({
+      model: 'm',
+      messages: [],
+      stream: true,
+    })) as AsyncIterable<ChatCompletionChunk>;
     const texts: string[] = [];
     for await (const chunk of stream) texts.push(chunk.choices[0]?.delta.content ?? '');
     release();
