@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { openConnection } from './connections';
 import {
   InvalidDecisionsError,
   InvalidRunIdError,
@@ -65,6 +67,8 @@ export class AgentRuns {
    */
   private readonly store: RunStore & Pick<RedisRunStore, 'keys'>;
   private readonly queue: Queue<TurnJobData>;
+  /** The queue's client: BullMQ leaves a client it is given open. */
+  private readonly queueConnection: Redis;
   private readonly workers = new Set<RunWorker>();
   private readonly queueName: string;
   /** How `wait` learns that a run settled, when the store can tell (the Redis store can). */
@@ -81,7 +85,9 @@ export class AgentRuns {
       })) as RunStore & Pick<RedisRunStore, 'keys'>;
     if (this.store.onSettled)
       this.settles = new SettleWaiters(this.store as RunStore & Required<Pick<RunStore, 'onSettled'>>);
-    this.queue = new Queue<TurnJobData>(this.queueName, { connection: options.connection });
+    // A client of our own, not the one given: its writes are coalesced, which a client we do not own must not be.
+    this.queueConnection = openConnection(options.connection);
+    this.queue = new Queue<TurnJobData>(this.queueName, { connection: this.queueConnection });
     // Connection trouble is reported on the calls that hit it; without a listener Node would throw it.
     this.queue.on('error', () => undefined);
   }
@@ -298,6 +304,7 @@ export class AgentRuns {
   async close(): Promise<void> {
     await Promise.all([...this.workers].map((worker) => worker.close()));
     await this.queue.close();
+    this.queueConnection.disconnect();
     await this.settles?.close();
     await this.store.close();
   }

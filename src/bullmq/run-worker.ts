@@ -1,6 +1,8 @@
 import { Worker } from 'bullmq';
 import type { Job } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { CancelBus } from './cancel-bus';
+import { openConnection } from './connections';
 import { errorSummary } from './error-summary';
 import { RunProcessor } from './run-processor';
 import type { ProcessorOptions, TurnJobData } from './run-processor';
@@ -10,6 +12,7 @@ import type { RunsConnection, RunWorkerOptions } from './types';
 /** A BullMQ worker that advances runs (a job per run until it waits, ends or yields), and its subscription to cancels. */
 export class RunWorker {
   private readonly worker: Worker<TurnJobData>;
+  private readonly connection: Redis;
   private readonly cancels: CancelBus;
   private readonly processor: RunProcessor;
   private closed?: Promise<void>;
@@ -27,8 +30,11 @@ export class RunWorker {
     const processor = new RunProcessor(store, this.cancels, { ...processorOptions, setup: options.setup });
     this.processor = processor;
     const lockDuration = options.lockDuration ?? 30_000;
+    this.connection = openConnection(connection, { maxRetriesPerRequest: null });
     this.worker = new Worker<TurnJobData>(queueName, (job) => processor.process(job), {
-      connection,
+      // A client of our own (its writes coalesced): BullMQ uses it for the worker's commands and leaves it open, and
+      // makes the blocking connection as its duplicate.
+      connection: this.connection,
       concurrency: options.concurrency ?? 1,
       lockDuration,
       stalledInterval: options.stalledInterval ?? lockDuration,
@@ -59,6 +65,7 @@ export class RunWorker {
     this.closed ??= (async () => {
       this.processor.stop();
       await this.worker.close(force);
+      this.connection.disconnect();
       await this.cancels.close();
     })();
     return this.closed;
