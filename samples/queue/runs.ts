@@ -5,9 +5,9 @@
 import { Redis } from 'ioredis';
 import { AgentRuns } from '../../src/bullmq';
 
-/** This process's Redis client; the runs duplicate it for the connections they need. */
+/** This process's Redis client; the runs open the connections they need from its options. */
 export function connect(): Redis {
-  // BullMQ's workers need `maxRetriesPerRequest: null` on a client given to them.
+  // What BullMQ's workers need; the runs set it on their workers' connections whatever the client says.
   return new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
 }
 

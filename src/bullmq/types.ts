@@ -28,8 +28,9 @@ export type RunRecord = {
 
 /**
  * The Redis the runs use, as BullMQ takes it (its `ConnectionOptions`): ioredis options such as
- * `{ host: '127.0.0.1', port: 6379, password }`, or an ioredis client, which is duplicated for each connection
- * the runs need (a blocking read or a subscription holds one).
+ * `{ host: '127.0.0.1', port: 6379, password }`, or an ioredis client, of which only the options are taken: each
+ * connection the runs need (a blocking read or a subscription holds one) is opened from them, and the client itself
+ * is neither used nor changed.
  */
 export type RunsConnection = RedisOptions | Redis;
 
