@@ -115,14 +115,11 @@ export class AgentRuns {
     };
     const meta = options.meta ?? null;
     this.settles?.expectNew(runId);
-    let created = false;
-    let status: RunStatus;
-    let seq: number;
-    try {
-      ({ created, status, seq } = await this.store.create({ runId, state, body, meta }));
-    } finally {
-      if (!created) this.settles?.forget(runId);
-    }
+    const { created, status, seq } = await this.store.create({ runId, state, body, meta }).catch((error: unknown) => {
+      this.settles?.forget(runId);
+      throw error;
+    });
+    if (!created) this.settles?.forget(runId);
     // Also for a start retried after a crash between the two writes: the job id makes this a no-op otherwise. Only
     // the start that created the run is carried by the job: a repeated start's body may not be the stored one.
     const start = created && bytes <= MAX_CARRIED_START_BYTES ? { start: { state, body, meta } } : {};
