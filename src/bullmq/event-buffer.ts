@@ -1,4 +1,5 @@
 import { asError } from './error-summary';
+import type { RunHold } from './run-hold';
 import type { RunStore } from './run-store';
 import type { RunEventData } from './types';
 
@@ -19,8 +20,8 @@ export class EventBuffer {
     private readonly store: RunStore,
     private readonly runId: string,
     private readonly flushMs: number,
-    /** The job's claim, when it was sent alongside the first model request: no event is written before it says yes. */
-    private readonly claimed?: Promise<boolean>,
+    /** The job's hold on the run: no event is written before the claim and checkpoints sent so far said yes. */
+    private readonly hold: RunHold,
   ) {}
 
   /**
@@ -66,7 +67,7 @@ export class EventBuffer {
     // Written at once, not chained: commands on one connection reach Redis in the order they were sent.
     const events = this.take();
     const append = () => this.store.appendEvents(this.runId, events);
-    const sent = this.claimed ? this.claimed.then((ok) => (ok ? append() : undefined)) : append();
+    const sent = this.hold.confirmed().then((held) => (held ? append() : undefined));
     const write = sent.catch((error: unknown) => {
       this.failure ??= error;
     });

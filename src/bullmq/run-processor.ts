@@ -7,6 +7,7 @@ import { EventBuffer } from './event-buffer';
 import { ModelTape } from './model-tape';
 import { asError, errorSummary } from './error-summary';
 import type { CheckpointInput, RunStore, StoredRun } from './run-store';
+import { RunHold } from './run-hold';
 import { TurnRecorder } from './turn-recorder';
 import type { RunStatus, RunWorkerOptions } from './types';
 
@@ -101,24 +102,21 @@ export class RunProcessor {
   ): Promise<void> {
     const { runId } = run;
     let movedOn = false;
-    // A refused claim (the run was cancelled while queued, or the job is stale) stops the loop at once.
-    void claimed?.then(
-      (ok) => {
-        if (ok) return;
-        movedOn = true;
-        controller.abort(new RunMovedOnError());
-      },
-      () => undefined,
-    );
+    // A refused claim or checkpoint (the run was cancelled, or another job has it) stops the loop at once; a failed
+    // one too, and the job fails with it after the loop.
+    const hold = new RunHold((error) => {
+      if (error === undefined) movedOn = true;
+      controller.abort(error ?? new RunMovedOnError());
+    });
+    if (claimed) hold.extend(claimed);
     const setup = await this.options.setup({ runId, meta: run.meta });
     // A `stateSecret` would refuse the queue's own unsigned states; a plain JavaScript setup may still pass one.
     const { client, maxRunAgentTimes, ...given } = setup;
     const { stateSecret: _, ...rest } = given as typeof given & { stateSecret?: string };
     const maxTurns = maxRunAgentTimes ?? DEFAULT_MAX_RUN_AGENT_TIMES;
     const tape = ModelTape.fromJournal(run.seq, journal);
-    const events = new EventBuffer(this.store, runId, this.options.eventFlushMs, claimed);
+    const events = new EventBuffer(this.store, runId, this.options.eventFlushMs, hold);
     const recorder = new TurnRecorder(runId, this.store, journal, tape, events, (error) => controller.abort(error));
-    const toolJournal: ToolJournal = claimed ? gatedJournal(recorder.journal, claimed) : recorder.journal;
 
     // What this job saved last: the run goes on from there if the job stops.
     let saved = { seq: run.seq, state: run.state };
@@ -139,14 +137,13 @@ export class RunProcessor {
         await recorder.carryOver();
         return;
       }
-      if (claimed && !(await claimed)) {
-        movedOn = true;
-        throw new RunMovedOnError();
-      }
+      // Answered long ago in practice: the turn's tools waited for it.
+      if (!(await hold.confirmed())) throw new RunMovedOnError();
       turns++;
       const handOff =
         this.stopping || turns >= this.options.turnsPerJob || Date.now() - startedAt >= this.options.jobSliceMs;
-      const next = await this.store.checkpoint({
+      const seq = saved.seq + 1;
+      const write = this.store.checkpoint({
         runId,
         seq: saved.seq,
         state,
@@ -154,12 +151,10 @@ export class RunProcessor {
         events: await recorder.forCheckpoint(),
         ...(handOff ? { handOff } : {}),
       });
-      if (next === undefined) {
-        movedOn = true;
-        throw new RunMovedOnError();
-      }
-      saved = { seq: next, state };
-      tape.rebase(next);
+      // Not awaited: the next model request goes out alongside it; the next turn's tools wait for its answer.
+      hold.extend(write.then((next) => next !== undefined && checkSeq(next, seq)));
+      saved = { seq, state };
+      tape.rebase(seq);
       recorder.nextTurn();
       handedOff = handOff;
     };
@@ -173,7 +168,7 @@ export class RunProcessor {
         // The state is the queue's own, read from the store: its caller stands in when setup gives none.
         ...(!('caller' in rest) && 'caller' in run.state ? { caller: run.state.caller } : {}),
         ...(run.decisions ? { decisions: run.decisions } : {}),
-        journal: toolJournal,
+        journal: gatedJournal(recorder.journal, hold),
         client: taped.client,
         maxRunAgentTimes: maxTurns,
         abortSignal: controller.signal,
@@ -183,14 +178,13 @@ export class RunProcessor {
       },
       [recorder.observer],
     ).finally(taped.release);
-    // A claim that failed (Redis was unreachable, say) fails the job: BullMQ retries it with a claim of its own.
-    if (claimed) {
-      const ok = await claimed.catch((error: unknown) => {
-        events.discard();
-        throw error;
-      });
-      if (!ok) movedOn = true;
-    }
+    // A claim or checkpoint that failed (Redis was unreachable, say) fails the job: BullMQ retries it from the run's
+    // last checkpoint, with a claim of its own.
+    const held = await hold.confirmed().catch((error: unknown) => {
+      events.discard();
+      throw error;
+    });
+    if (!held) movedOn = true;
     if (recorder.failure !== undefined && !movedOn) throw asError(recorder.failure);
     const cancelled =
       this.cancels.takeCancelled(runId) || (controller.signal.aborted && !handedOff && result.stopReason === 'aborted');
@@ -298,15 +292,24 @@ export class RunProcessor {
   }
 }
 
-/** A journal whose reads wait for the job's claim: no tool runs before the run is known to be this job's. */
-function gatedJournal(journal: ToolJournal, claimed: Promise<boolean>): ToolJournal {
+/**
+ * A journal whose reads wait for the job's hold on the run (its claim, the last checkpoint): no tool runs before the
+ * run is known to be still this job's.
+ */
+function gatedJournal(journal: ToolJournal, hold: RunHold): ToolJournal {
   return {
     get: async (key) => {
-      if (!(await claimed)) throw new RunMovedOnError("The run is not this job's");
+      if (!(await hold.confirmed())) throw new RunMovedOnError("The run is not this job's");
       return journal.get(key);
     },
     set: (key, result) => journal.set(key, result),
   };
+}
+
+/** A store's checkpoint answers the next sequence number, `input.seq + 1`: the job went on from that number. */
+function checkSeq(next: number, expected: number): true {
+  if (next !== expected) throw new Error(`The run store saved the checkpoint at ${next}, not ${expected}`);
+  return true;
 }
 
 function failed(
