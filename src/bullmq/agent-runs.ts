@@ -16,7 +16,7 @@ import { signResumeToken, tokenSeq, verifyResumeToken } from './resume-token';
 import { turnJobId } from './run-processor';
 import type { TurnJobData } from './run-processor';
 import { RedisRunStore } from './redis-run-store';
-import type { RunStore, StoredRun } from './run-store';
+import type { NewRun, RunStore, StoredRun } from './run-store';
 import { RunWorker } from './run-worker';
 import { SettleWaiters } from './settle-waiters';
 import type {
@@ -69,6 +69,8 @@ export class AgentRuns {
   private readonly queue: Queue<TurnJobData>;
   /** The queue's client: BullMQ leaves a client it is given open. */
   private readonly queueConnection: Redis;
+  /** Whether the queue's client is the default store's (closed with the store). */
+  private readonly sharedConnection: boolean;
   private readonly workers = new Set<RunWorker>();
   private readonly queueName: string;
   /** How `wait` learns that a run settled, when the store can tell (the Redis store can). */
@@ -76,17 +78,21 @@ export class AgentRuns {
 
   constructor(private readonly options: AgentRunsOptions) {
     this.queueName = options.queueName ?? 'agentcall-runs';
-    this.store = (options.store ??
-      new RedisRunStore(options.connection, {
-        prefix: options.prefix ?? 'agentcall',
-        finishedTtlSeconds: options.finishedTtlSeconds ?? 7 * DAY,
-        waitingTtlSeconds: options.waitingTtlSeconds ?? 7 * DAY,
-        maxEvents: options.maxEvents ?? DEFAULT_MAX_EVENTS,
-      })) as RunStore & Pick<RedisRunStore, 'keys'>;
+    const ownStore = options.store
+      ? undefined
+      : new RedisRunStore(options.connection, {
+          prefix: options.prefix ?? 'agentcall',
+          finishedTtlSeconds: options.finishedTtlSeconds ?? 7 * DAY,
+          waitingTtlSeconds: options.waitingTtlSeconds ?? 7 * DAY,
+          maxEvents: options.maxEvents ?? DEFAULT_MAX_EVENTS,
+        });
+    this.store = (options.store ?? ownStore) as RunStore & Pick<RedisRunStore, 'keys'>;
     if (this.store.onSettled)
       this.settles = new SettleWaiters(this.store as RunStore & Required<Pick<RunStore, 'onSettled'>>);
     // A client of our own, not the one given: its writes are coalesced, which a client we do not own must not be.
-    this.queueConnection = openConnection(options.connection);
+    // The default store's own client: a new run's record and its job then leave in one write, in that order.
+    this.sharedConnection = ownStore !== undefined;
+    this.queueConnection = ownStore?.redis ?? openConnection(options.connection);
     this.queue = new Queue<TurnJobData>(this.queueName, { connection: this.queueConnection });
     // Connection trouble is reported on the calls that hit it; without a listener Node would throw it.
     this.queue.on('error', () => undefined);
@@ -114,7 +120,11 @@ export class AgentRuns {
       pending: [],
     };
     const meta = options.meta ?? null;
+    const carried = bytes <= MAX_CARRIED_START_BYTES ? { start: { state, body, meta } } : {};
     this.settles?.expectNew(runId);
+    // A new id on the store's own connection: the run's job goes out right behind its record, in the same write.
+    if (this.sharedConnection && options.runId === undefined)
+      return this.startNew(runId, { runId, state, body, meta }, carried);
     const { created, status, seq } = await this.store.create({ runId, state, body, meta }).catch((error: unknown) => {
       this.settles?.forget(runId);
       throw error;
@@ -122,8 +132,27 @@ export class AgentRuns {
     if (!created) this.settles?.forget(runId);
     // Also for a start retried after a crash between the two writes: the job id makes this a no-op otherwise. Only
     // the start that created the run is carried by the job: a repeated start's body may not be the stored one.
-    const start = created && bytes <= MAX_CARRIED_START_BYTES ? { start: { state, body, meta } } : {};
-    if (status === 'queued' && seq === 0) await this.addTurn({ runId, seq: 0, ...start });
+    if (status === 'queued' && seq === 0) await this.addTurn({ runId, seq: 0, ...(created ? carried : {}) });
+    return { runId };
+  }
+
+  /**
+   * Create a run under an id generated here, and queue its job without waiting for the create: both go out on the
+   * default store's connection, so Redis has the run before the job (a worker can only take the job after). An id
+   * of 122 random bits names no run yet. Should the create fail, the job is taken back (when no worker has it yet:
+   * one that has finds no run, and stops).
+   */
+  private async startNew(runId: string, run: NewRun, carried: Pick<TurnJobData, 'start'>): Promise<{ runId: string }> {
+    const created = this.store.create(run);
+    const queued = this.addTurn({ runId, seq: 0, ...carried });
+    try {
+      if (!(await created).created) throw new Error(`A run with the generated id ${runId} exists already`);
+    } catch (error) {
+      this.settles?.forget(runId);
+      void queued.then(() => this.queue.remove(turnJobId(runId, 0))).catch(() => undefined);
+      throw error;
+    }
+    await queued;
     return { runId };
   }
 
@@ -301,7 +330,7 @@ export class AgentRuns {
   async close(): Promise<void> {
     await Promise.all([...this.workers].map((worker) => worker.close()));
     await this.queue.close();
-    this.queueConnection.disconnect();
+    if (!this.sharedConnection) this.queueConnection.disconnect();
     await this.settles?.close();
     await this.store.close();
   }

@@ -105,4 +105,47 @@ describe('AgentRuns on a real Redis', () => {
     const unlisted = open({ store: new Unlisted({ host, port }, { prefix: bed.prefix }) });
     await expect(unlisted.list()).rejects.toThrow('cannot list runs');
   });
+
+  it('sends a new run’s record and its job in one write, the record first; a run id given waits for its record', async () => {
+    const runs = open();
+    await runs.start({ body: { model: 'm', messages: [user('warm')] } });
+    const redis = (runs as unknown as { store: RedisRunStore }).store.redis;
+    const monitor = await redis.monitor();
+    const commands: string[][] = [];
+    monitor.on('monitor', (_time: string, args: string[]) => commands.push(args));
+    const writes = countWrites(redis);
+
+    const { runId } = await runs.start({ body: { model: 'm', messages: [user('go')] } });
+    const generated = writes();
+    await runs.start({ runId: 'given', body: { model: 'm', messages: [user('go')] } });
+    monitor.disconnect();
+    expect([generated, writes()]).toEqual([1, 3]);
+
+    expect((await runs.get(runId)).status).toBe('queued');
+    expect((await runs.get('given')).status).toBe('queued');
+    // The scripts each sent (MONITOR also shows the commands they ran), by their first key.
+    const scripts = (id: string) =>
+      commands
+        .filter((args) => args[0].toLowerCase() === 'evalsha' && args.some((arg) => arg.includes(id)))
+        .map((args) => args[3]);
+    for (const id of [runId, 'given']) {
+      const [record, job] = scripts(id);
+      expect(record).toBe(`${bed.prefix}:{${id}}:run`);
+      expect(job).toMatch(new RegExp(`^bull:${bed.queueName}:`));
+    }
+  });
 });
+
+/** The writes a client's socket hands the kernel: one `_writev` for what a cork held, one `_write` otherwise. */
+function countWrites(client: { stream: unknown }): () => number {
+  const socket = client.stream as { _write: unknown; _writev: unknown };
+  let writes = 0;
+  for (const method of ['_write', '_writev'] as const) {
+    const original = socket[method] as (...args: unknown[]) => unknown;
+    socket[method] = function (this: unknown, ...args: unknown[]) {
+      writes++;
+      return original.apply(this, args);
+    };
+  }
+  return () => writes;
+}
