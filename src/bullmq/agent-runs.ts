@@ -18,7 +18,7 @@ import type { TurnJobData } from './run-processor';
 import { RedisRunStore } from './redis-run-store';
 import type { NewRun, RunStore, StoredRun } from './run-store';
 import { RunWorker } from './run-worker';
-import { SettleWaiters } from './settle-waiters';
+import { type Heard, SettleWaiters } from './settle-waiters';
 import type {
   AgentRunsOptions,
   Decision,
@@ -200,7 +200,7 @@ export class AgentRuns {
 
   /**
    * `wait` on a store that names the runs that settle: a read (none for a run this process just created), then one
-   * more each time the run is named.
+   * more each time the run is named, unless a job of this process settled it and handed it over as stored.
    */
   private async waitToldOf(settles: SettleWaiters, runId: string, deadline: number, timeoutMs: number) {
     await settles.ready();
@@ -208,19 +208,21 @@ export class AgentRuns {
     for (;;) {
       const next = settles.next(runId);
       try {
+        let heard: Heard | false = false;
         // Taken after `next`: a settle from now on wakes it.
         if (unread && settles.takeFresh(runId)) {
           unread = false;
-          await next.heard(Math.max(0, deadline - Date.now()));
-          continue;
+          heard = await next.heard(Math.max(0, deadline - Date.now()));
+        } else {
+          unread = false;
+          const { run } = await this.store.read(runId);
+          if (!run) throw new RunNotFoundError(runId);
+          if (settled(run.status)) return this.toRecord(runId, run);
+          const left = deadline - Date.now();
+          if (left <= 0) throw new RunWaitTimeoutError(runId, timeoutMs);
+          heard = await next.heard(left);
         }
-        unread = false;
-        const { run } = await this.store.read(runId);
-        if (!run) throw new RunNotFoundError(runId);
-        if (settled(run.status)) return this.toRecord(runId, run);
-        const left = deadline - Date.now();
-        if (left <= 0) throw new RunWaitTimeoutError(runId, timeoutMs);
-        await next.heard(left);
+        if (heard && heard.run && settled(heard.run.status)) return this.toRecord(runId, heard.run);
       } finally {
         next.cancel();
       }
@@ -321,6 +323,7 @@ export class AgentRuns {
       attempts: this.options.attempts ?? 5,
       eventFlushMs: 25,
       addTurn: (data, delayMs) => this.addTurn(data, delayMs),
+      ...(this.settles ? { settles: this.settles } : {}),
     });
     this.workers.add(worker);
     return worker;

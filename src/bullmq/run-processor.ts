@@ -47,6 +47,15 @@ export type ProcessorOptions = {
   eventFlushMs: number;
   setup: RunWorkerOptions['setup'];
   addTurn: (data: TurnJobData, delayMs?: number) => Promise<unknown>;
+  /** Told of each run a job holds, and of how it settled: a `wait` in this process then needs no read. */
+  settles?: HeldRuns;
+};
+
+/** Told by the jobs of a process of the runs they hold, and of what a run that settled was stored as. */
+export type HeldRuns = {
+  hold(runId: string): void;
+  /** The job let the run go; `settled` is the run as its final write stored it, when the job paused or ended it. */
+  release(runId: string, settled?: StoredRun): void;
 };
 
 /**
@@ -75,23 +84,27 @@ export class RunProcessor {
     const { runId, seq: jobSeq } = job.data;
     const attempt = Math.max(1, job.attemptsStarted ?? 1);
     const { controller, release } = this.cancels.register(runId);
+    let settled: StoredRun | undefined;
+    this.options.settles?.hold(runId);
     try {
       const alongside = this.claimAlongside(job.data, attempt);
       if (alongside) {
-        await this.advance(alongside.run, new Map(), attempt, controller, alongside.claimed);
+        settled = await this.advance(alongside.run, new Map(), attempt, controller, alongside.claimed);
         return;
       }
       const claimed = await this.claim(runId, jobSeq, attempt);
       if (!claimed) return;
-      await this.advance(claimed.run, claimed.journal, attempt, controller);
+      settled = await this.advance(claimed.run, claimed.journal, attempt, controller);
     } finally {
       release();
+      this.options.settles?.release(runId, settled);
     }
   }
 
   /**
    * @param claimed the claim sent alongside the first model request (a run's first job): nothing of the job reaches
    * the store, and no tool runs, before it says the run is this job's.
+   * @returns the run as stored, when this job paused or ended it.
    */
   private async advance(
     run: StoredRun,
@@ -99,7 +112,7 @@ export class RunProcessor {
     attempt: number,
     controller: AbortController,
     claimed?: Promise<boolean>,
-  ): Promise<void> {
+  ): Promise<StoredRun | undefined> {
     const { runId } = run;
     let movedOn = false;
     // A refused claim or checkpoint (the run was cancelled, or another job has it) stops the loop at once; a failed
@@ -192,7 +205,7 @@ export class RunProcessor {
       // Another worker has the run, or the cancel already ended it and announced it.
       events.discard();
       this.cache.delete(runId);
-      return;
+      return undefined;
     }
     if (handedOff && result.stopReason === 'aborted') {
       await events.settle();
@@ -201,13 +214,14 @@ export class RunProcessor {
       // The next job of a run may land on another worker: the oldest entries go first.
       if (this.cache.size > MAX_CACHED_RUNS) this.cache.delete(this.cache.keys().next().value!);
       await this.options.addTurn({ runId, seq: saved.seq });
-      return;
+      return undefined;
     }
     this.cache.delete(runId);
     const outcome = this.outcome(result, saved.state, attempt);
     const checkpointEvents = await recorder.forCheckpoint();
     await events.settle();
-    await this.store.checkpoint({ runId, seq: saved.seq, events: checkpointEvents, ...outcome });
+    const last = await this.store.checkpoint({ runId, seq: saved.seq, events: checkpointEvents, ...outcome });
+    return last === undefined || !this.options.settles ? undefined : storedAs(run, last, outcome);
   }
 
   /**
@@ -304,6 +318,23 @@ function gatedJournal(journal: ToolJournal, hold: RunHold): ToolJournal {
     },
     set: (key, result) => journal.set(key, result),
   };
+}
+
+/**
+ * The run as the final write stored it, as a read would give it back: JSON values through JSON, and no empty
+ * `stopReason` or `text` (the store drops those fields).
+ */
+function storedAs(run: StoredRun, seq: number, outcome: Omit<CheckpointInput, 'runId' | 'seq' | 'events'>): StoredRun {
+  const { decisions: _, ...taken } = run;
+  const { state, output, error } = JSON.parse(
+    JSON.stringify({ state: outcome.state, output: outcome.output, error: outcome.error }),
+  ) as Pick<StoredRun, 'state' | 'output' | 'error'>;
+  const stored: StoredRun = { ...taken, status: outcome.status, seq, state };
+  if (outcome.stopReason) stored.stopReason = outcome.stopReason;
+  if (outcome.text) stored.text = outcome.text;
+  if (output !== undefined) stored.output = output;
+  if (error) stored.error = error;
+  return stored;
 }
 
 /** A store's checkpoint answers the next sequence number, `input.seq + 1`: the job went on from that number. */

@@ -25,8 +25,9 @@ describe('a queued run with a typed answer', () => {
     expect(record.status).toBe('completed');
     expect(record.output).toEqual(ORDER);
     expect(record.text).toBe(JSON.stringify(ORDER));
-    // The same from any process, and the class back with class-transformer.
-    expect((await bed.open().get(runId)).output).toEqual(ORDER);
+    // The same from any process (this wait was handed the record by the worker beside it), and the class back with
+    // class-transformer.
+    expect(record).toStrictEqual(await bed.open().get(runId));
     expect(plainToInstance(OrderDto, record.output)).toBeInstanceOf(OrderDto);
     // The schema went out with every request, the feedback with the one after the refused answer.
     expect(bed.server.requests.map((r) => (r.body.response_format as { type?: string })?.type)).toEqual([

@@ -1,5 +1,6 @@
 import { RedisRunStore, RunWaitTimeoutError } from '../../src/bullmq';
 import type { AgentRuns, RunSetup } from '../../src/bullmq';
+import type { ScriptedTurn } from '../../src/testing';
 import { useQueueTestbed } from '../helpers/queue-testbed';
 import { fakeTool, user } from '../helpers/tools';
 
@@ -38,18 +39,22 @@ describe('wait is told when a run waits or ends', () => {
 
   describe('a run this process created while listening', () => {
     /** Runs on a store whose reads are counted, and a worker (started by `work`) answering every run with text. */
-    function counted(): { runs: AgentRuns; reads: jest.SpyInstance; work: () => Promise<void> } {
+    function counted(replies: ScriptedTurn[] = Array.from({ length: 4 }, () => ({ text: 'Done.' }))): {
+      runs: AgentRuns;
+      reads: jest.SpyInstance;
+      work: () => Promise<void>;
+    } {
       const { host, port } = bed.redis;
       const store = new RedisRunStore({ host, port }, { prefix: bed.prefix });
       const runs = open({ store });
-      bed.server.enqueue(...Array.from({ length: 4 }, () => ({ text: 'Done.' })));
+      bed.server.enqueue(...replies);
       const work = () =>
         runs.worker({ setup: async () => ({ client: bed.server.client(), tools: [] }) }).waitUntilReady();
       return { runs, reads: jest.spyOn(store, 'read'), work };
     }
     const body = { model: 'm', messages: [user('go')] };
 
-    it('is read once by its wait, when told it settled; one created before the process listened, first too', async () => {
+    it('is handed to its wait as stored by a worker of this process, unread; one created before listening is read first', async () => {
       const { runs, reads, work } = counted();
       const before = await runs.start({ body });
       // This wait starts the listening: its run was created before, so it is read first (and found queued).
@@ -62,8 +67,42 @@ describe('wait is told when a run waits or ends', () => {
       expect(reads).toHaveBeenCalledTimes(1);
 
       await work();
-      expect((await Promise.all([beforeDone, afterDone])).map((r) => r.status)).toEqual(['completed', 'completed']);
-      expect(reads).toHaveBeenCalledTimes(3);
+      const handed = await Promise.all([beforeDone, afterDone]);
+      expect(handed.map((r) => r.status)).toEqual(['completed', 'completed']);
+      expect(reads).toHaveBeenCalledTimes(1);
+      expect(handed).toStrictEqual([await runs.get(before.runId), await runs.get(after.runId)]);
+    });
+
+    it('is handed over exactly as a read gives it back: paused for approval, and failed', async () => {
+      const { runs, reads } = counted([
+        { toolCalls: [{ id: 'c1', name: 'charge', arguments: { amount: 3 } }] },
+        { status: 400, errorMessage: 'Bad request: no such model' },
+      ]);
+      const charge = fakeTool('charge', () => ({ response: 'charged' }), { needsApproval: true });
+      // Listening from here on (the wait on no run reads once, and finds none).
+      await expect(runs.wait('none')).rejects.toThrow('none');
+      reads.mockClear();
+      const paused = await runs.start({ body, meta: { tenant: 'a', at: undefined } });
+      const failed = await runs.start({ body });
+      const waits = [runs.wait(paused.runId), runs.wait(failed.runId)];
+      await runs.worker({ setup: async () => ({ client: bed.server.client(), tools: [charge] }) }).waitUntilReady();
+      const handed = await Promise.all(waits);
+      expect(handed.map((r) => r.status)).toEqual(['waiting', 'failed']);
+      expect(reads).toHaveBeenCalledTimes(0);
+      expect(handed).toStrictEqual([await runs.get(paused.runId), await runs.get(failed.runId)]);
+      expect(handed[1].error?.message).toContain('no such model');
+    });
+
+    it('is read once by its wait, when told it settled by a worker in another process', async () => {
+      const { runs, reads } = counted();
+      const elsewhere = open();
+      await elsewhere.worker({ setup: async () => ({ client: bed.server.client(), tools: [] }) }).waitUntilReady();
+      // The first wait starts the listening (and reads its run first: it was created before).
+      await runs.wait((await runs.start({ body })).runId);
+      reads.mockClear();
+      const { runId } = await runs.start({ body });
+      expect((await runs.wait(runId)).status).toBe('completed');
+      expect(reads).toHaveBeenCalledTimes(1);
     });
 
     it('is read at once by a wait that comes after it settled, not after the recheck', async () => {
