@@ -69,7 +69,7 @@ export class AgentRuns {
   private readonly queue: Queue<TurnJobData>;
   /** The queue's client: BullMQ leaves a client it is given open. */
   private readonly queueConnection: Redis;
-  /** Whether the queue's client is the default store's (closed with the store). */
+  /** Whether the queue's client is the default store's (closed with the store; the workers use it too). */
   private readonly sharedConnection: boolean;
   private readonly workers = new Set<RunWorker>();
   private readonly queueName: string;
@@ -317,7 +317,9 @@ export class AgentRuns {
 
   /** Start a worker in this process; it advances any run of this queue. */
   worker(options: RunWorkerOptions): RunWorker {
-    const worker = new RunWorker(this.options.connection, this.queueName, this.store, options, {
+    // On the default store's client too: a turn's checkpoint, a finished job and the next run's start share writes.
+    const connection = this.sharedConnection ? { sharedClient: this.queueConnection } : this.options.connection;
+    const worker = new RunWorker(connection, this.queueName, this.store, options, {
       turnsPerJob: Math.max(1, this.options.turnsPerJob ?? DEFAULT_TURNS_PER_JOB),
       jobSliceMs: this.options.jobSliceMs ?? DEFAULT_JOB_SLICE_MS,
       attempts: this.options.attempts ?? 5,

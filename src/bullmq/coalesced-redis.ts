@@ -8,7 +8,9 @@ import type { Command, RedisOptions } from 'ioredis';
  * Redis wakes it, and on a virtual machine the wake costs both sides more than the command (`docs/queue.md`,
  * "Measured cost"). Commands still reach Redis in the order they were sent: a corked socket keeps its writes in order.
  *
- * Its duplicates are coalesced too: BullMQ makes a worker's blocking connection as a duplicate of the one it is given.
+ * Its duplicates are coalesced too, and serve blocking reads (BullMQ makes a worker's blocking connection as a
+ * duplicate of the one it is given; the store's event readers are duplicates): they get `maxRetriesPerRequest: null`,
+ * as BullMQ requires of a blocking connection, whatever the client duplicated has.
  */
 export class CoalescedRedis extends Redis {
   private corked = false;
@@ -28,6 +30,6 @@ export class CoalescedRedis extends Redis {
   }
 
   override duplicate(override?: Partial<RedisOptions>): CoalescedRedis {
-    return new CoalescedRedis({ ...this.options, ...override });
+    return new CoalescedRedis({ ...this.options, maxRetriesPerRequest: null, ...override });
   }
 }

@@ -6,7 +6,7 @@ import type { CancelBus } from './cancel-bus';
 import { EventBuffer } from './event-buffer';
 import { ModelTape } from './model-tape';
 import { asError, errorSummary } from './error-summary';
-import type { CheckpointInput, RunStore, StoredRun } from './run-store';
+import type { CheckpointInput, RunStore, StoredError, StoredRun } from './run-store';
 import { RunHold } from './run-hold';
 import { TurnRecorder } from './turn-recorder';
 import type { RunStatus, RunWorkerOptions } from './types';
@@ -321,19 +321,17 @@ function gatedJournal(journal: ToolJournal, hold: RunHold): ToolJournal {
 }
 
 /**
- * The run as the final write stored it, as a read would give it back: JSON values through JSON, and no empty
- * `stopReason` or `text` (the store drops those fields).
+ * The run as the final write stored it, as a read would give it back: its typed answer and error through JSON (they
+ * may be class instances), and no empty `stopReason` or `text` (the store drops those fields). The state is the
+ * loop's own snapshot, JSON already: the job is done with it.
  */
 function storedAs(run: StoredRun, seq: number, outcome: Omit<CheckpointInput, 'runId' | 'seq' | 'events'>): StoredRun {
   const { decisions: _, ...taken } = run;
-  const { state, output, error } = JSON.parse(
-    JSON.stringify({ state: outcome.state, output: outcome.output, error: outcome.error }),
-  ) as Pick<StoredRun, 'state' | 'output' | 'error'>;
-  const stored: StoredRun = { ...taken, status: outcome.status, seq, state };
+  const stored: StoredRun = { ...taken, status: outcome.status, seq, state: outcome.state };
   if (outcome.stopReason) stored.stopReason = outcome.stopReason;
   if (outcome.text) stored.text = outcome.text;
-  if (output !== undefined) stored.output = output;
-  if (error) stored.error = error;
+  if (outcome.output !== undefined) stored.output = JSON.parse(JSON.stringify(outcome.output)) as unknown;
+  if (outcome.error) stored.error = JSON.parse(JSON.stringify(outcome.error)) as StoredError;
   return stored;
 }
 

@@ -13,14 +13,19 @@ import type { RunsConnection, RunWorkerOptions } from './types';
 export class RunWorker {
   private readonly worker: Worker<TurnJobData>;
   private readonly connection: Redis;
+  /** Whether `connection` is another's (the default store's), left open on close. */
+  private readonly shared: boolean;
   private readonly cancels: CancelBus;
   private readonly processor: RunProcessor;
   private closed?: Promise<void>;
   private readonly ready: Promise<void>;
 
-  /** @internal Made by `AgentRuns.worker()`. */
+  /**
+   * @internal Made by `AgentRuns.worker()`.
+   * @param connection the runs' connection, for a client of the worker's own; or a client of the runs to share
+   */
   constructor(
-    connection: RunsConnection,
+    connection: RunsConnection | { sharedClient: Redis },
     queueName: string,
     private readonly store: RunStore,
     options: RunWorkerOptions,
@@ -30,9 +35,13 @@ export class RunWorker {
     const processor = new RunProcessor(store, this.cancels, { ...processorOptions, setup: options.setup });
     this.processor = processor;
     const lockDuration = options.lockDuration ?? 30_000;
-    this.connection = openConnection(connection, { maxRetriesPerRequest: null });
+    this.shared = 'sharedClient' in connection;
+    this.connection =
+      'sharedClient' in connection
+        ? connection.sharedClient
+        : openConnection(connection, { maxRetriesPerRequest: null });
     this.worker = new Worker<TurnJobData>(queueName, (job) => processor.process(job), {
-      // A client of our own (its writes coalesced): BullMQ uses it for the worker's commands and leaves it open, and
+      // A client of ours (its writes coalesced): BullMQ uses it for the worker's commands and leaves it open, and
       // makes the blocking connection as its duplicate.
       connection: this.connection,
       concurrency: options.concurrency ?? 1,
@@ -65,7 +74,7 @@ export class RunWorker {
     this.closed ??= (async () => {
       this.processor.stop();
       await this.worker.close(force);
-      this.connection.disconnect();
+      if (!this.shared) this.connection.disconnect();
       await this.cancels.close();
     })();
     return this.closed;

@@ -10,9 +10,11 @@ describe('AgentRuns on a real Redis', () => {
   const open = bed.open;
 
   it('runs a multi-turn run one turn per job and records every event', async () => {
-    const { record, events, lookup, kinds } = await twoLookupRun(bed, open());
+    const { runId, record, events, lookup, kinds } = await twoLookupRun(bed, open());
 
     expect(record.status).toBe('completed');
+    // Handed to the wait by the worker beside it, as another process reads it.
+    expect(record).toStrictEqual(await open().get(runId));
     expect(record.stopReason).toBe('completed');
     expect(record.text).toBe('Done: 2 lookups.');
     expect(record.meta).toEqual({ tenant: 'a' });

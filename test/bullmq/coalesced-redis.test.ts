@@ -71,12 +71,15 @@ describe('CoalescedRedis', () => {
     expect(writes()).toBe(3);
   });
 
-  it('queues commands given before it connects, and makes duplicates that coalesce too', async () => {
+  it('queues commands given before it connects, and makes duplicates that coalesce too, for blocking reads', async () => {
     const client = new CoalescedRedis({ host: redis.host, port: redis.port });
     open.push(client);
     expect(await client.ping()).toBe('PONG');
     const duplicate = await ready(client.duplicate());
     expect(duplicate).toBeInstanceOf(CoalescedRedis);
+    // BullMQ refuses a blocking connection that gives up on a command after some retries.
+    expect(client.options.maxRetriesPerRequest).toBe(20);
+    expect(duplicate.options.maxRetriesPerRequest).toBeNull();
     const { writes } = countWrites(duplicate);
     await Promise.all([duplicate.ping(), duplicate.ping()]);
     expect(writes()).toBe(1);
