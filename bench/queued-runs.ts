@@ -29,7 +29,7 @@ import { startRedisServer } from './lib/redis-server';
 
 const TURNS = QUEUE_RUN_TURNS;
 const TOOL_TURNS = TURNS - 1;
-const ROUNDS = 5;
+const ROUNDS = 9;
 const SEQUENTIAL_RUNS = 20;
 const CONCURRENT_RUNS = 256;
 const CONCURRENCY = 8;
@@ -186,7 +186,7 @@ async function crashRecovery(
   const client = new OpenAI({ baseURL, apiKey: 'bench', maxRetries: 0 });
   for (let i = 0; i < CRASHES; i++) {
     const queueName = `bench-crash-${i}`;
-    const runs = new AgentRuns({ connection, queueName });
+    const runs = new AgentRuns({ connection, queueName, prefix: queueName });
     const { child, message } = forkQueueWorker({
       REDIS_PORT: String(connection.port),
       QUEUE: queueName,

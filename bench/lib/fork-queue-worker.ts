@@ -26,7 +26,7 @@ export async function startSplitQueue(
   queueName: string,
   concurrency: number,
 ): Promise<SplitQueue> {
-  const runs = new AgentRuns({ connection, queueName });
+  const runs = new AgentRuns({ connection, queueName, prefix: queueName });
   const worker = forkQueueWorker({
     REDIS_PORT: String(connection.port),
     QUEUE: queueName,

@@ -39,7 +39,9 @@ export async function startQueueSides(
   const model = `bench-${QUEUE_RUN_TURNS - 1}-1`;
   const tools = [lookupDefinition(64)];
   const messages = [{ role: 'user' as const, content: 'Look things up.' }];
-  const runs = new AgentRuns({ connection, queueName: name });
+  // Each queue under a prefix of its own, as two apps sharing a Redis would be: under one, each would also hear the
+  // other's settle messages.
+  const runs = new AgentRuns({ connection, queueName: name, prefix: name });
   await runs.worker({ concurrency, setup: async () => ({ client: server.client, tools }) }).waitUntilReady();
   const split = await startSplitQueue(connection, server.client.baseURL, `${name}-split`, concurrency);
   const bare = await startBareQueue(connection, `${name}-bare`, concurrency, {

@@ -1,6 +1,6 @@
 /**
  * A queue worker in its own process: `fork('queue-worker.js')` with REDIS_PORT, QUEUE and BASE_URL in its
- * environment, LOCK_MS and CONCURRENCY when given. It reports `{ ready: true }` once it takes jobs. With HANG=1 (the
+ * environment (QUEUE is its key prefix too), LOCK_MS and CONCURRENCY when given. It reports `{ ready: true }` once it takes jobs. With HANG=1 (the
  * crash-recovery measurement) its `lookup` tool never returns: it reports `{ hung: true }` to the parent and waits
  * there to be killed; otherwise it is the benchmarks' cheap lookup.
  */
@@ -11,6 +11,7 @@ import { lookupDefinition, lookupSchema } from './lookup-tool';
 const runs = new AgentRuns({
   connection: { host: '127.0.0.1', port: Number(process.env.REDIS_PORT) },
   queueName: process.env.QUEUE,
+  prefix: process.env.QUEUE,
 });
 const client = new OpenAI({ baseURL: process.env.BASE_URL, apiKey: 'bench', maxRetries: 0 });
 const hang = {
