@@ -1,5 +1,6 @@
 import { RedisRunStore, type RunEvent } from '../../src/bullmq';
 import { assertValidHistory } from '../helpers/history';
+import { countWrites } from '../helpers/count-writes';
 import { useQueueTestbed } from '../helpers/queue-testbed';
 import { TWO_LOOKUP_KINDS, twoLookupRun } from '../helpers/two-lookup-run';
 import { fakeTool, user } from '../helpers/tools';
@@ -137,17 +138,3 @@ describe('AgentRuns on a real Redis', () => {
     }
   });
 });
-
-/** The writes a client's socket hands the kernel: one `_writev` for what a cork held, one `_write` otherwise. */
-function countWrites(client: { stream: unknown }): () => number {
-  const socket = client.stream as { _write: unknown; _writev: unknown };
-  let writes = 0;
-  for (const method of ['_write', '_writev'] as const) {
-    const original = socket[method] as (...args: unknown[]) => unknown;
-    socket[method] = function (this: unknown, ...args: unknown[]) {
-      writes++;
-      return original.apply(this, args);
-    };
-  }
-  return () => writes;
-}

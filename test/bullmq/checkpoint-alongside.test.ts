@@ -47,7 +47,8 @@ function byHistory(request: RecordedRequest): ScriptedReply {
 describe("each turn's checkpoint goes out alongside the next model request", () => {
   const bed = useQueueTestbed();
 
-  function open(late: Late, extra: { backoffMs?: number } = {}) {
+  /** A worker on a {@link LateCheckpoint} store, and a run started on it. */
+  async function started(late: Late, extra: { backoffMs?: number } = {}) {
     const lookup = fakeTool('lookup', ({ call }) => ({ response: `result of ${call.id}` }));
     const { host, port } = bed.redis;
     const progress = () => ({ requests: bed.server.requests.length, lookups: lookup.calls.length });
@@ -56,7 +57,9 @@ describe("each turn's checkpoint goes out alongside the next model request", () 
     const runs: AgentRuns = bed.open({ store, ...extra });
     bed.server.enqueue(...Array.from({ length: 10 }, () => byHistory));
     const setup = async (): Promise<RunSetup> => ({ client: bed.server.client(), tools: [lookup] });
-    return { runs, store, lookup, setup };
+    await runs.worker({ setup }).waitUntilReady();
+    const { runId } = await runs.start({ body: { model: 'm', messages: [user('go')] } });
+    return { runs, store, lookup, runId };
   }
 
   async function kindsOf(store: RedisRunStore, runId: string): Promise<string[]> {
@@ -65,9 +68,7 @@ describe("each turn's checkpoint goes out alongside the next model request", () 
   }
 
   it('asks the model again before the checkpoint answers, and runs the next tool only after it', async () => {
-    const { runs, store, lookup, setup } = open('answer');
-    await runs.worker({ setup }).waitUntilReady();
-    const { runId } = await runs.start({ body: { model: 'm', messages: [user('go')] } });
+    const { runs, store, lookup, runId } = await started('answer');
     const done = await runs.wait(runId, { timeoutMs: 20_000 });
 
     expect(store.answeredWith).toEqual({ requests: 2, lookups: 1 });
@@ -90,9 +91,7 @@ describe("each turn's checkpoint goes out alongside the next model request", () 
   });
 
   it('stops at a refused checkpoint: the next turn runs no tool and writes nothing', async () => {
-    const { runs, store, lookup, setup } = open('refuse');
-    await runs.worker({ setup }).waitUntilReady();
-    const { runId } = await runs.start({ body: { model: 'm', messages: [user('go')] } });
+    const { runs, store, lookup, runId } = await started('refuse');
     await until(() => store.answeredWith !== undefined);
     await new Promise((resolve) => setTimeout(resolve, 500));
 
@@ -106,9 +105,7 @@ describe("each turn's checkpoint goes out alongside the next model request", () 
   });
 
   it('fails the job at a failed checkpoint; the retry goes on from the last checkpoint', async () => {
-    const { runs, store, lookup, setup } = open('fail', { backoffMs: 10 });
-    await runs.worker({ setup }).waitUntilReady();
-    const { runId } = await runs.start({ body: { model: 'm', messages: [user('go')] } });
+    const { runs, store, lookup, runId } = await started('fail', { backoffMs: 10 });
     const done = await runs.wait(runId, { timeoutMs: 20_000 });
 
     expect(store.answeredWith).toEqual({ requests: 2, lookups: 1 });

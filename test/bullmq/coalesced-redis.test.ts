@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { AgentRuns } from '../../src/bullmq';
 import { CoalescedRedis } from '../../src/bullmq/coalesced-redis';
 import { startScriptedServer } from '../../src/testing';
+import { countWrites } from '../helpers/count-writes';
 import { startRedis, type TestRedis } from '../helpers/redis';
 
 let redis: TestRedis;
@@ -21,25 +22,11 @@ async function ready(client: Redis): Promise<Redis> {
   return client;
 }
 
-/** The writes the client's socket hands the kernel: one `_writev` for what a cork held, one `_write` otherwise. */
-function countWrites(client: Redis): { writes: () => number } {
-  const socket = client.stream as unknown as { _write: unknown; _writev: unknown };
-  let writes = 0;
-  for (const method of ['_write', '_writev'] as const) {
-    const original = socket[method] as (...args: unknown[]) => unknown;
-    socket[method] = function (this: unknown, ...args: unknown[]) {
-      writes++;
-      return original.apply(this, args);
-    };
-  }
-  return { writes: () => writes };
-}
-
 describe('CoalescedRedis', () => {
   it('sends the commands of one turn of the event loop in one write, in the order they were given', async () => {
     const client = await ready(new CoalescedRedis({ host: redis.host, port: redis.port }));
     const key = `${redis.namespace}:order`;
-    const { writes } = countWrites(client);
+    const writes = countWrites(client);
     const replies = await Promise.all([
       client.set(key, '1'),
       client.incr(key),
@@ -66,7 +53,7 @@ describe('CoalescedRedis', () => {
 
   it('writes each command on its own, as ioredis does, for a plain client', async () => {
     const client = await ready(new Redis({ host: redis.host, port: redis.port }));
-    const { writes } = countWrites(client);
+    const writes = countWrites(client);
     await Promise.all([client.ping(), client.ping(), client.ping()]);
     expect(writes()).toBe(3);
   });
@@ -80,7 +67,7 @@ describe('CoalescedRedis', () => {
     // BullMQ refuses a blocking connection that gives up on a command after some retries.
     expect(client.options.maxRetriesPerRequest).toBe(20);
     expect(duplicate.options.maxRetriesPerRequest).toBeNull();
-    const { writes } = countWrites(duplicate);
+    const writes = countWrites(duplicate);
     await Promise.all([duplicate.ping(), duplicate.ping()]);
     expect(writes()).toBe(1);
   });
