@@ -1,3 +1,5 @@
+import crypto from 'node:crypto';
+import { Queue } from 'bullmq';
 import { RedisRunStore, type RunEvent } from '../../src/bullmq';
 import { assertValidHistory } from '../helpers/history';
 import { countWrites } from '../helpers/count-writes';
@@ -137,4 +139,43 @@ describe('AgentRuns on a real Redis', () => {
       expect(job).toMatch(new RegExp(`^bull:${bed.queueName}:`));
     }
   });
+
+  it('takes a new run’s job back when its record was not written, and leaves a run it collided with as it was', async () => {
+    const runs = open();
+    const redis = (runs as unknown as { store: RedisRunStore }).store.redis;
+    const queue = new Queue(bed.queueName, { connection: { host: bed.redis.host, port: bed.redis.port } });
+    bed.closeAfter(queue);
+    const ids = jest.spyOn(crypto, 'randomUUID');
+    try {
+      // The id's run key holds a string: the create fails there, after its job went out.
+      ids.mockReturnValueOnce('00000000-0000-4000-8000-000000000001');
+      await redis.set(`${bed.prefix}:{00000000-0000-4000-8000-000000000001}:run`, 'not a hash');
+      await expect(runs.start({ body: { model: 'm', messages: [user('go')] } })).rejects.toThrow('WRONGTYPE');
+      await redis.del(`${bed.prefix}:{00000000-0000-4000-8000-000000000001}:run`);
+
+      // A run with the id exists already (an id generated twice): it is neither queued again nor changed.
+      const existing = await runs.start({
+        runId: '00000000-0000-4000-8000-000000000002',
+        body: { model: 'first', messages: [user('a')] },
+      });
+      await queue.remove(`${existing.runId}-0`);
+      ids.mockReturnValueOnce(existing.runId as ReturnType<typeof crypto.randomUUID>);
+      await expect(runs.start({ body: { model: 'second', messages: [user('b')] } })).rejects.toThrow('exists already');
+
+      await until(async () => (await queue.getJobCounts('wait', 'delayed', 'active')).wait === 0);
+      expect(await queue.getJob('00000000-0000-4000-8000-000000000001-0')).toBeUndefined();
+      expect(await queue.getJob(`${existing.runId}-0`)).toBeUndefined();
+      expect((await runs.list()).map((r) => [r.runId, r.model])).toEqual([[existing.runId, 'first']]);
+    } finally {
+      ids.mockRestore();
+    }
+  });
 });
+
+async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
