@@ -96,7 +96,9 @@ export interface RunStore {
    * Save a turn, or the run's pause or end, with its events, in one atomic write: only while the run is `queued` or
    * `running` at `input.seq`. Clears the journal and the decisions. A run that now waits expires after the
    * waiting TTL, one that ended after the finished TTL. Returns the new sequence number (`input.seq + 1`), or
-   * `undefined` when another worker or a cancel got there first (nothing is written then).
+   * `undefined` when another worker or a cancel got there first (nothing is written then). The queue goes on from
+   * `input.seq + 1` before the answer comes (a turn's checkpoint rides alongside the next model request), and fails
+   * the job should a store answer another number.
    */
   checkpoint(input: CheckpointInput): Promise<number | undefined>;
 
