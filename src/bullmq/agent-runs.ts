@@ -67,10 +67,13 @@ export class AgentRuns {
    */
   private readonly store: RunStore & Pick<RedisRunStore, 'keys'>;
   private readonly queue: Queue<TurnJobData>;
-  /** The queue's client: BullMQ leaves a client it is given open. */
-  private readonly queueConnection: Redis;
-  /** Whether the queue's client is the default store's (closed with the store; the workers use it too). */
-  private readonly sharedConnection: boolean;
+  /**
+   * The client of the queue's and the workers' commands (BullMQ leaves a client it is given open): the default
+   * store's own, or one opened for them beside a store given as `store`.
+   */
+  private readonly client: Redis;
+  /** Whether {@link AgentRuns.client} is the default store's (closed with the store). */
+  private readonly storeClient: boolean;
   private readonly workers = new Set<RunWorker>();
   private readonly queueName: string;
   /** How `wait` learns that a run settled, when the store can tell (the Redis store can). */
@@ -90,10 +93,11 @@ export class AgentRuns {
     if (this.store.onSettled)
       this.settles = new SettleWaiters(this.store as RunStore & Required<Pick<RunStore, 'onSettled'>>);
     // A client of our own, not the one given: its writes are coalesced, which a client we do not own must not be.
-    // The default store's own client: a new run's record and its job then leave in one write, in that order.
-    this.sharedConnection = ownStore !== undefined;
-    this.queueConnection = ownStore?.redis ?? openConnection(options.connection);
-    this.queue = new Queue<TurnJobData>(this.queueName, { connection: this.queueConnection });
+    // The default store's own client: a new run's record and its job then leave in one write, in that order, and a
+    // turn's checkpoint, a finished job and the next run's start share writes.
+    this.storeClient = ownStore !== undefined;
+    this.client = ownStore?.redis ?? openConnection(options.connection);
+    this.queue = new Queue<TurnJobData>(this.queueName, { connection: this.client });
     // Connection trouble is reported on the calls that hit it; without a listener Node would throw it.
     this.queue.on('error', () => undefined);
   }
@@ -123,7 +127,7 @@ export class AgentRuns {
     const carried = bytes <= MAX_CARRIED_START_BYTES ? { start: { state, body, meta } } : {};
     this.settles?.expectNew(runId);
     // A new id on the store's own connection: the run's job goes out right behind its record, in the same write.
-    if (this.sharedConnection && options.runId === undefined)
+    if (this.storeClient && options.runId === undefined)
       return this.startNew(runId, { runId, state, body, meta }, carried);
     const { created, status, seq } = await this.store.create({ runId, state, body, meta }).catch((error: unknown) => {
       this.settles?.forget(runId);
@@ -317,9 +321,7 @@ export class AgentRuns {
 
   /** Start a worker in this process; it advances any run of this queue. */
   worker(options: RunWorkerOptions): RunWorker {
-    // On the default store's client too: a turn's checkpoint, a finished job and the next run's start share writes.
-    const connection = this.sharedConnection ? { sharedClient: this.queueConnection } : this.options.connection;
-    const worker = new RunWorker(connection, this.queueName, this.store, options, {
+    const worker = new RunWorker(this.client, this.queueName, this.store, options, {
       turnsPerJob: Math.max(1, this.options.turnsPerJob ?? DEFAULT_TURNS_PER_JOB),
       jobSliceMs: this.options.jobSliceMs ?? DEFAULT_JOB_SLICE_MS,
       attempts: this.options.attempts ?? 5,
@@ -335,7 +337,7 @@ export class AgentRuns {
   async close(): Promise<void> {
     await Promise.all([...this.workers].map((worker) => worker.close()));
     await this.queue.close();
-    if (!this.sharedConnection) this.queueConnection.disconnect();
+    if (!this.storeClient) this.client.disconnect();
     await this.settles?.close();
     await this.store.close();
   }

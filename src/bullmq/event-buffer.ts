@@ -64,7 +64,7 @@ export class EventBuffer {
   }
 
   private flush(): void {
-    // Written at once, not chained: commands on one connection reach Redis in the order they were sent.
+    // Not chained to the writes before it: each waits for the same hold, and goes out in the order it was made.
     const events = this.take();
     const append = () => this.store.appendEvents(this.runId, events);
     const sent = this.hold.confirmed().then((held) => (held ? append() : undefined));

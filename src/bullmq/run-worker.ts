@@ -2,19 +2,15 @@ import { Worker } from 'bullmq';
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { CancelBus } from './cancel-bus';
-import { openConnection } from './connections';
 import { errorSummary } from './error-summary';
 import { RunProcessor } from './run-processor';
 import type { ProcessorOptions, TurnJobData } from './run-processor';
 import type { RunStore } from './run-store';
-import type { RunsConnection, RunWorkerOptions } from './types';
+import type { RunWorkerOptions } from './types';
 
 /** A BullMQ worker that advances runs (a job per run until it waits, ends or yields), and its subscription to cancels. */
 export class RunWorker {
   private readonly worker: Worker<TurnJobData>;
-  private readonly connection: Redis;
-  /** Whether `connection` is another's (the default store's), left open on close. */
-  private readonly shared: boolean;
   private readonly cancels: CancelBus;
   private readonly processor: RunProcessor;
   private closed?: Promise<void>;
@@ -22,10 +18,11 @@ export class RunWorker {
 
   /**
    * @internal Made by `AgentRuns.worker()`.
-   * @param connection the runs' connection, for a client of the worker's own; or a client of the runs to share
+   * @param client the runs' client for commands (theirs to close): BullMQ sends the worker's commands on it, and makes
+   * the worker's blocking connection as its duplicate
    */
   constructor(
-    connection: RunsConnection | { sharedClient: Redis },
+    client: Redis,
     queueName: string,
     private readonly store: RunStore,
     options: RunWorkerOptions,
@@ -35,15 +32,9 @@ export class RunWorker {
     const processor = new RunProcessor(store, this.cancels, { ...processorOptions, setup: options.setup });
     this.processor = processor;
     const lockDuration = options.lockDuration ?? 30_000;
-    this.shared = 'sharedClient' in connection;
-    this.connection =
-      'sharedClient' in connection
-        ? connection.sharedClient
-        : openConnection(connection, { maxRetriesPerRequest: null });
     this.worker = new Worker<TurnJobData>(queueName, (job) => processor.process(job), {
-      // A client of ours (its writes coalesced): BullMQ uses it for the worker's commands and leaves it open, and
-      // makes the blocking connection as its duplicate.
-      connection: this.connection,
+      // BullMQ leaves a client it is given open.
+      connection: client,
       concurrency: options.concurrency ?? 1,
       lockDuration,
       stalledInterval: options.stalledInterval ?? lockDuration,
@@ -74,7 +65,6 @@ export class RunWorker {
     this.closed ??= (async () => {
       this.processor.stop();
       await this.worker.close(force);
-      if (!this.shared) this.connection.disconnect();
       await this.cancels.close();
     })();
     return this.closed;
