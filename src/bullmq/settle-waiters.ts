@@ -85,13 +85,12 @@ export class SettleWaiters implements HeldRuns {
     const holds = (this.held.get(runId) ?? 1) - 1;
     if (holds > 0) this.held.set(runId, holds);
     else this.held.delete(runId);
-    const named = this.namedWhileHeld.get(runId);
     if (settled) this.wakeWaiters(runId, { run: settled });
-    else if (named && !holds) this.wakeWaiters(runId, {});
-    if (named && (settled || !holds)) {
-      clearTimeout(named);
-      this.namedWhileHeld.delete(runId);
-    }
+    // A message kept back while the run was held: with no job here holding it now, its waiters read it.
+    else if (!holds && this.namedWhileHeld.has(runId)) this.wakeWaiters(runId, {});
+    else return;
+    clearTimeout(this.namedWhileHeld.get(runId));
+    this.namedWhileHeld.delete(runId);
   }
 
   /**
