@@ -129,46 +129,46 @@ describe('wait is told when a run waits or ends', () => {
     });
   });
 
-  it('tells a wait of a run cancelled while a job here still holds it, without waiting for the job', async () => {
-    // A tool that ignores the cancel: the job holds the run on for 1.5 s after the cancel ended it.
-    const slow = fakeTool(
-      'slow',
-      () => new Promise((resolve) => setTimeout(() => resolve({ response: 'late' }), 1500)),
-    );
-    bed.server.enqueue({ toolCalls: [{ id: 'c1', name: 'slow', arguments: {} }] }, { text: 'Never.' });
-    const runs = open();
-    // Listening from here on: the wait below is told, it does not find the run cancelled by a read.
-    await expect(runs.wait('none')).rejects.toThrow('none');
-    await runs.worker({ setup: async () => ({ client: bed.server.client(), tools: [slow] }) }).waitUntilReady();
-    const { runId } = await runs.start({ body: { model: 'm', messages: [user('go')] } });
-    while (slow.calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    const waited = runs.wait(runId);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const cancelledAt = Date.now();
-    await runs.cancel(runId);
-    expect((await waited).status).toBe('cancelled');
-    expect(Date.now() - cancelledAt).toBeLessThan(1000);
-  });
+  describe('a run cancelled while a job here holds it', () => {
+    /**
+     * Listening (so the wait is told, and does not find the run cancelled by a read), start a run on a worker with
+     * `setup` and `tools`, wait for it once `busy()`, cancel it, and give how long the wait took after the cancel.
+     */
+    async function waitAfterCancel(setup: () => Promise<RunSetup>, busy: () => boolean): Promise<number> {
+      const runs = open();
+      await expect(runs.wait('none')).rejects.toThrow('none');
+      await runs.worker({ setup }).waitUntilReady();
+      const { runId } = await runs.start({ body: { model: 'm', messages: [user('go')] } });
+      while (!busy()) await new Promise((resolve) => setTimeout(resolve, 10));
+      const waited = runs.wait(runId);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const cancelledAt = Date.now();
+      await runs.cancel(runId);
+      expect((await waited).status).toBe('cancelled');
+      return Date.now() - cancelledAt;
+    }
 
-  it('tells a wait of a run cancelled while a job here is still setting it up, without waiting for the job', async () => {
-    let entered = false;
-    const runs = open();
-    await expect(runs.wait('none')).rejects.toThrow('none');
-    const setup = async (): Promise<RunSetup> => {
-      entered = true;
-      // The job holds the run through its setup, 1.5 s, whatever happens to the run meanwhile.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      return { client: bed.server.client(), tools: [] };
-    };
-    await runs.worker({ setup }).waitUntilReady();
-    const { runId } = await runs.start({ body: { model: 'm', messages: [user('go')] } });
-    while (!entered) await new Promise((resolve) => setTimeout(resolve, 10));
-    const waited = runs.wait(runId);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const cancelledAt = Date.now();
-    await runs.cancel(runId);
-    expect((await waited).status).toBe('cancelled');
-    expect(Date.now() - cancelledAt).toBeLessThan(1000);
+    it('is told once the job lets the run go', async () => {
+      // A tool that ignores the cancel: the loop leaves it, and the job lets the run go.
+      const slow = fakeTool(
+        'slow',
+        () => new Promise((resolve) => setTimeout(() => resolve({ response: 'late' }), 1500)),
+      );
+      bed.server.enqueue({ toolCalls: [{ id: 'c1', name: 'slow', arguments: {} }] }, { text: 'Never.' });
+      const setup = async (): Promise<RunSetup> => ({ client: bed.server.client(), tools: [slow] });
+      expect(await waitAfterCancel(setup, () => slow.calls.length > 0)).toBeLessThan(1000);
+    });
+
+    it('is told without waiting for a job still in its setup', async () => {
+      let entered = false;
+      const setup = async (): Promise<RunSetup> => {
+        entered = true;
+        // The job holds the run through its setup, 1.5 s, whatever happens to the run meanwhile.
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        return { client: bed.server.client(), tools: [] };
+      };
+      expect(await waitAfterCancel(setup, () => entered)).toBeLessThan(1000);
+    });
   });
 
   it('refuses a wait after close, opening no connection', async () => {
