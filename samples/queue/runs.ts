@@ -7,7 +7,7 @@ import { AgentRuns } from '../../src/bullmq';
 
 /** This process's Redis client; the runs open the connections they need from its options. */
 export function connect(): Redis {
-  // What BullMQ's workers need; the runs set it on their workers' connections whatever the client says.
+  // What BullMQ asks of a blocking connection; the runs open theirs from these options, and set it on them anyway.
   return new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
 }
 
