@@ -7,7 +7,8 @@
  * throughput again with a model that streams at a real model's pace (`bench-paced-…`), which bounds both sides as it
  * does in production. The floor beside them: a hand-written queue over bare BullMQ (`lib/bare-queue.ts`: one job per
  * run, one `SET` per turn, no run record, events or journal), in the same rounds; and the queue laid out as a
- * deployment lays it out, its worker (concurrency 8) in a process of its own. Crash recovery: a worker process
+ * deployment lays it out, its worker (concurrency 8) in a process of its own; and the in-process run again, against
+ * itself: how far the machine alone moves a ratio (A/A). Crash recovery: a worker process
  * holding a run in a tool call is SIGKILLed; the time until another worker claims the run is measured.
  * Budget (the queue docs): at most 1 agentcall Redis round trip per turn that the run waits for (a run's first job
  * sends its claim alongside the first model request, each turn's checkpoint goes out alongside the next one), at most
@@ -29,7 +30,8 @@ import { startRedisServer } from './lib/redis-server';
 
 const TURNS = QUEUE_RUN_TURNS;
 const TOOL_TURNS = TURNS - 1;
-const ROUNDS = 9;
+/** Rounds of throughput: a multiple of the 4 sides that take turns after the in-process one, so each takes each place. */
+const ROUNDS = 12;
 const SEQUENTIAL_RUNS = 20;
 const CONCURRENT_RUNS = 256;
 const CONCURRENCY = 8;
@@ -73,6 +75,7 @@ export async function queuedRuns(): Promise<void> {
       queued: [] as number[],
       bare: [] as number[],
       split: [] as number[],
+      again: [] as number[],
     };
     let queuedTurns = 0;
     let commands = 0;
@@ -90,9 +93,10 @@ export async function queuedRuns(): Promise<void> {
       queuedTurns += SEQUENTIAL_RUNS * TURNS;
       counts.pause();
       throughput.inProcess.push((CONCURRENT_RUNS / (await timed(CONCURRENT_RUNS, CONCURRENCY, inProcess))) * 1000);
-      // The queues take turns going first, so none always follows the in-process side's garbage.
-      const queues = ['queued', 'bare', 'split'] as const;
-      const runOf = { queued, bare, split: splitQueued };
+      // The queues take turns going first, so none always follows the in-process side's garbage. The in-process run
+      // takes a turn among them too: its ratio to the first is what the machine alone moves a ratio by (A/A).
+      const queues = ['queued', 'bare', 'split', 'again'] as const;
+      const runOf = { queued, bare, split: splitQueued, again: inProcess };
       for (const side of queues.map((_, i) => queues[(round + i) % queues.length]))
         throughput[side].push((CONCURRENT_RUNS / (await timed(CONCURRENT_RUNS, CONCURRENCY, runOf[side]))) * 1000);
       counts.resume();
@@ -110,6 +114,7 @@ export async function queuedRuns(): Promise<void> {
     const bareRatios = throughput.bare.map((bare, i) => bare / throughput.inProcess[i]);
     const overBare = throughput.queued.map((queued, i) => queued / throughput.bare[i]);
     const splitRatios = throughput.split.map((rate, i) => rate / throughput.inProcess[i]);
+    const againRatios = throughput.again.map((rate, i) => rate / throughput.inProcess[i]);
     counts.pause();
     const paced = await pacedThroughput(runs, server.client, tools, messages);
     const recovery = await crashRecovery(connection, server.client.baseURL, model, messages, tools);
@@ -121,6 +126,7 @@ export async function queuedRuns(): Promise<void> {
     line(`in-process, ${CONCURRENCY} at a time`, inThroughput, 'runs/s');
     line(`queued, worker concurrency ${CONCURRENCY}`, queuedThroughput, 'runs/s');
     line('queued / in-process throughput', median(ratios), `× (median of ${ROUNDS} rounds' ratios: ${range(ratios)})`);
+    line('in-process again / in-process (A/A)', median(againRatios), `× (${range(againRatios)}): the noise floor`);
     line(`bare BullMQ queue, concurrency ${CONCURRENCY}`, median(throughput.bare), 'runs/s (one SET per turn)');
     line('bare queue / in-process throughput', median(bareRatios), `× (${range(bareRatios)})`);
     line('queued / bare queue throughput', median(overBare), `× (${range(overBare)})`);
