@@ -8,8 +8,8 @@
  * does in production. The floor beside them: a hand-written queue over bare BullMQ (`lib/bare-queue.ts`: one job per
  * run, one `SET` per turn, no run record, events or journal), in the same rounds; and the queue laid out as a
  * deployment lays it out, its worker (concurrency 8) in a process of its own; and the in-process run again, against
- * itself: how far the machine alone moves a ratio (A/A). Crash recovery: a worker process
- * holding a run in a tool call is SIGKILLed; the time until another worker claims the run is measured.
+ * itself: how far the machine alone moves a ratio (A/A). Crash recovery: a worker process holding a run in a tool
+ * call is SIGKILLed; the time until another worker claims the run is measured.
  * Budget (the queue docs): at most 1 agentcall Redis round trip per turn that the run waits for (a run's first job
  * sends its claim alongside the first model request, each turn's checkpoint goes out alongside the next one), at most
  * 5 ms added per turn, queued throughput at least 0.8× in-process at concurrency 8.
