@@ -30,7 +30,7 @@ import { startRedisServer } from './lib/redis-server';
 
 const TURNS = QUEUE_RUN_TURNS;
 const TOOL_TURNS = TURNS - 1;
-/** Rounds of throughput: a multiple of the 4 sides that take turns after the in-process one, so each takes each place. */
+/** Rounds of throughput: a multiple of the 4 sides that take turns after the in-process one (each takes each place). */
 const ROUNDS = 12;
 const SEQUENTIAL_RUNS = 20;
 const CONCURRENT_RUNS = 256;
@@ -110,11 +110,12 @@ export async function queuedRuns(): Promise<void> {
     const inThroughput = median(throughput.inProcess);
     const queuedThroughput = median(throughput.queued);
     // Each round's two sides ran back to back, under the same load: their ratio drifts less than either side.
-    const ratios = throughput.queued.map((queued, i) => queued / throughput.inProcess[i]);
-    const bareRatios = throughput.bare.map((bare, i) => bare / throughput.inProcess[i]);
-    const overBare = throughput.queued.map((queued, i) => queued / throughput.bare[i]);
-    const splitRatios = throughput.split.map((rate, i) => rate / throughput.inProcess[i]);
-    const againRatios = throughput.again.map((rate, i) => rate / throughput.inProcess[i]);
+    const perRound = (side: number[], base: number[]) => side.map((rate, i) => rate / base[i]);
+    const ratios = perRound(throughput.queued, throughput.inProcess);
+    const bareRatios = perRound(throughput.bare, throughput.inProcess);
+    const overBare = perRound(throughput.queued, throughput.bare);
+    const splitRatios = perRound(throughput.split, throughput.inProcess);
+    const againRatios = perRound(throughput.again, throughput.inProcess);
     counts.pause();
     const paced = await pacedThroughput(runs, server.client, tools, messages);
     const recovery = await crashRecovery(connection, server.client.baseURL, model, messages, tools);

@@ -42,7 +42,9 @@ export async function startQueueSides(
   // Each queue under a prefix of its own, as two apps sharing a Redis would be: under one, each would also hear the
   // other's settle messages.
   const runs = new AgentRuns({ connection, queueName: name, prefix: name });
-  await runs.worker({ concurrency, setup: async () => ({ client: server.client, tools }) }).waitUntilReady();
+  await runs
+    .worker({ concurrency, setup: async () => ({ client: server.client, tools, maxConsecutiveToolTurns: 0 }) })
+    .waitUntilReady();
   const split = await startSplitQueue(connection, server.client.baseURL, `${name}-split`, concurrency);
   const bare = await startBareQueue(connection, `${name}-bare`, concurrency, {
     client: server.client,

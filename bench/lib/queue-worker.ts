@@ -26,7 +26,7 @@ void runs
   .worker({
     concurrency: Number(process.env.CONCURRENCY ?? 1),
     ...(process.env.LOCK_MS ? { lockDuration: Number(process.env.LOCK_MS) } : {}),
-    setup: async () => ({ client, tools: [tool] }),
+    setup: async () => ({ client, tools: [tool], maxConsecutiveToolTurns: 0 }),
   })
   .waitUntilReady()
   .then(() => process.send?.({ ready: true }));
