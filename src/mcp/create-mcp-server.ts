@@ -7,7 +7,8 @@ import {
   McpError,
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { maskSecrets, type ToolDefinition } from '../index';
+import type { ToolDefinition } from '../index';
+import { maskSecrets } from '../internal';
 import type { McpServerOptions, McpToolSource, McpToolVisibility } from './mcp-server-options';
 import { runMcpCall } from './run-mcp-call';
 
