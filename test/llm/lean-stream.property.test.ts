@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import OpenAI from 'openai';
 import { createLLMResponse, type LLMResponse, type StreamParser } from '../../src/llm/request';
+import { stretchedTimeout } from '../helpers/stretched-timeout';
 
 /**
  * The lean stream reader against the openai SDK's own: for random streams, cut into random reads (anywhere, inside
@@ -259,15 +260,19 @@ async function observe(c: Case, streamParser: StreamParser): Promise<Observed> {
 }
 
 describe('lean stream reader', () => {
-  it('gives the same responses and hooks as the SDK stream parser, for random streams cut into random reads', async () => {
-    await fc.assert(
-      fc.asyncProperty(caseArb, async (c) => {
-        current = bodyOf(c);
-        const sdk = await observe(c, 'sdk');
-        const lean = await observe(c, 'lean');
-        expect(lean).toEqual(sdk);
-      }),
-      { seed: Number(process.env.STREAM_DIFF_SEED ?? 1729), numRuns: Number(process.env.STREAM_DIFF_RUNS ?? 500) },
-    );
-  }, 120_000);
+  it(
+    'gives the same responses and hooks as the SDK stream parser, for random streams cut into random reads',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(caseArb, async (c) => {
+          current = bodyOf(c);
+          const sdk = await observe(c, 'sdk');
+          const lean = await observe(c, 'lean');
+          expect(lean).toEqual(sdk);
+        }),
+        { seed: Number(process.env.STREAM_DIFF_SEED ?? 1729), numRuns: Number(process.env.STREAM_DIFF_RUNS ?? 500) },
+      );
+    },
+    stretchedTimeout(120_000),
+  );
 });
