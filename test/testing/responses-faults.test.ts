@@ -5,6 +5,7 @@ import type OpenAI from 'openai';
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import { recordedReply, startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { collectResponseStream, emptyResponseStream } from './collect-response-stream';
+import { arrived, fetchWithAbortHeldUntil } from '../helpers/held-abort-fetch';
 
 const INPUT = [{ role: 'user' as const, content: 'hi' }];
 
@@ -108,28 +109,13 @@ describe('startScriptedServer: broken Responses streams, stalls and recordings',
     ]);
   });
 
-  /**
-   * A `fetch` that passes the SDK's abort on only once the server has the request: the SDK's timer starts before
-   * the request is sent, and on a loaded machine it could fire before the server ever saw it.
-   */
-  const abortOnceArrived: typeof fetch = async (url, init) => {
-    const controller = new AbortController();
-    const response = fetch(url, { ...init, signal: controller.signal });
-    let settled = false;
-    response.then(
-      () => (settled = true),
-      () => (settled = true),
-    );
-    while (server.requests.length === 0 && !settled) await new Promise((resolve) => setImmediate(resolve));
-    const signal = init?.signal;
-    if (signal?.aborted) controller.abort(signal.reason);
-    else signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
-    return response;
-  };
-
   it('delayMs beyond the client timeout: create() rejects with an APIConnectionError', async () => {
     server.enqueue({ text: 'too late', delayMs: 10_000 });
-    const client = server.client({ logLevel: 'off', fetch: abortOnceArrived });
+    // The SDK's timer starts before the request is sent: held until the server has it, it always cuts the stall.
+    const client = server.client({
+      logLevel: 'off',
+      fetch: fetchWithAbortHeldUntil((response) => arrived(server, 1, response)),
+    });
 
     const error = await client.responses
       .create({ model: 'm', input: INPUT, stream: true }, { timeout: 150 })
