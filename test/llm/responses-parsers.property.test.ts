@@ -6,6 +6,9 @@ import { createLLMResponse, type LLMResponse, type StreamParser } from '../../sr
 import { responseEvents, sse, type StreamedItem } from '../helpers/responses-server';
 import { stretchedTimeout } from '../helpers/stretched-timeout';
 
+// Hundreds of generated streams over real HTTP: the file's tests may take minutes on a busy machine.
+jest.setTimeout(stretchedTimeout(120_000));
+
 /**
  * The Responses wire read by the lean reader and by the openai SDK's own iterator: for random event streams (text,
  * reasoning, function calls with or without call_id and with arguments in any number of deltas, unknown items, every
@@ -172,21 +175,17 @@ async function observe(c: Case, streamParser: StreamParser) {
 }
 
 describe('Responses wire: lean reader against the SDK iterator', () => {
-  it(
-    'gives the same responses and hooks for random event streams cut into random reads',
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(caseArb, async (c) => {
-          current = bodyOf(c);
-          const sdk = await observe(c, 'sdk');
-          const lean = await observe(c, 'lean');
-          expect(lean).toEqual(sdk);
-          // Every stream without its last event is an error, never a quiet success.
-          if (c.ending === 'none' || c.ending === 'cut') expect(lean.response.finish_reason).toBe('error');
-        }),
-        { numRuns: Number(process.env.STREAM_DIFF_RUNS ?? 300) },
-      );
-    },
-    stretchedTimeout(120_000),
-  );
+  it('gives the same responses and hooks for random event streams cut into random reads', async () => {
+    await fc.assert(
+      fc.asyncProperty(caseArb, async (c) => {
+        current = bodyOf(c);
+        const sdk = await observe(c, 'sdk');
+        const lean = await observe(c, 'lean');
+        expect(lean).toEqual(sdk);
+        // Every stream without its last event is an error, never a quiet success.
+        if (c.ending === 'none' || c.ending === 'cut') expect(lean.response.finish_reason).toBe('error');
+      }),
+      { numRuns: Number(process.env.STREAM_DIFF_RUNS ?? 300) },
+    );
+  });
 });
