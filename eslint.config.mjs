@@ -14,6 +14,7 @@ export default tseslint.config(
       '.ci/**',
       'eslint.config.mjs',
       'jest.config.ts',
+      'build/**',
     ],
   },
   js.configs.recommended,

@@ -2,7 +2,7 @@
 # One consumer project, as a new user would set it up: copy it to an empty folder, install the packed agentcall
 # with the packages in its `deps` file from the registry, compile it with its own tsconfig (projects whose
 # tsconfig extends tsconfig.init.json get the installed TypeScript's `tsc --init` defaults), run it, and check
-# that exactly one openai is installed.
+# that exactly one openai is installed. A project with a prepare.mjs runs it first, given the repository's root.
 # Usage: run-consumer.sh <consumer dir> <agentcall tarball> <empty work dir>
 set -euo pipefail
 src="$1"
@@ -13,7 +13,10 @@ mkdir -p "$work"
 cp -r "$src"/. "$work"/
 # Sources the consumers share (../*.ts) sit beside each one's main.ts; a consumer compiles only what main.ts imports.
 cp "$(dirname "$0")"/*.ts "$work"/
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$work"
+# A project that brings in repository files (the samples) does so with its own prepare.mjs.
+if [ -f prepare.mjs ]; then node prepare.mjs "$repo"; fi
 read -r -a deps <deps
 phase=$SECONDS
 npm install --prefer-offline --no-audit --no-fund --loglevel=error "$tarball" "${deps[@]}"

@@ -21,12 +21,12 @@ export type DemoIo = {
   err: Output;
   color?: boolean;
   /** Answers `ask_user` questions; without it the user is reported unavailable. */
-  ask?: (question: AskUserInteractive) => Promise<string>;
+  ask?: ((question: AskUserInteractive) => Promise<string>) | undefined;
   /**
    * Answers a call that needs approval with the line the user typed: `y`, or `n` and an optional reason. Without
    * it the embedded model's user approves the first share and refuses the second, and a real model's is refused.
    */
-  confirm?: (prompt: string) => Promise<string>;
+  confirm?: ((prompt: string) => Promise<string>) | undefined;
 };
 
 /** What the embedded model's user types at the approval prompts when nobody is at the terminal. */
@@ -91,7 +91,7 @@ export async function runDemo(io: DemoIo): Promise<number> {
       tools: sampleTools(),
       maxRunAgentTimes: 12,
       // Each run (and each resume) chooses its wire; without one, runAgentLoop picks it from the base URL.
-      wire,
+      ...(wire && { wire }),
       ...renderer.hooks(),
     };
     const scripted = server ? [...SCRIPTED_CONFIRMATIONS] : [];

@@ -81,8 +81,8 @@ function resultOf(request: RecordedRequest, name: string): string {
 /** "… add a to-do to pack an umbrella" → "Pack an umbrella". */
 function todoTitle(prompt: string): string | undefined {
   const match = /(?:to-?do|remind(?:er)?(?: me)?)\s+(?:item\s+)?(?:to\s+)?([^.?!]+)/i.exec(prompt);
-  const text = match?.[1].trim().slice(0, 120);
-  return text ? text[0].toUpperCase() + text.slice(1) : undefined;
+  const text = match?.[1]?.trim().slice(0, 120);
+  return text ? text.charAt(0).toUpperCase() + text.slice(1) : undefined;
 }
 
 function toolMessages(request: RecordedRequest): string[] {

@@ -17,7 +17,7 @@ export function parseDemoArgs(args: readonly string[], env: Record<string, strin
   let at = 0;
   for (; at < args.length; at++) {
     if (args[at] === '--wire') wire = { value: args[++at], from: '--wire' };
-    else if (args[at].startsWith('--wire=')) wire = { value: args[at].slice('--wire='.length), from: '--wire' };
+    else if (args[at]?.startsWith('--wire=')) wire = { value: args[at]?.slice('--wire='.length), from: '--wire' };
     else break;
   }
   const prompt = args.slice(at).join(' ').trim();

@@ -8,7 +8,8 @@ import { bullmqRunSource, startDevtools } from '../../src/devtools';
  */
 export async function queueDevtools(redisUrl: string) {
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-  const runs = new AgentRuns({ connection, secret: process.env.AGENTCALL_RUNS_SECRET });
+  const secret = process.env.AGENTCALL_RUNS_SECRET;
+  const runs = new AgentRuns({ connection, ...(secret && { secret }) });
   const devtools = await startDevtools({
     source: bullmqRunSource({ runs, connection }),
     pricing: { 'gpt-4o-mini': { input: 0.15, output: 0.6 } },

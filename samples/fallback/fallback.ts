@@ -72,7 +72,7 @@ async function resumeWhereItWas(main: OpenAI, fallback: FallbackEntry[], state: 
   });
   assert.equal(resumed.stopReason, 'completed');
   assert.equal(resumed.text, 'Mild tomorrow.');
-  assert.equal(resumed.usages[0].model, 'backup-model');
+  assert.equal(resumed.usages[0]?.model, 'backup-model');
 }
 
 /** When every model failed: whether running again later from `result.state` (a queue's retry) may succeed. */

@@ -124,8 +124,8 @@ function viewOf(pending: PendingCall): PendingCallView {
 
 function lastText(state: RunState): string {
   for (let i = state.messages.length - 1; i >= 0; i--) {
-    const message: ChatCompletionMessageParam = state.messages[i];
-    if (message.role === 'assistant' && typeof message.content === 'string' && message.content) return message.content;
+    const message: ChatCompletionMessageParam | undefined = state.messages[i];
+    if (message?.role === 'assistant' && typeof message.content === 'string' && message.content) return message.content;
   }
   return '';
 }

@@ -38,8 +38,8 @@ export class QueuedAppModule {
         AgentRunsModule.forRoot({
           connection,
           secret,
-          queueName,
-          prefix,
+          ...(queueName && { queueName }),
+          ...(prefix && { prefix }),
           ...(worker ? { worker: { concurrency: 4, setup: async () => ({ client }) } } : {}),
         }),
       ],

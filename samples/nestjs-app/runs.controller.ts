@@ -72,8 +72,9 @@ export class RunsController {
     @Headers('last-event-id') lastEventId?: string,
     @Query('after') after?: string,
   ): Observable<MessageEvent> {
+    const resumeAfter = lastEventId ?? after;
     return new Observable<MessageEvent>((subscriber) => {
-      const iterator = this.runs.events(id, { after: lastEventId ?? after })[Symbol.asyncIterator]();
+      const iterator = this.runs.events(id, { ...(resumeAfter && { after: resumeAfter }) })[Symbol.asyncIterator]();
       void (async () => {
         for (;;) {
           const next = await iterator.next();

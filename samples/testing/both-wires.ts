@@ -21,8 +21,8 @@ export async function checkBothWires(): Promise<void> {
     assert.equal(responses.text, 'You said: hi');
 
     const [first, second] = server.requests;
-    assert.equal(first.wire, 'chat');
-    assert.ok(second.wire === 'responses');
+    assert.equal(first?.wire, 'chat');
+    assert.ok(second?.wire === 'responses');
     // The request as sent, and the same request in chat shape.
     assert.deepEqual(second.rawBody.input, [{ role: 'user', content: 'hi' }]);
     assert.deepEqual(second.body.messages, [{ role: 'user', content: 'hi' }]);

@@ -19,7 +19,7 @@ export async function checkWeatherTool(): Promise<void> {
     });
     assert.equal(result.stopReason, 'completed');
     // What the model read in its second request: the tool message with the tool's text.
-    assert.deepEqual(server.requests[1].body.messages.at(-1), {
+    assert.deepEqual(server.requests[1]?.body.messages.at(-1), {
       role: 'tool',
       tool_call_id: 'call_1',
       content: 'Paris: 15°C',

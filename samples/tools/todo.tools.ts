@@ -14,7 +14,7 @@ export class TodoItem {
   id!: string;
   title!: string;
   priority!: Priority;
-  due?: string;
+  due?: string | undefined;
   tags!: string[];
   done!: boolean;
   @Exclude() ownerId!: string;
@@ -60,7 +60,7 @@ export class CreateTodoDto {
 
   @Param({ description: 'Due date, ISO 8601 (e.g. 2026-12-24)', optional: true })
   @IsDateString()
-  due?: string;
+  due?: string | undefined;
 
   @Param({ description: 'Free-form labels', optional: true, type: () => [String] })
   @ArrayMaxSize(10)

@@ -26,7 +26,7 @@ export class FakeWeatherDataSource extends WeatherDataSource {
     return {
       city: titleCase(city),
       temperatureC: entry.base + ((dayOffset * 3) % 5) - 2,
-      conditions: entry.conditions[dayOffset % entry.conditions.length],
+      conditions: entry.conditions[dayOffset % entry.conditions.length] ?? 'clear',
     };
   }
 }

@@ -38,7 +38,7 @@ export async function traceDemoRun(options: { wire?: Wire } = {}): Promise<strin
       body: { model: 'scripted-demo-model', messages },
       tools: sampleTools(),
       // The scripted model answers on either wire; without one, runAgentLoop picks it from the base URL.
-      wire: options.wire,
+      ...(options.wire && { wire: options.wire }),
     };
     let result: RunAgentResponse = await runAgentLoop({ ...base, tracer });
     const answers: Decision[] = [{ approve: true }, { approve: false, reason: 'Only Alex, please' }];

@@ -31,7 +31,9 @@ export class WeatherTools {
     cities: string[],
     @Ctx() { signal }: ToolExecuteContext,
   ) {
-    const highs = await Promise.all(cities.map(async (city) => (await this.source.forecast(city, 1, signal))[0]));
+    const highs = await Promise.all(
+      cities.map(async (city) => (await this.source.forecast(city, 1, signal))[0] ?? -Infinity),
+    );
     return cities[highs.indexOf(Math.max(...highs))];
   }
 }

@@ -68,9 +68,10 @@ export class AgentLoop {
   private readonly budget?: BudgetMeter;
   /** Set when a tool is deferred: what the model has found of those, and `search_tools`. */
   private readonly toolSearch?: ToolSearch;
-  /** The run's `output`, made ready above the core; an `Error` when it could not be (the run ends before a request). */
+  /** The run's `output`, made ready above the core. */
   private readonly output?: OutputFormat;
-  private readonly outputRefusal?: Error;
+  /** Why the run cannot start (its `output`, client or wire): it ends before a request. */
+  private readonly entryRefusal?: Error;
   /** The validated final answer, once there is one. */
   private outputValue?: { value: unknown };
 
@@ -83,9 +84,10 @@ export class AgentLoop {
     client: LLMClient,
     /** The run's trace context, carried by every state it saves. */
     traceparent: string | undefined,
+    /** The run's `output` made ready, or why the run cannot start. */
     output?: OutputFormat | Error,
   ) {
-    if (output instanceof Error) this.outputRefusal = output;
+    if (output instanceof Error) this.entryRefusal = output;
     else this.output = output;
     this.toolSearch = ToolSearch.of(props.tools, () => this.durable, props.body.tool_choice);
     // The run's tools then include `search_tools`: it runs, is approved and is checked for duplicates like any tool.
@@ -127,7 +129,7 @@ export class AgentLoop {
     }
     // Options that cannot be kept: refused before anything runs, like an unreadable state.
     const refused =
-      this.outputRefusal ??
+      this.entryRefusal ??
       (this.props.fallback === undefined ? undefined : checkFallback(this.props.fallback)) ??
       (this.props.budget === undefined ? undefined : checkBudget(this.props));
     if (refused) {

@@ -1,10 +1,13 @@
 /**
  * One problem a Standard Schema reports: its message, and where (`['items', 1, 'qty']`, or path segments
  * `{ key }` as Standard Schema v1 allows; absent for the whole value).
+ *
+ * Optional fields also take `undefined`, as the spec writes them: under `exactOptionalPropertyTypes` a schema from
+ * Zod, Valibot or ArkType fits only then.
  */
 export type OutputIssue = {
   readonly message: string;
-  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }>;
+  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
 };
 
 /** What a Standard Schema's `validate` gives: the validated value, or the issues. */
@@ -21,10 +24,11 @@ export type OutputStandardSchema<T> = {
     readonly version: 1;
     readonly vendor: string;
     readonly validate: (value: unknown) => OutputValidationResult<T> | Promise<OutputValidationResult<T>>;
-    readonly jsonSchema?: { readonly input: (options: { readonly target: string }) => Record<string, unknown> };
-    readonly types?: { readonly input: unknown; readonly output: T };
+    readonly jsonSchema?:
+      { readonly input: (options: { readonly target: string }) => Record<string, unknown> } | undefined;
+    readonly types?: { readonly input: unknown; readonly output: T } | undefined;
   };
-  readonly jsonSchema?: object;
+  readonly jsonSchema?: object | undefined;
 };
 
 /** A class-validator DTO class: the final answer is validated into an instance of it. */

@@ -2,9 +2,11 @@ import { ABORT_POLL_MS } from '../constants';
 import { RunAbortedError } from '../errors/run-aborted.error';
 import { OutputSchemaError } from '../errors/output-schema.error';
 import { RunTimeoutError } from '../errors/run-timeout.error';
+import { MissingCredentialsError } from '../errors/missing-credentials.error';
 import { linkAbort } from '../utils/abort';
 import { toError } from '../utils/to-error';
-import { resolveClient } from '../llm/client';
+import { resolveClient, type LLMClient } from '../llm/client';
+import { invalidWire } from '../llm/wire';
 import { AgentLoop } from './agent-loop';
 import type { OutputFormat } from './output-types';
 import { RunEvents, userHooksObserver } from './observers';
@@ -34,6 +36,17 @@ export function runAgentLoop(props: RunAgentCallProps): Promise<RunAgentResponse
 }
 
 const NO_OBSERVERS: readonly RunObserver[] = [];
+
+// Stands in for the client a run without credentials could not build: such a run is refused before any request.
+const NO_CLIENT: LLMClient = {
+  chat: {
+    completions: {
+      create: () => {
+        throw new MissingCredentialsError();
+      },
+    },
+  },
+};
 
 // The core cannot read a DTO class (it never imports the decorator layer): `output` is made ready by the public
 // `runAgentLoop`, and a core entry given a raw one says so instead of ignoring it.
@@ -74,7 +87,10 @@ export async function runObservedLoop(
           if (props.isAborted?.()) run.controller.abort(new RunAbortedError());
         }, ABORT_POLL_MS)
       : undefined;
-  const client = resolveClient(props.client, props.userKey);
+  const resolved = resolveClient(props.client, props.userKey);
+  // What the run cannot start with ends it before its first request, as a result: runAgentLoop never rejects.
+  const refusal = invalidWire(props.wire) ?? (resolved instanceof Error ? resolved : undefined);
+  const client = resolved instanceof Error ? NO_CLIENT : resolved;
   const tracing = props.tracer
     ? new RunTracing(
         props.tracer,
@@ -96,7 +112,7 @@ export async function runObservedLoop(
       events,
       client,
       tracing?.traceparent,
-      output ?? (props.output === undefined ? undefined : unresolvedOutput()),
+      refusal ?? output ?? (props.output === undefined ? undefined : unresolvedOutput()),
     );
     const result = await events.within({ kind: 'run' }, () => loop.run());
     if (events.has('runEnd')) events.emit('runEnd', result);

@@ -1,6 +1,9 @@
 import { classOf } from '../metadata/class-chain';
 import type { ClassRef } from '../metadata/options';
 import { getClassTools } from './get-class-tools';
+import { collectClassGraph } from './model/collect-class-graph';
+import { getClassModel } from './model/get-class-model';
+import { undecoratedWarning } from './model/undecorated-fields';
 
 /** Something `toolsFrom` accepts but that likely hurts how well a model uses the tool. */
 export type DefinitionWarning = {
@@ -19,7 +22,8 @@ const NO_DESCRIPTION =
 
 /**
  * The definition report's warnings, beside {@link schemaReport}'s omissions: what `toolsFrom` accepts and a team
- * should still fix, today a tool without a description (or with a blank one). Takes the instances given to
+ * should still fix: a tool without a description (or with a blank one), and a DTO property with no decorator at
+ * all (ignored: not in the schema, refused if sent). Takes the instances given to
  * `toolsFrom`, or their classes; tools are listed in the order `toolsFrom` builds them. Never throws, also for a
  * class `toolsFrom` refuses.
  *
@@ -33,8 +37,12 @@ export function definitionWarnings(targets: readonly object[]): DefinitionWarnin
     const type = typeof target === 'function' ? (target as ClassRef) : classOf(target);
     for (const tool of getClassTools(type).tools) {
       const { name, description } = tool.schemaFor('openai').schema.function;
-      if (!description?.trim()) {
-        warnings.push({ tool: name, className: type.name, methodName: tool.methodName, message: NO_DESCRIPTION });
+      const at = { tool: name, className: type.name, methodName: tool.methodName };
+      if (!description?.trim()) warnings.push({ ...at, message: NO_DESCRIPTION });
+      for (const dto of collectClassGraph(tool.argsClass).classes) {
+        for (const property of getClassModel(dto).ignored) {
+          warnings.push({ ...at, message: undecoratedWarning(dto.name, property) });
+        }
       }
     }
   }

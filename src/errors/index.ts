@@ -23,3 +23,5 @@ export { InvalidBudgetError } from './invalid-budget.error';
 export { InvalidFallbackError } from './invalid-fallback.error';
 export { OutputValidationError } from './output-validation.error';
 export { OutputSchemaError } from './output-schema.error';
+export { MissingCredentialsError } from './missing-credentials.error';
+export { InvalidWireError } from './invalid-wire.error';

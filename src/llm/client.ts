@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { MissingCredentialsError } from '../errors/missing-credentials.error';
 import type {
   ChatCompletion,
   ChatCompletionChunk,
@@ -63,12 +64,12 @@ export interface LLMClient {
 
 /**
  * The client a request goes through: the injected one, else one built from `userKey`, else from
- * `OPENAI_API_KEY` / `OPENAI_BASE_URL`.
+ * `OPENAI_API_KEY` / `OPENAI_BASE_URL`; with no key anywhere, the error that says where one goes (the SDK's own
+ * constructor would throw "Missing credentials" naming options agentcall does not take).
  */
-export function resolveClient(client?: LLMClient, userKey?: UserKey): LLMClient {
+export function resolveClient(client?: LLMClient, userKey?: UserKey): LLMClient | MissingCredentialsError {
   if (client) return client;
-  return new OpenAI({
-    apiKey: userKey?.key ?? process.env.OPENAI_API_KEY ?? '',
-    baseURL: userKey?.baseUrl ?? process.env.OPENAI_BASE_URL ?? undefined,
-  });
+  const apiKey = userKey?.key || process.env.OPENAI_API_KEY;
+  if (!apiKey) return new MissingCredentialsError();
+  return new OpenAI({ apiKey, baseURL: userKey?.baseUrl ?? process.env.OPENAI_BASE_URL ?? undefined });
 }

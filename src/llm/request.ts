@@ -53,7 +53,9 @@ export async function createLLMResponse(props: CreateLLMResponseProps): Promise<
     const lean = stream && props.streamParser !== 'sdk';
     // The lean reader counts the wire bytes itself; the SDK's parser needs them capped before it sees them. What
     // the response keeps is counted by `state` on either path.
-    base = resolveClient(props.client, props.userKey);
+    const resolved = resolveClient(props.client, props.userKey);
+    if (resolved instanceof Error) throw resolved;
+    base = resolved;
     if (chooseWire(props.wire, base) === 'responses') wire = responsesWire;
     const client = lean ? base : withResponseLimits(base, limits);
     // The SDK adds a listener to the signal it is given, and on Node 20 that costs microseconds on a fresh signal:

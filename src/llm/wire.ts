@@ -1,3 +1,4 @@
+import { InvalidWireError } from '../errors/invalid-wire.error';
 import type { LLMClient, LLMRequestOptions } from './client';
 import type { ChunkReceiver } from './lean-stream';
 import type { LLMRequestBody, Wire } from './response-types';
@@ -46,6 +47,16 @@ export interface WireProtocol<Chunk = unknown> {
 export function isOpenAIApi(client: object): boolean {
   const url: unknown = Reflect.get(client, 'baseURL');
   return typeof url === 'string' && (url === 'https://api.openai.com' || url.startsWith('https://api.openai.com/'));
+}
+
+const WIRES: ReadonlySet<unknown> = new Set<Wire>(['auto', 'chat', 'responses']);
+
+/**
+ * Why `wire` cannot be followed (a value from configuration is not held to the type): `undefined` for a known wire
+ * or none, else the error to end the run with before any request, never a silent fall back to chat.
+ */
+export function invalidWire(wire: unknown): InvalidWireError | undefined {
+  return wire === undefined || WIRES.has(wire) ? undefined : new InvalidWireError(wire);
 }
 
 /** The wire a request goes over: `wire`, or for `'auto'` the one `client`'s base URL calls for. */

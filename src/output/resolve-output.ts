@@ -58,6 +58,13 @@ function readOutput(props: RunAgentCallProps<unknown>): OutputFormat {
     throw new OutputSchemaError(`outputRetries must be a non-negative integer, not ${String(retries)}`);
   }
   const source = jsonSchemaOf(standard);
+  // A class whose fields carry no @Param gives an empty schema: every answer would fail, after every retry.
+  if (className !== undefined && !(isRecord(source.properties) && Object.keys(source.properties).length > 0)) {
+    throw new OutputSchemaError(
+      `output class ${className} has no field the model can fill: decorate each field of the answer with @Param() ` +
+        '(a field without it is neither shown to the model nor accepted)',
+    );
+  }
   const profiled = applyProfile(source, PROFILE_RULES[profile]);
   if (profiled.problems.length) {
     throw new OutputSchemaError(

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { checkExcerpt, OMISSION, type ExcerptReport } from './excerpt';
 
 const root = join(__dirname, '../..');
 
@@ -31,31 +32,22 @@ function prose(markdown: string): string {
 
 const TS = new Set(['ts', 'typescript', 'tsx', 'mts', 'cts']);
 
-/** Collapse whitespace, so indentation and alignment do not matter. */
-const normalize = (line: string) => line.replace(/\s+/g, ' ').trim();
-
 /** Docs import the package; samples import the source tree. */
 function asInSample(line: string, sampleFile: string): string {
   const src = relative(dirname(join(root, sampleFile)), join(root, 'src')) || '.';
-  return normalize(
-    line.replace(/from '(agentcall)(\/[\w-]+)?'/, (_m, _name, sub: string | undefined) => `from '${src}${sub ?? ''}'`),
+  return line.replace(
+    /from '(agentcall)(\/[\w-]+)?'/,
+    (_m, _name, sub: string | undefined) => `from '${src}${sub ?? ''}'`,
   );
 }
 
-/** The lines of `code` that are not found, in order, in `sampleFile`. */
-function missingLines(code: string, sampleFile: string): string[] {
-  const sample = readFileSync(join(root, sampleFile), 'utf8').split('\n').map(normalize);
-  const missing: string[] = [];
-  let at = 0;
-  for (const line of code
-    .split('\n')
-    .map((l) => asInSample(l, sampleFile))
-    .filter(Boolean)) {
-    const found = sample.indexOf(line, at);
-    if (found === -1) missing.push(line);
-    else at = found + 1;
-  }
-  return missing;
+/** How the block at hand matches its sample file. */
+function excerptOf(code: string, sampleFile: string): ExcerptReport {
+  const sample = readFileSync(join(root, sampleFile), 'utf8').split('\n');
+  return checkExcerpt(
+    code.split('\n').map((line) => asInSample(line, sampleFile)),
+    sample,
+  );
 }
 
 /** GitHub's anchor for a heading. */
@@ -101,7 +93,13 @@ describe.each(files)('%s', (file) => {
     it.each(tagged.map((block) => [block.line, block.file!, block.code] as const))(
       'block at line %i: every line is in %s, in order',
       (_line, sample, code) => {
-        expect(missingLines(code, sample)).toEqual([]);
+        expect(excerptOf(code, sample).missing).toEqual([]);
+      },
+    );
+    it.each(tagged.map((block) => [block.line, block.file!, block.code] as const))(
+      `block at line %i: each place it leaves code of %s out is marked \`${OMISSION}\``,
+      (_line, sample, code) => {
+        expect(excerptOf(code, sample).unmarked).toEqual([]);
       },
     );
   }

@@ -37,6 +37,15 @@ class ShopTools {
   }
 }
 
+/** A helper typed as users type theirs: it takes an `OpenAI`, and the test kit's client is one, with no cast. */
+async function ask(client: OpenAI, question: string): Promise<string> {
+  const completion = await client.chat.completions.create({
+    model: 'm',
+    messages: [{ role: 'user', content: question }],
+  });
+  return completion.choices[0]?.message.content ?? '';
+}
+
 async function main(): Promise<void> {
   const shop = new ShopTools();
   const tools = toolsFrom(shop);
@@ -60,6 +69,10 @@ async function main(): Promise<void> {
       [['tea', 2]],
     );
     assert.match(String(server.requests[1].body.messages.at(-1)?.content), /quantity/);
+
+    const asked = server.session([{ text: 'from a session' }]);
+    assert.equal(await ask(asked.client(), 'hi'), 'from a session');
+    assert.ok(asked.client() instanceof OpenAI);
 
     // The user's own client.
     const session = server.session([{ text: 'hello' }]);

@@ -26,8 +26,24 @@ class ShopTools {
   }
 }
 
+/** A helper typed as users type theirs: it takes an `OpenAI`, and the test kit's clients are one, with no cast. */
+async function ask(client: OpenAI, question: string): Promise<string> {
+  const completion = await client.chat.completions.create({
+    model: 'm',
+    messages: [{ role: 'user', content: question }],
+  });
+  return completion.choices[0]?.message.content ?? '';
+}
+
 const server = await startScriptedServer();
 try {
+  // The test kit's clients are the ES module build of the user's own openai: the same class to tsc and `instanceof`.
+  server.enqueue({ text: 'from the default script' });
+  assert.equal(await ask(server.client(), 'hi'), 'from the default script');
+  const asked = server.session([{ text: 'from a session' }]);
+  assert.equal(await ask(asked.client({ timeout: 5_000 }), 'hi'), 'from a session');
+  assert.ok(server.client() instanceof OpenAI);
+
   const session = server.session([
     { toolCalls: [{ name: 'order', arguments: { item: 'tea', quantity: 0 } }] },
     { toolCalls: [{ name: 'order', arguments: { item: 'tea', quantity: 2 } }] },

@@ -44,4 +44,9 @@ export type ClassModel = {
   readonly type: ClassType;
   readonly fields: readonly FieldModel[];
   readonly problems: readonly FieldProblem[];
+  /**
+   * Own properties of `new type()` with no decorator at all: left out of the schema, refused if the model sends
+   * them, removed from the instance validation builds, and reported by `definitionWarnings`.
+   */
+  readonly ignored: readonly string[];
 };

@@ -39,8 +39,8 @@ export function getClassModel(type: ClassType): ClassModel {
     };
     fields.push(field);
   }
-  problems.push(...undecoratedFields(type, new Set(allFacts.map((facts) => facts.propertyName))));
-  const model: ClassModel = { type, fields, problems };
+  const ignored = undecoratedFields(type, new Set(allFacts.map((facts) => facts.propertyName)));
+  const model: ClassModel = { type, fields, problems, ignored };
   models.set(type, model);
   return model;
 }

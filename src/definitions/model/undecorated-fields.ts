@@ -1,35 +1,33 @@
 import type { ClassType } from '../../metadata/options';
-import type { FieldProblem } from './field-model';
 
 /**
  * The own properties of `new type()` that carry neither `@Param` nor a class-validator check (`declared`
- * lists those that do). class-validator's whitelist refuses every own property of the instance it has no record
- * of, whether the model sent it or not, so such a property would fail every call while the schema leaves it out.
- * A property becomes an own property through an initialiser, or through any class field under
- * `useDefineForClassFields` (the default for ES2022+ targets); a declared-only field compiled without it leaves
- * no trace at run time and is harmless on both sides. A constructor that throws without arguments hides its
- * properties: class-transformer would fail the same way on every call.
+ * lists those that do). A property becomes an own property through an initialiser, or through any class field
+ * under `useDefineForClassFields` (the default for ES2022+ targets); a declared-only field compiled without it
+ * leaves no trace at run time. So that the same class behaves the same whatever that flag, such a property is
+ * ignored on both sides: validation removes it from the instance it builds (class-validator's whitelist would
+ * refuse every call over it), and refuses it when the model sends it. A constructor that throws without arguments
+ * hides its properties: class-transformer would fail the same way on every call.
  *
- * @example undecoratedFields(PostDto, new Set(['title'])) // [{ propertyName: 'body', message: 'has no @Param …' }]
+ * @example undecoratedFields(PostDto, new Set(['title'])) // ['body']
  *
  * @internal
  */
-export function undecoratedFields(type: ClassType, declared: ReadonlySet<string>): FieldProblem[] {
+export function undecoratedFields(type: ClassType, declared: ReadonlySet<string>): string[] {
   let instance: object;
   try {
     instance = new type();
   } catch {
     return [];
   }
-  return Object.keys(instance)
-    .filter((name) => !declared.has(name))
-    .map((propertyName) => ({ propertyName, message: undecoratedMessage(propertyName) }));
+  return Object.keys(instance).filter((name) => !declared.has(name));
 }
 
-function undecoratedMessage(name: string): string {
+/** What `definitionWarnings` says of such a property. */
+export function undecoratedWarning(className: string, name: string): string {
   return (
-    `has no @Param or class-validator decorator, yet every instance has it (an initialiser, or a class field under ` +
-    `"useDefineForClassFields"), so every call would be refused with "property ${name} should not exist"; ` +
-    `describe it with @Param() or a class-validator check, or remove it`
+    `${className}.${name}: has no @Param or class-validator decorator, so it is left out of the schema, refused ` +
+    `if the model sends it, and absent from the arguments the tool gets (an initialiser's value too); describe ` +
+    `it with @Param() or a class-validator check, or remove it`
   );
 }

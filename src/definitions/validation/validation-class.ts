@@ -24,7 +24,18 @@ const userPrototypes = new WeakMap<object, object>();
 export function validationClassOf<T extends object>(type: ClassType<T>): ClassType<T> {
   const known = derived.get(type);
   if (known) return known as ClassType<T>;
-  const subclass = class extends (type as ClassType) {};
+  const ignored = getClassModel(type).ignored;
+  // Undecorated own properties are removed as soon as an instance exists, before the model's values are assigned:
+  // left out unless sent (then the whitelist refuses them), whatever `useDefineForClassFields` made of them.
+  const subclass =
+    ignored.length === 0
+      ? class extends (type as ClassType) {}
+      : class extends (type as ClassType) {
+          constructor(...args: never[]) {
+            super(...args);
+            for (const name of ignored) Reflect.deleteProperty(this, name);
+          }
+        };
   // Error messages and `constructor.name` read as the user's class.
   Object.defineProperty(subclass, 'name', { value: type.name });
   derived.set(type, subclass);
@@ -50,7 +61,7 @@ function restate(meta: ValidationMetadata, target: ClassType): ValidationMetadat
  * Give a validated instance, and every validation-class instance nested in it, the prototype of the user's own
  * class, so the method gets an `OrderDto` (`order.constructor === OrderDto`) and ORMs and mappers that look a
  * class up by its constructor see the user's class. The constructor that ran is the user's (the subclass adds
- * none); only the validation subclass's prototype, which adds nothing but metadata, is left out. In place.
+ * at most the removal of undecorated properties); only the validation subclass's prototype, which adds nothing but metadata, is left out. In place.
  *
  * @internal
  */
