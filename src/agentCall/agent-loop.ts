@@ -238,7 +238,7 @@ export class AgentLoop {
     if (this.budget?.exhausted()) return this.refuseAll(calls);
     const cap = this.props.maxToolCallsPerTurn ?? DEFAULT_MAX_TOOL_CALLS_PER_TURN;
     const capped = calls.length > cap ? calls.slice(0, cap) : calls;
-    this.toolSearch?.noteCalls(capped);
+    await this.toolSearch?.noteCalls(capped);
     const approvals = await findApprovals(capped, this.props.tools);
     const runnable = capped.filter((_, i) => approvals[i] === undefined);
     const results = runnable.length ? await this.tools.run(runnable, snapshot, this.durable) : [];
