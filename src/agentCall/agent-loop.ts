@@ -239,9 +239,9 @@ export class AgentLoop {
     const cap = this.props.maxToolCallsPerTurn ?? DEFAULT_MAX_TOOL_CALLS_PER_TURN;
     const capped = calls.length > cap ? calls.slice(0, cap) : calls;
     await this.toolSearch?.noteCalls(capped);
-    const approvals = await findApprovals(capped, this.props.tools);
+    const { pending: approvals, parsed } = await findApprovals(capped, this.props.tools);
     const runnable = capped.filter((_, i) => approvals[i] === undefined);
-    const results = runnable.length ? await this.tools.run(runnable, snapshot, this.durable) : [];
+    const results = runnable.length ? await this.tools.run(runnable, snapshot, this.durable, parsed) : [];
     let stop = false;
     let next = 0;
     for (let i = 0; i < calls.length; i++) {
@@ -346,7 +346,7 @@ export class AgentLoop {
       messages: this.history.messages,
       events: this.events,
       handleInteractiveTool: this.props.handleInteractiveTool,
-      runTools: (calls, snapshot) => this.tools.run(calls, snapshot, this.durable),
+      runTools: (calls, snapshot, parsed) => this.tools.run(calls, snapshot, this.durable, parsed),
       settle: (call, result, callCount, at) => this.settle(call, result, callCount, at, point.seed),
     });
     return this.afterTurn(stop);
