@@ -240,10 +240,10 @@ export class AgentLoop {
     if (this.budget?.exhausted()) return this.refuseAll(calls);
     const cap = this.props.maxToolCallsPerTurn ?? DEFAULT_MAX_TOOL_CALLS_PER_TURN;
     const capped = calls.length > cap ? calls.slice(0, cap) : calls;
-    this.toolSearch?.noteCalls(capped);
-    const approvals = await findApprovals(capped, this.props.tools);
+    await this.toolSearch?.noteCalls(capped);
+    const { pending: approvals, parsed } = await findApprovals(capped, this.props.tools);
     const runnable = capped.filter((_, i) => approvals[i] === undefined);
-    const results = runnable.length ? await this.tools.run(runnable, snapshot, this.durable) : [];
+    const results = runnable.length ? await this.tools.run(runnable, snapshot, this.durable, parsed) : [];
     let stop = false;
     let next = 0;
     for (let i = 0; i < calls.length; i++) {
@@ -348,7 +348,7 @@ export class AgentLoop {
       messages: this.history.messages,
       events: this.events,
       handleInteractiveTool: this.props.handleInteractiveTool,
-      runTools: (calls, snapshot) => this.tools.run(calls, snapshot, this.durable),
+      runTools: (calls, snapshot, parsed) => this.tools.run(calls, snapshot, this.durable, parsed),
       settle: (call, result, callCount, at) => this.settle(call, result, callCount, at, point.seed),
     });
     return this.afterTurn(stop);

@@ -85,6 +85,7 @@ export class FallbackRequests {
       ...this.props,
       body: { ...this.props.body, model: entry.model },
       wire: entry.wire ?? this.props.wire,
+      requestOptions: entryRequestOptions(this.props.requestOptions, entry),
     };
     const requests = new ModelRequests(props, entry.client ?? this.client, this.signal, this.events, this.extras);
     if (entry.client) requests.provider = providerName(entry.client);
@@ -94,6 +95,28 @@ export class FallbackRequests {
   private aborted(): boolean {
     return this.signal?.aborted === true || Boolean(this.props.isAborted?.());
   }
+}
+
+/**
+ * The request options of an entry's requests. Another client is another provider or key: it gets the run's timeout,
+ * the headers it configures, and of the run's headers only those `sharedHeaders` names, never the primary's
+ * credentials. An entry on the run's client is the same provider: the run's headers, then its own.
+ */
+function entryRequestOptions(
+  options: RunAgentCallProps['requestOptions'],
+  entry: FallbackEntry,
+): RunAgentCallProps['requestOptions'] {
+  let headers: Record<string, string> | undefined;
+  if (!entry.client) {
+    headers = entry.headers ? { ...options?.headers, ...entry.headers } : options?.headers;
+  } else {
+    const shared = new Set((entry.sharedHeaders ?? []).map((name) => name.toLowerCase()));
+    const kept = Object.entries(options?.headers ?? {}).filter(([name]) => shared.has(name.toLowerCase()));
+    if (kept.length || entry.headers) headers = { ...Object.fromEntries(kept), ...entry.headers };
+  }
+  const timeout = options?.timeout;
+  if (timeout === undefined && headers === undefined) return undefined;
+  return { ...(timeout !== undefined && { timeout }), ...(headers && { headers }) };
 }
 
 /**

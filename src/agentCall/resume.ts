@@ -3,7 +3,7 @@ import { getErrText } from '../text/error-text';
 import { toolErrorText } from '../text/model-text';
 import { normalizeToolResult } from '../toolCall/normalize-tool-result';
 import type { RunToolResult, ToolExecuteResult, ToolInteractive } from '../toolCall/type';
-import { rejectionResponse } from './approvals';
+import { keptParams, rejectionResponse, unkeptResult, type ParsedCall } from './approvals';
 import type { RunEvents } from './observers';
 import type { FallbackEntry } from './fallback-entry';
 import { fallbackPosition } from './model-fallback';
@@ -133,7 +133,7 @@ export function restoreDurableState(
 /** What to do with one pending call on resume. */
 export type DecidedCall =
   /** Approved: run it now. */
-  | { action: 'run'; call: ChatCompletionMessageToolCall }
+  | { action: 'run'; call: ChatCompletionMessageToolCall; params: unknown }
   /** Rejected by the person: answer the model without running it. */
   | { action: 'reject'; call: ChatCompletionMessageToolCall; result: ToolExecuteResult }
   /** Answered: the decision's result is the call's result. */
@@ -164,7 +164,7 @@ export function planDecisions(
       const reason = typeof decision.reason === 'string' ? decision.reason : undefined;
       planned.push({ action: 'reject', call, result: { response: rejectionResponse(reason) } });
     } else if (entry.kind === 'approval' && decision && 'approve' in decision && decision.approve === true) {
-      planned.push({ action: 'run', call });
+      planned.push({ action: 'run', call, params: entry.params });
     } else if (entry.kind === 'interactive' && hasInteractiveHandler) {
       planned.push({ action: 'handle', call, interactive: entry.interactive });
     } else {
@@ -185,8 +185,12 @@ export type DecisionTarget = {
   messages: ChatCompletionMessageParam[];
   events: RunEvents;
   handleInteractiveTool: RunAgentCallProps['handleInteractiveTool'];
-  /** Run the approved calls, with `snapshot` as the history they see; results in call order. */
-  runTools(calls: ChatCompletionMessageToolCall[], snapshot: ChatCompletionMessageParam[]): Promise<RunToolResult[]>;
+  /** Run the approved calls, with `snapshot` as the history they see and `parsed` their params; results in call order. */
+  runTools(
+    calls: ChatCompletionMessageToolCall[],
+    snapshot: ChatCompletionMessageParam[],
+    parsed: ReadonlyMap<ChatCompletionMessageToolCall, ParsedCall>,
+  ): Promise<RunToolResult[]>;
   /** Take a call's result into the run, its tool message over the placeholder at `at`. */
   settle(call: ChatCompletionMessageToolCall, result: RunToolResult, callCount: number, at?: number): Promise<void>;
 };
@@ -204,9 +208,16 @@ export async function applyDecisions(
   target: DecisionTarget,
 ): Promise<boolean> {
   const { assistantIndex, toolIndex } = locatePending(target.messages, new Set(pending.map((p) => p.call.id)));
-  const approved = plan.flatMap((p) => (p.action === 'run' ? [p.call] : []));
+  const approved: ChatCompletionMessageToolCall[] = [];
+  // An approved call runs with the params kept in the state (checked with it, signed with it), not parsed again.
+  const parsed = new Map<ChatCompletionMessageToolCall, ParsedCall>();
+  for (const p of plan) {
+    if (p.action !== 'run') continue;
+    approved.push(p.call);
+    parsed.set(p.call, keptParams(p.params) ?? unkeptResult(p.call));
+  }
   const snapshot = assistantIndex >= 0 ? target.messages.slice(0, assistantIndex) : target.messages.slice();
-  const results = approved.length ? await target.runTools(approved, snapshot) : [];
+  const results = approved.length ? await target.runTools(approved, snapshot, parsed) : [];
   let next = 0;
   let stop = false;
   for (const decided of plan) {

@@ -2,9 +2,10 @@ import { RunAbortedError } from '../errors/run-aborted.error';
 import { journalKey, type ToolJournal } from '../toolCall/journal';
 import { normalizeToolResult } from '../toolCall/normalize-tool-result';
 import { toolErrorText } from '../text/model-text';
-import { runTool } from '../toolCall/run-tool';
+import { findTool, runParsedTool, runTool } from '../toolCall/run-tool';
 import type { RunToolResult, ToolDefinition, ToolExecuteResult, ToolOutcome } from '../toolCall/type';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
+import type { ParsedCall } from './approvals';
 import { RunEvents } from './observers';
 import { budgetSpentText } from './run-budget';
 import type { AfterToolCallEvent } from './type';
@@ -35,6 +36,8 @@ export type RunToolCallsProps = {
   admit?: () => boolean;
   /** With a `fallback` list: the model that made the calls, named in each `toolEnd` event. */
   model?: string;
+  /** Calls already parsed (an approval's check, a resumed call's kept params): run with these, not parsed again. */
+  parsed?: ReadonlyMap<ChatCompletionMessageToolCall, ParsedCall>;
 };
 
 /**
@@ -59,7 +62,15 @@ export async function runToolCalls({
   onJournalError,
   admit,
   model,
+  parsed,
 }: RunToolCallsProps): Promise<RunToolResult[]> {
+  const run = (call: ChatCompletionMessageToolCall, idempotencyKey: string | undefined): Promise<RunToolResult> => {
+    const props = { call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller };
+    const known = parsed?.get(call);
+    const tool = known && findTool(tools, call.function.name);
+    if (!known || !tool) return runTool(props);
+    return 'outcome' in known ? Promise.resolve(known) : runParsedTool(tool, known.params, props);
+  };
   const results = new Array<RunToolResult>(calls.length);
   // Set once a call pauses (`interactive`) or stops the run: calls not started by then never start.
   let halted = false;
@@ -80,7 +91,7 @@ export async function runToolCalls({
     const idempotencyKey = runId === undefined ? undefined : journalKey(runId, call.id);
     if (!journal || idempotencyKey === undefined) {
       if (admit && !admit()) return { response: budgetSpentText(call), outcome: 'skipped' };
-      return runTool({ call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller });
+      return run(call, idempotencyKey);
     }
     let recorded: (ToolExecuteResult & { outcome?: unknown }) | undefined;
     try {
@@ -97,7 +108,7 @@ export async function runToolCalls({
       return { ...normalizeToolResult(recorded), outcome: isOutcome(recorded.outcome) ? recorded.outcome : 'ok' };
     }
     if (admit && !admit()) return { response: budgetSpentText(call), outcome: 'skipped' };
-    const result = await runTool({ call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller });
+    const result = await run(call, idempotencyKey);
     // The raw error stays in this process: it is for logs, and rarely survives serialisation anyway.
     const { error: _raw, ...journaled } = result;
     try {

@@ -1,4 +1,4 @@
-import type { ChatCompletionTool } from '../llm/type';
+import type { ChatCompletionMessageToolCall, ChatCompletionTool } from '../llm/type';
 import { modelSafeText, problemListText } from '../text/model-text';
 import { safeParseJsonArgs } from '../toolCall/parse-json-args';
 import type { ToolDefinition, ToolParseResult } from '../toolCall/type';
@@ -7,6 +7,13 @@ import { MAX_TOOL_SEARCH_RESULTS, type ToolSearchHits } from './tool-search-inde
 
 /** The name of the tool the loop adds when a tool is deferred. A tool of the set with this name is a duplicate. */
 export const SEARCH_TOOLS_NAME = 'search_tools';
+
+/**
+ * The `search_tools` calls one turn searches; later calls of the turn are answered with a note to search again in
+ * the next turn. With the index's caps (16 words a query, descriptions indexed up to 500 characters), the work of a
+ * turn is bounded whatever the model sends, and the loop yields to the event loop between searches.
+ */
+export const MAX_SEARCHES_PER_TURN = 8;
 
 /** Each description in an answer is cut to this: the full one goes out with the tool's schema once it is found. */
 const MAX_ANSWER_DESCRIPTION_CHARS = 300;
@@ -31,21 +38,31 @@ const SCHEMA: ChatCompletionTool = deepFreeze({
 });
 
 /**
- * The `search_tools` tool of one run: `search` ranks its deferred tools (what it finds is taken as found by the
- * loop, from the call).
+ * The `search_tools` tool of one run: `search` hands back what a call found (the loop searched it when it took
+ * what the call finds), or `undefined` for a call past the turn's {@link MAX_SEARCHES_PER_TURN}.
  *
  * @internal
  */
 export function searchToolsTool(
-  search: (query: string) => ToolSearchHits,
+  search: (
+    call: ChatCompletionMessageToolCall,
+    query: string,
+  ) => ToolSearchHits | undefined | Promise<ToolSearchHits | undefined>,
   searchable: number,
 ): ToolDefinition<{ query: string }> {
   return {
     schema: SCHEMA,
     parseParams: parseQuery,
-    execute: async ({ params }) => ({ response: answerText(params.query, search(params.query), searchable) }),
+    execute: async ({ call, params }) => {
+      const hits = await search(call, params.query);
+      return { response: hits ? answerText(params.query, hits, searchable) : OVER_CAP_TEXT };
+    },
   };
 }
+
+const OVER_CAP_TEXT =
+  `Not searched: a turn runs at most ${MAX_SEARCHES_PER_TURN} searches, and this turn asked for more. ` +
+  'Use what the first searches found, or search again in your next turn.';
 
 /**
  * The arguments of a `search_tools` call: an object with a string `query`.

@@ -1,6 +1,7 @@
 import { DEFAULT_TOOL_CONCURRENCY } from '../constants';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
 import type { RunToolResult } from '../toolCall/type';
+import type { ParsedCall } from './approvals';
 import type { DurableState } from './run-state-snapshot';
 import { runToolCalls } from './run-tool-calls';
 import type { RunEvents } from './observers';
@@ -27,11 +28,15 @@ export class ToolCallRunner {
     private readonly admit?: () => boolean,
   ) {}
 
-  /** Run `calls` as the run `identity` names, with `snapshot` as the history they see; results in call order. */
+  /**
+   * Run `calls` as the run `identity` names, with `snapshot` as the history they see; results in call order. A call
+   * in `parsed` runs with the params found there (or is answered by the result there), without a second parse.
+   */
   run(
     calls: ChatCompletionMessageToolCall[],
     snapshot: ChatCompletionMessageParam[],
     identity: Pick<DurableState, 'runId' | 'caller' | 'model'>,
+    parsed?: ReadonlyMap<ChatCompletionMessageToolCall, ParsedCall>,
   ): Promise<RunToolResult[]> {
     const props = this.props;
     return runToolCalls({
@@ -48,6 +53,7 @@ export class ToolCallRunner {
       onJournalError: this.onJournalError,
       admit: this.admit,
       model: identity.model,
+      parsed,
     });
   }
 }

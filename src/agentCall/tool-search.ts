@@ -1,8 +1,9 @@
+import { setImmediate as nextTick } from 'node:timers/promises';
 import type { ChatCompletionMessageToolCall, ChatCompletionTool } from '../llm/type';
 import type { ToolDefinition } from '../toolCall/type';
 import type { DurableState } from './run-state-snapshot';
-import { parseQuery, SEARCH_TOOLS_NAME, searchToolsTool } from './search-tools-tool';
-import { ToolSearchIndex } from './tool-search-index';
+import { MAX_SEARCHES_PER_TURN, parseQuery, SEARCH_TOOLS_NAME, searchToolsTool } from './search-tools-tool';
+import { ToolSearchIndex, type ToolSearchHits } from './tool-search-index';
 
 /** What a tool set's search needs, worked out once per set (and again only when the set changes). */
 type Catalog = {
@@ -37,6 +38,8 @@ export class ToolSearch {
   private readonly room: number;
   private sent?: { found: readonly string[] | undefined; length: number; schemas: ChatCompletionTool[] };
   private known?: { found: string[]; names: Set<string> };
+  /** What each `search_tools` call of the latest turn found; `undefined` for a call past {@link MAX_SEARCHES_PER_TURN}. */
+  private turn = new Map<ChatCompletionMessageToolCall, ToolSearchHits | undefined>();
 
   private constructor(
     private readonly catalog: Catalog,
@@ -46,7 +49,10 @@ export class ToolSearch {
     /** A deferred tool `body.tool_choice` names: the request must carry it, so it counts as found from the start. */
     private readonly chosen: string | undefined,
   ) {
-    const search = searchToolsTool((query) => catalog.index.search(query), catalog.deferred.size);
+    const search = searchToolsTool(
+      (call, query) => (this.turn.has(call) ? this.turn.get(call) : catalog.index.search(query)),
+      catalog.deferred.size,
+    );
     this.tools = [...tools, search];
     this.room = Math.max(0, MAX_TOOLS_PER_REQUEST - catalog.alwaysSent.length - 1);
   }
@@ -86,16 +92,25 @@ export class ToolSearch {
    * Take what a turn's calls find, in call order: a deferred tool the model calls by name is found by that call
    * (whatever its outcome), and a `search_tools` call finds what its answer lists. Worked out here from the calls,
    * not inside the tool, so the order does not depend on `toolConcurrency` and an answer replayed from a journal
-   * finds the same tools.
+   * finds the same tools. Each call's query is searched once, here (the tool answers from what this found); at most
+   * {@link MAX_SEARCHES_PER_TURN} calls a turn are searched, one per tick of the event loop.
    */
-  noteCalls(calls: readonly ChatCompletionMessageToolCall[]): void {
+  async noteCalls(calls: readonly ChatCompletionMessageToolCall[]): Promise<void> {
+    this.turn = new Map();
+    let searched = 0;
     for (const call of calls) {
       const name = call.function?.name;
       if (name === SEARCH_TOOLS_NAME) {
         const parsed = parseQuery(call.function.arguments);
         if (!parsed.success) continue;
-        for (const tool of this.catalog.index.search(parsed.data.query).tools)
-          this.markFound(tool.schema.function.name);
+        if (searched === MAX_SEARCHES_PER_TURN) {
+          this.turn.set(call, undefined);
+          continue;
+        }
+        if (searched++) await nextTick();
+        const hits = await this.catalog.index.search(parsed.data.query);
+        this.turn.set(call, hits);
+        for (const tool of hits.tools) this.markFound(tool.schema.function.name);
       } else if (typeof name === 'string' && this.catalog.deferred.has(name)) {
         this.markFound(name);
       }

@@ -2,7 +2,7 @@ import { TOOL_NAME_PATTERN } from '../constants';
 import { InvalidRunStateError } from '../errors/invalid-run-state.error';
 import { RunStateVersionError } from '../errors/run-state-version.error';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
-import { AWAITING_APPROVAL_RESPONSE } from './approvals';
+import { AWAITING_APPROVAL_RESPONSE, keptParams } from './approvals';
 import { RUN_STATE_VERSION, type RunState } from './run-state';
 import type { ChildrenInteractiveParams } from './type';
 
@@ -198,6 +198,9 @@ function expectPending(value: unknown, messages: readonly ChatCompletionMessageP
     if (entry.kind !== 'approval' && entry.kind !== 'interactive')
       fail(`${path}.kind`, "must be 'approval' or 'interactive'");
     expectToolCall(entry.call, `${path}.call`, false);
+    // A resumed call runs with these params, not its arguments parsed again: they must be what a pause keeps.
+    if (entry.kind === 'approval' && !keptParams(entry.params))
+      fail(`${path}.params`, 'must be JSON data within the argument caps');
     if (entry.kind === 'interactive')
       expectString(expectFields(entry.interactive, `${path}.interactive`).type, `${path}.interactive.type`);
     const call = entry.call as ChatCompletionMessageToolCall;

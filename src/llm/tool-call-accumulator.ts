@@ -52,6 +52,8 @@ export class ToolCallAccumulator {
   private readonly calls: ChatCompletionMessageToolCall[] = [];
   /** The id the provider sent for each call, by position in `calls` (ours may differ). */
   private readonly providerIds: (string | undefined)[] = [];
+  /** Provider id → the last position with it: a lookup per delta, where a scan of `providerIds` made a stream quadratic. */
+  private readonly lastSlotOfId = new Map<string, number>();
   /** Provider index → position in `calls`. */
   private readonly slots = new Map<number, number>();
   /** Position of the call the previous delta went to. */
@@ -87,6 +89,7 @@ export class ToolCallAccumulator {
         if (typeof delta.index === 'number') this.slots.set(delta.index, slot);
         this.calls.push(call);
         this.providerIds.push(delta.id || undefined);
+        if (delta.id) this.lastSlotOfId.set(delta.id, slot);
         this.count('tool call', keepToolCallFields(call, delta));
         if (onToolCall) callHook(onToolCall, 'onToolCall', { call }, onHookError);
       } else {
@@ -129,8 +132,7 @@ export class ToolCallAccumulator {
       return slot !== undefined && delta.id && this.providerIds[slot] !== delta.id ? undefined : slot;
     }
     if (delta.id) {
-      const slot = this.providerIds.lastIndexOf(delta.id);
-      return slot === -1 ? undefined : slot;
+      return this.lastSlotOfId.get(delta.id);
     }
     if (this.last === undefined) return undefined;
     return delta.function?.name && this.calls[this.last].function.arguments ? undefined : this.last;
@@ -148,6 +150,7 @@ export class ToolCallAccumulator {
     };
     this.count('tool call', call.id);
     this.count('tool call', name);
+    if (providerId) this.lastSlotOfId.set(providerId, this.calls.length);
     this.calls.push(call);
     this.providerIds.push(providerId || undefined);
     const { onToolCall, onHookError } = this.events;

@@ -212,6 +212,7 @@ function remoteTool(
     },
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
     ...(options.deferred === true && { deferred: true }),
+    remote: true,
   };
   return { definition, descriptionCut, ...(schemaError && { schemaError }) };
 }

@@ -104,6 +104,30 @@ export function readJsonArgs(raw: string, limits: JsonArgsLimits = {}): { data: 
   }
 }
 
+/**
+ * Strict JSON under the same caps as tool arguments (length, then depth and keys in one linear pass, before the
+ * parser sees it), forbidden keys dropped: for text that must be JSON as it is (a typed final answer), with no
+ * slicing and no JSON5.
+ *
+ * @internal
+ */
+export function readStrictJson(text: string, limits: JsonArgsLimits = {}): { data: unknown } | JsonArgsFailure {
+  const maxLength = limits.maxLength ?? DEFAULT_MAX_ARGS_LENGTH;
+  const maxDepth = limits.maxDepth ?? DEFAULT_MAX_ARGS_DEPTH;
+  const maxKeys = limits.maxKeys ?? DEFAULT_MAX_ARGS_KEYS;
+  if (text.length > maxLength) {
+    return { reason: 'too_long', detail: `${text.length} characters exceeds the limit of ${maxLength}` };
+  }
+  const shape = measureJson(text, maxDepth, maxKeys);
+  if (shape === 'too_deep') return { reason: 'too_deep', detail: `nesting deeper than ${maxDepth} levels` };
+  if (shape === 'too_many_keys') return { reason: 'too_many_keys', detail: `an object with more than ${maxKeys} keys` };
+  try {
+    return { data: MAY_SPELL_FORBIDDEN_KEY.test(text) ? JSON.parse(text, dropForbiddenKeys) : JSON.parse(text) };
+  } catch (error) {
+    return { reason: 'not_json', detail: jsonErrorDetail(error, text, 0) };
+  }
+}
+
 /** Where {@link sliceJsonStr}'s slice of `input` begins in it. */
 function sliceStartIn(input: string): number {
   const lead = input.length - input.trimStart().length;

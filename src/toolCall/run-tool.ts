@@ -51,10 +51,24 @@ export async function runTool({
   idempotencyKey,
   caller,
 }: RunToolProps): Promise<RunToolResult> {
-  const name = call?.function?.name;
-  const tool = findTool(tools, name);
-  if (!tool) return { response: toolNotFoundText(name, toolNames(tools)), outcome: 'not_found' };
+  const tool = findTool(tools, call?.function?.name);
+  if (!tool) return { response: toolNotFoundText(call?.function?.name, toolNames(tools)), outcome: 'not_found' };
+  const parsed = parseToolArgs(tool, call);
+  if ('outcome' in parsed) return parsed;
+  return runParsedTool(tool, parsed.params, { call, messages, signal, defaultTimeoutMs, idempotencyKey, caller });
+}
 
+/**
+ * Parse and validate a call's arguments as {@link runTool} does (the tool's `parseParams`, else the default caps):
+ * the params, or the result that answers the call.
+ *
+ * @internal
+ */
+export function parseToolArgs(
+  tool: ToolDefinition,
+  call: ChatCompletionMessageToolCall,
+): { params: unknown } | RunToolResult {
+  const name = call.function.name;
   const rawArgs = call.function.arguments ?? '';
   let parsed: ToolParseResult<unknown>;
   try {
@@ -71,13 +85,27 @@ export async function runTool({
       error: message ?? parsed,
     };
   }
+  return { params: parsed.data };
+}
 
+/**
+ * The rest of {@link runTool} for a call already found and parsed: execute with `params`, under the timeout and the
+ * run's signal.
+ *
+ * @internal
+ */
+export async function runParsedTool(
+  tool: ToolDefinition,
+  params: unknown,
+  { call, messages, signal, defaultTimeoutMs, idempotencyKey, caller }: Omit<RunToolProps, 'tools'>,
+): Promise<RunToolResult> {
+  const name = call.function.name;
   const key = idempotencyKey === undefined ? undefined : { idempotencyKey };
   const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
   // The tool's own signal, so listeners it (or a client it hands the signal to) adds never pile up on a signal
   // that outlives the call; made only if the tool reads it.
   const own = new LazyAbort();
-  if (!timeoutMs && !signal) return execute(tool, lazySignalContext(call, messages, parsed.data, own, caller, key));
+  if (!timeoutMs && !signal) return execute(tool, lazySignalContext(call, messages, params, own, caller, key));
   if (signal?.aborted) return aborted(name, signal);
 
   let timer: NodeJS.Timeout | undefined;
@@ -100,7 +128,7 @@ export async function runTool({
   });
   try {
     return await Promise.race([
-      execute(tool, lazySignalContext(call, messages, parsed.data, own, caller, key)),
+      execute(tool, lazySignalContext(call, messages, params, own, caller, key)),
       interrupted,
     ]);
   } finally {

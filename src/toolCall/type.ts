@@ -115,4 +115,10 @@ export type ToolDefinition<P = any> = {
    * on. For large tool sets (an MCP server's hundreds). A call to a deferred tool by name runs it (and finds it).
    */
   deferred?: boolean;
+  /**
+   * The name and description come from outside the app (`mcpTools` sets it): `search_tools` ranks a tool without it
+   * before every remote one for a word of the query it holds as it is, so a remote description stuffed with
+   * keywords cannot push a local tool out of the answer for its own words.
+   */
+  remote?: boolean;
 };

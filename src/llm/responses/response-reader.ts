@@ -44,6 +44,8 @@ export class ResponsesReader {
    * with their own ids are two calls even when the model gave both one call id. */
   private callsById?: Map<string, ChatCompletionMessageToolCall>;
   private droppedIds?: Set<string>;
+  /** Ids of the reasoning items kept: a set, where a scan of the kept items made a response quadratic. */
+  private reasoningIds?: Set<string>;
   private lastTextIndex = -2;
   private ended = false;
 
@@ -165,8 +167,9 @@ export class ResponsesReader {
         break;
       }
       case 'reasoning': {
-        const kept = this.state.reasoningItems;
-        if (!this.settle(index) || (typeof item.id === 'string' && kept?.some((r) => r.id === item.id))) break;
+        const id = typeof item.id === 'string' ? item.id : undefined;
+        if (!this.settle(index) || (id !== undefined && this.reasoningIds?.has(id))) break;
+        if (id !== undefined) (this.reasoningIds ??= new Set()).add(id);
         const reasoning = keptReasoning(item);
         // Encrypted reasoning is kept and sent back whole: it counts against the response's cap like any text.
         this.state.count('reasoning', JSON.stringify(reasoning));

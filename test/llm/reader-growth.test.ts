@@ -1,0 +1,52 @@
+import { ResponseState } from '../../src/llm/response-state';
+import { ResponsesReader } from '../../src/llm/responses/response-reader';
+import { ToolCallAccumulator } from '../../src/llm/tool-call-accumulator';
+import type { ChatCompletionChunk } from '../../src/llm/type';
+import { costOf } from '../helpers/growth';
+
+/** 10× the input may cost at most this many times the CPU: about 10 when linear, about 100 when quadratic. */
+const LINEAR = 20;
+
+/** The reader builds its errors with the client's class; these responses raise none. */
+class Failure extends Error {}
+
+/** A delta as a provider that sends no `index` (Gemini, older Ollama) sends it. */
+type ToolCallDelta = NonNullable<ChatCompletionChunk['choices'][number]['delta']['tool_calls']>[number];
+
+describe('the wires read what a model endpoint sends in linear time', () => {
+  it('Responses: reasoning items with ids', () => {
+    const items = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ type: 'reasoning', id: `rs_${i}`, summary: [] }));
+    const read = (output: object[]) => {
+      const state = new ResponseState({ body: { model: 'm', messages: [] }, maxResponseBytes: 1 << 30 }, false);
+      new ResponsesReader(state, Failure).consume({ status: 'completed', output });
+      return state.reasoningItems;
+    };
+    // A repeated id is still kept once.
+    const state = new ResponseState({ body: { model: 'm', messages: [] } }, false);
+    const twice = { type: 'reasoning', id: 'rs_1', summary: [] };
+    new ResponsesReader(state, Failure).consume({ status: 'completed', output: [twice, { ...twice }] });
+    expect(state.reasoningItems).toHaveLength(1);
+
+    const small = items(2_000);
+    const large = items(20_000);
+    expect(costOf(() => read(large)) / costOf(() => read(small))).toBeLessThan(LINEAR);
+  });
+
+  it('Chat: tool calls sent without an index, told apart by their ids', () => {
+    const stream = (n: number) =>
+      Array.from({ length: n }, (_, i): ToolCallDelta[][] => [
+        [{ id: `c${i}`, function: { name: 'f', arguments: '{' } } as ToolCallDelta],
+        [{ id: `c${i}`, function: { arguments: '}' } } as ToolCallDelta],
+      ]).flat();
+    const read = (deltas: ToolCallDelta[][]) => {
+      const calls = new ToolCallAccumulator({});
+      for (const delta of deltas) calls.push(delta);
+      return calls.finish();
+    };
+    expect(read(stream(3)).map((call) => call.function.arguments)).toEqual(['{}', '{}', '{}']);
+    const small = stream(3_000);
+    const large = stream(30_000);
+    expect(costOf(() => read(large)) / costOf(() => read(small))).toBeLessThan(LINEAR);
+  });
+});
