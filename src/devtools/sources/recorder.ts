@@ -60,6 +60,8 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
   const runs = new Map<string, RunModel>();
   const controllers = new Map<string, AbortController>();
   const states = new Map<string, RunState>();
+  /** Runs with a recorded call that has not finished. */
+  const active = new Set<string>();
   const listeners = new Set<(runId?: string) => void>();
   const notify = (runId?: string) => listeners.forEach((listener) => listener(runId));
 
@@ -73,6 +75,7 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
         runs.delete(oldest);
         controllers.delete(oldest);
         states.delete(oldest);
+        active.delete(oldest);
       }
       notify();
     }
@@ -81,37 +84,46 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
 
   const hooks = (props: Partial<RunAgentCallProps> = {}): RecorderHooks => {
     const runId = props.resumeFrom?.runId ?? props.runId ?? randomUUID();
-    const run = modelOf(runId);
-    if (props.body?.model) run.model = props.body.model;
-    if (!props.resumeFrom && props.body?.messages) run.input = props.body.messages;
-    if (props.resumeFrom) {
-      Object.assign(run.decisions, props.decisions ?? {});
-      run.addStatus('running');
-    }
-    run.pending = [];
     const controller = new AbortController();
-    controllers.set(runId, controller);
+    // A run is recorded from its first event: a `resumeFrom` the loop refuses (a forged state under `stateSecret`)
+    // emits none, so its id never reaches the list and a real run of that id is left as it was.
+    let recorded: RunModel | undefined;
+    const start = (): RunModel => {
+      const run = modelOf(runId);
+      if (props.body?.model) run.model = props.body.model;
+      if (!props.resumeFrom && props.body?.messages) run.input = props.body.messages;
+      if (props.resumeFrom) {
+        Object.assign(run.decisions, props.decisions ?? {});
+        run.addStatus('running');
+      }
+      run.pending = [];
+      controllers.set(runId, controller);
+      active.add(runId);
+      return run;
+    };
+    const current = () => (recorded ??= start());
     const changed = () => notify(runId);
     return {
       runId,
       abortSignal: props.abortSignal ? AbortSignal.any([props.abortSignal, controller.signal]) : controller.signal,
       onStreaming: (e) => {
         props.onStreaming?.(e);
-        run.addText(e.text);
+        current().addText(e.text);
         changed();
       },
       onReasoning: (e) => {
         props.onReasoning?.(e);
-        run.addReasoning(e.text);
+        current().addReasoning(e.text);
         changed();
       },
       onToolCall: (e) => {
         props.onToolCall?.(e);
-        run.addToolCall({ id: e.call.id, name: e.call.function.name, arguments: e.call.function.arguments });
+        current().addToolCall({ id: e.call.id, name: e.call.function.name, arguments: e.call.function.arguments });
         changed();
       },
       onRequestEnd: (e) => {
         props.onRequestEnd?.(e);
+        const run = current();
         run.endRequest({
           model: e.model,
           ms: e.ms,
@@ -127,6 +139,7 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
       },
       onAfterToolCall: (e) => {
         props.onAfterToolCall?.(e);
+        const run = current();
         run.setArguments(e.call.id, e.call.function.arguments);
         run.endTool(e.call.id, {
           name: e.call.function.name,
@@ -138,12 +151,13 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
       },
       onToolCompress: (e) => {
         props.onToolCompress?.(e);
-        run.setModelResponse(e.call.id, e.response);
+        current().setModelResponse(e.call.id, e.response);
         changed();
       },
       onCheckpoint: async (state) => {
         await props.onCheckpoint?.(state);
         states.set(runId, state);
+        const run = current();
         run.turns = state.turn;
         run.inputTokens = state.usage.inputTokens;
         run.outputTokens = state.usage.outputTokens;
@@ -157,7 +171,8 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
 
   const finish = (result: RunAgentResponse) => {
     const run = runs.get(result.state.runId);
-    if (!run) return;
+    // Only a call that was recorded ends: a refused `resumeFrom` hands back the state it came with, id and all.
+    if (!run || !active.delete(run.runId)) return;
     run.text = result.text;
     if (result.error) run.error = errorText(result.error);
     const status =
