@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Decision } from '../index';
+import { getErrText } from '../text/error-text';
 import { exportFileName, exportRunAsTest } from './export-test';
 import { send } from './respond';
 import type { ModelPrice } from './source';
@@ -122,7 +123,7 @@ function parseDecisions(body: unknown): Record<string, Decision> | undefined {
 }
 
 function errorMessage(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).slice(0, 500);
+  return getErrText(error);
 }
 
 function problemText(problem: string | undefined, error: unknown): string {

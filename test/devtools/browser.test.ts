@@ -61,6 +61,8 @@ describe('the devtools page in a real Chromium, over a queue on a real Redis', (
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(devtools.url);
     await page.getByTestId('no-runs').waitFor();
+    // The link opened the page; the token left the address bar (a cookie of the page carries it now).
+    expect(page.url()).toBe(`${new URL(devtools.url).origin}/`);
 
     server.enqueue(
       {

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Decision } from '../../index';
 import { listRuns } from '../../bullmq';
 import type { AgentRuns, RunEvent, RunListing, RunRecord } from '../../bullmq';
+import { getErrText } from '../../text/error-text';
 import { RunModel } from '../run-model';
 import type { RunSource } from '../source';
 import type { RunSummary } from '../types';
@@ -67,7 +68,7 @@ export function bullmqRunSource(options: BullmqRunSourceOptions): RunSource {
     try {
       return await Promise.race([work, timeout]);
     } catch (error) {
-      if (isConnectionError(error)) setProblem(`${reached} is unreachable: ${message(error)}. Retrying…`);
+      if (isConnectionError(error)) setProblem(`${reached} is unreachable: ${getErrText(error)}. Retrying…`);
       throw error;
     } finally {
       clearTimeout(timer);

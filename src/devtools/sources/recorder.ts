@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Decision, RunAgentCallProps, RunAgentResponse, RunState } from '../../index';
 import { RunModel } from '../run-model';
+import { errorText } from '../safe-text';
 import type { RunSource } from '../source';
 import { pendingViews, readModelResponses } from './state-view';
 
@@ -217,8 +218,4 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
     },
   };
   return { hooks, finish, source };
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
