@@ -281,6 +281,53 @@ describe('the devtools server over an in-process recorder', () => {
     }
   });
 
+  it('gathers decisions until every pending call has one, then resumes once with all of them', async () => {
+    const resumed: unknown[] = [];
+    const pay = fakeTool('pay', () => ({ response: 'paid' }), { needsApproval: true });
+    const refund = fakeTool('refund', () => ({ response: 'refunded' }), { needsApproval: true });
+    const approvals = createRunRecorder({ resume: ({ decisions }) => resumed.push(decisions) });
+    const tools = await startDevtools({ source: approvals.source });
+    const decide = (runId: string, body: string) =>
+      rawRequest(apiUrl(tools.url, `/api/runs/${runId}/decide`), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+    try {
+      server.enqueue({
+        toolCalls: [
+          { id: 'p1', name: 'pay', arguments: { amount: 5 } },
+          { id: 'r1', name: 'refund', arguments: {} },
+        ],
+      });
+      const props = {
+        client: server.client(),
+        body: { model: 'gpt-test', messages: [user('pay')] },
+        tools: [pay, refund],
+        runId: 'two',
+      };
+      approvals.finish(await runAgentLoop({ ...props, ...approvals.hooks(props) }));
+
+      const none = await decide('two', '{"decisions":{}}');
+      expect(none.status).toBe(400);
+      expect(JSON.parse(none.body)).toMatchObject({ name: 'InvalidDecisionsError' });
+      const first = await decide('two', '{"decisions":{"p1":{"approve":true}}}');
+      expect(JSON.parse(first.body)).toEqual({ ok: true, undecided: ['r1'] });
+      expect(resumed).toEqual([]);
+      const page = JSON.parse((await rawRequest(apiUrl(tools.url, '/api/runs/two'))).body) as RunPage;
+      expect(page.pending.map((p) => [p.callId, p.decided])).toEqual([
+        ['p1', 'approved'],
+        ['r1', undefined],
+      ]);
+      expect((await decide('two', '{"decisions":{"x9":{"approve":true}}}')).status).toBe(409);
+      const last = await decide('two', '{"decisions":{"r1":{"approve":false,"reason":"no"}}}');
+      expect(JSON.parse(last.body)).toEqual({ ok: true, undecided: [] });
+      expect(resumed).toEqual([{ p1: { approve: true }, r1: { approve: false, reason: 'no' } }]);
+    } finally {
+      await tools.close();
+    }
+  });
+
   it('cancels a running run', async () => {
     server.enqueue({ text: 'z'.repeat(400), chunkSize: 4, chunkDelayMs: 20 });
     const props = {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Decision, RunAgentCallProps, RunAgentResponse, RunState } from '../../index';
+import { DecisionGather } from '../decision-gather';
 import { RunModel } from '../run-model';
 import { errorText } from '../safe-text';
 import type { RunSource } from '../source';
-import { pendingViews, readModelResponses } from './state-view';
+import { pendingViews, readModelResponses, withDecided } from './state-view';
 
 /** The props `recorder.hooks()` returns, to spread into `runAgentLoop`. */
 export type RecorderHooks = Required<
@@ -63,6 +64,7 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
   const states = new Map<string, RunState>();
   /** Runs with a recorded call that has not finished. */
   const active = new Set<string>();
+  const gathered = new DecisionGather();
   const listeners = new Set<(runId?: string) => void>();
   const notify = (runId?: string) => listeners.forEach((listener) => listener(runId));
 
@@ -77,6 +79,7 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
         controllers.delete(oldest);
         states.delete(oldest);
         active.delete(oldest);
+        gathered.forget(oldest);
       }
       notify();
     }
@@ -195,11 +198,22 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
         .reverse()
         .map((run) => run.summary())
         .sort((a, b) => b.startedAt - a.startedAt),
-    page: async (runId, page) =>
-      runs.get(runId)?.page(page, {
-        canDecide: options.resume !== undefined && (runs.get(runId)?.pending.length ?? 0) > 0,
+    page: async (runId, page) => {
+      const run = runs.get(runId);
+      const out = run?.page(page, {
+        canDecide: options.resume !== undefined && (run.pending.length ?? 0) > 0,
         canCancel: controllers.has(runId),
-      }),
+      });
+      if (out)
+        out.pending = withDecided(
+          out.pending,
+          gathered.decided(
+            runId,
+            out.pending.map((p) => p.callId),
+          ),
+        );
+      return out;
+    },
     fullText: async (runId, index, field) => runs.get(runId)?.fullText(index, field),
     recorded: async (runId) => runs.get(runId)?.recorded(),
     subscribe: (listener) => {
@@ -209,7 +223,13 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
     decide: async (runId, decisions) => {
       const state = states.get(runId);
       if (!options.resume || !state || !runs.get(runId)?.pending.length) throw new Error('This run is not waiting.');
-      await options.resume({ runId, state, decisions });
+      const { undecided, all } = gathered.add(
+        runId,
+        state.pending.map((p) => p.call.id),
+        decisions,
+      );
+      if (all) await options.resume({ runId, state, decisions: all });
+      return { undecided };
     },
     cancel: async (runId) => {
       const controller = controllers.get(runId);

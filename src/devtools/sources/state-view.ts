@@ -1,4 +1,4 @@
-import type { ChatCompletionMessageParam, RunState } from '../../index';
+import type { ChatCompletionMessageParam, Decision, RunState } from '../../index';
 import { PAGE_TEXT_CHARS } from '../api';
 import { nameText } from '../safe-text';
 import type { PendingView } from '../types';
@@ -25,4 +25,13 @@ export function readModelResponses(messages: ChatCompletionMessageParam[]): Map<
     );
   }
   return out;
+}
+
+/** The pending calls with what the page decided for each so far. */
+export function withDecided(pending: PendingView[], decided: Record<string, Decision>): PendingView[] {
+  return pending.map((view) => {
+    const decision = decided[view.callId];
+    if (decision === undefined) return view;
+    return { ...view, decided: 'approve' in decision && decision.approve ? 'approved' : 'rejected' };
+  });
 }
