@@ -14,6 +14,7 @@ const SYSTEM_SUITES = [
   '/test/devtools/browser\\.test\\.ts$',
   '/test/devtools/bullmq-source\\.test\\.ts$',
   '/test/devtools/export-test\\.test\\.ts$',
+  '/test/devtools/cli\\.test\\.ts$',
   '/test/toolCall/journal\\.crash\\.test\\.ts$',
   '/test/agentCall/resume-across-processes\\.test\\.ts$',
   '/test/reliability/load\\.test\\.ts$',

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { AgentRuns } from '../../src/bullmq';
-import { bullmqRunSource, startDevtools } from '../../src/devtools';
+import { startDevtools } from '../../src/devtools';
+import { bullmqRunSource } from '../../src/devtools/queue';
 
 /**
  * The queue's way, from code (`npx agentcall-devtools --redis <url>` does the same): the page over the runs of

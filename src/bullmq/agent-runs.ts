@@ -274,6 +274,8 @@ export class AgentRuns {
     options: { token?: string | undefined } = {},
   ): Promise<void> {
     checkRunId(runId);
+    if (!decisions || typeof decisions !== 'object' || !Object.keys(decisions).length)
+      throw new InvalidDecisionsError(runId, []);
     const secret = this.options.secret;
     if (secret === undefined && this.options.allowDecideWithoutToken !== true)
       throw new ResumeTokenError(runId, 'unconfigured');

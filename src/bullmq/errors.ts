@@ -37,7 +37,7 @@ export class ResumeTokenError extends AgentcallError {
   }
 }
 
-/** `decide` was given decisions for calls the run is not waiting on. Nothing was changed. */
+/** `decide` was given no decision, or decisions for calls the run is not waiting on. Nothing was changed. */
 export class InvalidDecisionsError extends AgentcallError {
   static {
     this.defineName('InvalidDecisionsError');
@@ -47,7 +47,11 @@ export class InvalidDecisionsError extends AgentcallError {
     readonly runId: string,
     readonly unknownCallIds: string[],
   ) {
-    super(`Run ${shown(runId)} is not waiting on ${shown(unknownCallIds.join(', '))}`);
+    super(
+      unknownCallIds.length
+        ? `Run ${shown(runId)} is not waiting on ${shown(unknownCallIds.join(', '))}`
+        : `No decision for run ${shown(runId)}: pass { [callId]: { approve: true } | { approve: false, reason? } } for its pending calls (runs.get(runId).state.pending)`,
+    );
   }
 }
 

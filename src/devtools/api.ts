@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Decision } from '../index';
+import { getErrText } from '../text/error-text';
 import { exportFileName, exportRunAsTest } from './export-test';
 import { send } from './respond';
 import type { ModelPrice } from './source';
@@ -77,8 +78,13 @@ export async function handleApi(
       if (!source.decide) return json(405, { error: 'This source cannot decide' });
       const decisions = parseDecisions(body);
       if (!decisions) return json(400, { error: 'Bad decisions' });
-      await source.decide(runId, decisions);
-      return json(200, { ok: true });
+      if (!Object.keys(decisions).length)
+        return json(400, {
+          name: 'InvalidDecisionsError',
+          error: 'No decision: send { "decisions": { "<callId>": { "approve": true } } } for a pending call',
+        });
+      const { undecided } = await source.decide(runId, decisions);
+      return json(200, { ok: true, undecided });
     }
     return json(405, { error: 'Method not allowed' });
   } catch (error) {
@@ -118,11 +124,11 @@ function parseDecisions(body: unknown): Record<string, Decision> | undefined {
           : { approve: false };
     else return undefined;
   }
-  return Object.keys(out).length ? out : undefined;
+  return out;
 }
 
 function errorMessage(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).slice(0, 500);
+  return getErrText(error);
 }
 
 function problemText(problem: string | undefined, error: unknown): string {

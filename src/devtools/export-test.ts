@@ -6,10 +6,23 @@ export function exportFileName(runId: string): string {
 }
 
 /**
+ * `value` as a JSON literal that every JS and TS parser reads as data. `JSON.stringify` leaves U+2028 and U+2029
+ * as they are (both end a `//` comment), and a literal pasted into a template or a comment would end at `` ` ``,
+ * `${` or a star and a slash: each of those characters is written as a `\u` escape, which means the same inside a string.
+ * Outside strings JSON has none of them, so the escape never touches the structure.
+ */
+function literal(value: unknown, indent?: number): string {
+  return (JSON.stringify(value, null, indent) ?? 'undefined').replace(
+    /[\u2028\u2029`$*/<>]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/**
  * A Jest test that replays a recorded run: the scripted server of `agentcall/testing` answers with the model's
  * recorded replies, stand-in tools give the recorded results, recorded decisions answer the pauses, and the test
- * asserts the same tool calls, outcomes and stop reason. Every recorded value is written with `JSON.stringify`,
- * so no text of the run can become code.
+ * asserts the same tool calls, outcomes and stop reason. Run text reaches the file only as JSON string literals
+ * escaped for every parser (never in a comment), so no text of the run can become code.
  */
 export function exportRunAsTest(run: RecordedRun): string {
   const turns = run.turns.map((turn) => ({
@@ -29,8 +42,8 @@ export function exportRunAsTest(run: RecordedRun): string {
     .map((call) => ({ id: call.id, outcome: run.results[call.id].outcome }));
   const gated = calls.filter((call) => run.decisions[call.id] !== undefined).map((call) => call.id);
   const names = [...new Set(calls.map((call) => call.name))];
-  const json = (value: unknown) => JSON.stringify(value, null, 2);
-  return `// A run recorded by agentcall devtools (${JSON.stringify(run.runId)}), replayed as a regression test.
+  const json = (value: unknown) => literal(value, 2);
+  return `// A run recorded by agentcall devtools, replayed as a regression test (its id is in \`describe\` below).
 // The model's replies come from the recording; the tools are stand-ins that give the recorded results. Put your
 // real tools in \`tools\` to test them against the same model turns.
 import { runAgentLoop } from 'agentcall';
@@ -50,9 +63,9 @@ const results: Record<string, { name: string; response: string }> = ${json(
 const decisions: Record<string, Decision> = ${json(run.decisions)};
 
 /** Calls that waited for a person. */
-const gated = new Set<string>(${JSON.stringify(gated)});
+const gated = new Set<string>(${literal(gated)});
 
-const toolNames: string[] = ${JSON.stringify(names)};
+const toolNames: string[] = ${literal(names)};
 
 /** A stand-in for each tool the model called: it answers each call with the recorded result. */
 const tools: ToolDefinition[] = toolNames.map((name) => ({
@@ -61,7 +74,7 @@ const tools: ToolDefinition[] = toolNames.map((name) => ({
   execute: async ({ call }) => ({ response: results[call.id]?.response ?? '' }),
 }));
 
-describe(${JSON.stringify(`the recorded run ${run.runId}`)}, () => {
+describe(${literal(`the recorded run ${run.runId}`)}, () => {
   it('makes the same tool calls, with the same outcomes', async () => {
     const server = await startScriptedServer({ turns });
     try {
@@ -69,7 +82,7 @@ describe(${JSON.stringify(`the recorded run ${run.runId}`)}, () => {
       const onAfterToolCall = (e: AfterToolCallEvent) => outcomes.push({ id: e.call.id, outcome: e.outcome });
       const props = {
         client: server.client(),
-        body: { model: ${JSON.stringify(run.model ?? 'model')}, messages: input as never },
+        body: { model: ${literal(run.model ?? 'model')}, messages: input as never },
         tools,
         onAfterToolCall,
       };
@@ -93,9 +106,9 @@ describe(${JSON.stringify(`the recorded run ${run.runId}`)}, () => {
       const expectedOutcomes = ${json(expectedOutcomes)};
       const known = new Set(expectedOutcomes.map((o) => o.id));
       expect(outcomes.filter((o) => known.has(o.id))).toEqual(expectedOutcomes);
-      expect(result.stopReason).toBe(${JSON.stringify(run.stopReason ?? 'completed')});${
+      expect(result.stopReason).toBe(${literal(run.stopReason ?? 'completed')});${
         run.text !== undefined && run.stopReason === 'completed'
-          ? `\n      expect(result.text).toBe(${JSON.stringify(run.text)});`
+          ? `\n      expect(result.text).toBe(${literal(run.text)});`
           : ''
       }
     } finally {

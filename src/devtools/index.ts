@@ -1,14 +1,12 @@
 /**
  * `agentcall/devtools`: a local page that shows runs as they happen and steers them (approve, reject, cancel),
  * over the runs of an `AgentRuns` queue or of an in-process recorder. A development tool: nothing of it runs
- * unless it is imported and started.
+ * unless it is imported and started. It loads no queue package: the queue's source is `agentcall/devtools/queue`.
  */
 export { startDevtools } from './server';
 export type { Devtools, DevtoolsOptions } from './server';
 export { createRunRecorder } from './sources/recorder';
 export type { RecorderHooks, RunRecorder, RunRecorderOptions } from './sources/recorder';
-export { bullmqRunSource } from './sources/bullmq';
-export type { BullmqRunSourceOptions } from './sources/bullmq';
 export { exportRunAsTest } from './export-test';
 export type { ModelPrice, RecordedRun, RecordedTurn, RunSource } from './source';
 export type {

@@ -1,8 +1,5 @@
-/**
- * The page's HTML: a shell that loads the bundle. The token is ours (hex), so it is safe in an attribute; the
- * script reads it back from the URL.
- */
-export function pageHtml(token: string): string {
+/** The page's HTML: a shell that loads the bundle. The token rides in the page's cookie, never in the markup. */
+export function pageHtml(): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -10,11 +7,11 @@ export function pageHtml(token: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>agentcall devtools</title>
-<link rel="stylesheet" href="/app.css?token=${token}">
+<link rel="stylesheet" href="/app.css">
 </head>
 <body>
 <div id="app"></div>
-<script src="/app.js?token=${token}"></script>
+<script src="/app.js"></script>
 </body>
 </html>
 `;

@@ -1,4 +1,5 @@
 import type { Decision } from '../index';
+import { nameText } from './safe-text';
 import type { ModelPrice, RecordedRun } from './source';
 import type {
   DevtoolsRunStatus,
@@ -174,7 +175,7 @@ export class RunModel {
     return {
       runId: this.runId,
       status: this.status,
-      ...(this.model ? { model: this.model } : {}),
+      ...(this.model ? { model: nameText(this.model) } : {}),
       turns: Math.max(this.turns, this.items.filter((item) => item.kind === 'request').length),
       inputTokens: this.inputTokens,
       outputTokens: this.outputTokens,
@@ -276,12 +277,19 @@ export class RunModel {
 function view(item: LiveItem, max: number, open: LiveRequest | undefined): TimelineItem {
   if (item.kind === 'status') return item;
   if (item.kind === 'request') {
-    const { toolCallIds: _ids, text, reasoning, ...rest } = item;
-    return { ...rest, live: item === open, text: shown(text, max), reasoning: shown(reasoning, max) };
+    const { toolCallIds: _ids, text, reasoning, model, ...rest } = item;
+    return {
+      ...rest,
+      ...(model !== undefined ? { model: nameText(model) } : {}),
+      live: item === open,
+      text: shown(text, max),
+      reasoning: shown(reasoning, max),
+    };
   }
-  const { arguments: args, response, modelResponse, ...rest } = item;
+  const { arguments: args, response, modelResponse, name, ...rest } = item;
   return {
     ...rest,
+    name: nameText(name),
     arguments: shown(args, max),
     ...(response !== undefined ? { response: shown(response, max) } : {}),
     ...(modelResponse !== undefined ? { modelResponse: shown(modelResponse, max) } : {}),

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { hostAllowed, newToken, tokenMatches } from './auth';
+import { checkToken, cookieName, givenToken, hostAllowed, newToken, tokenCookie, tokenMatches } from './auth';
 import { handleApi } from './api';
 import { SECURITY_HEADERS, send } from './respond';
 import { pageHtml } from './page-html';
@@ -14,14 +14,16 @@ export type { Devtools, DevtoolsOptions } from './options';
 /**
  * Serve the devtools page on 127.0.0.1. Every request needs the URL's token (401 otherwise) and a loopback
  * `Host` and `Origin` (403 otherwise), so neither another site nor another user of the machine can read or steer
- * the runs.
+ * the runs. Opening the URL moves the token into a cookie of the page (`HttpOnly`, `SameSite=Strict`) and drops it
+ * from the address bar and the history. A `token` under 32 characters is refused.
  *
  * @example
  * const devtools = await startDevtools({ source: recorder.source });
  * console.log(`devtools: ${devtools.url}`);
  */
 export async function startDevtools(options: DevtoolsOptions): Promise<Devtools> {
-  const token = options.token ?? newToken();
+  const token = options.token === undefined ? newToken() : checkToken(options.token);
+  let cookie = '';
   const hub = new SseHub();
   const changed = new Set<string>();
   let listChanged = false;
@@ -49,10 +51,11 @@ export async function startDevtools(options: DevtoolsOptions): Promise<Devtools>
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (!hostAllowed(req, options.allowedHosts)) return send(res, 403, 'text/plain', 'Forbidden host or origin');
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const given = url.searchParams.get('token') ?? header(req, 'x-devtools-token');
-    if (!tokenMatches(token, given)) return send(res, 401, 'text/plain', 'Unauthorized');
-    if (req.method === 'GET' && url.pathname === '/')
-      return send(res, 200, 'text/html; charset=utf-8', pageHtml(token));
+    if (!tokenMatches(token, givenToken(req, url, cookie))) return send(res, 401, 'text/plain', 'Unauthorized');
+    if (req.method === 'GET' && url.pathname === '/' && url.searchParams.has('token'))
+      // The link keeps working, and the address bar and history keep only `/` (a fragment such as `#/run/x` stays).
+      return send(res, 303, 'text/plain', 'See /', { location: '/', 'set-cookie': tokenCookie(cookie, token) });
+    if (req.method === 'GET' && url.pathname === '/') return send(res, 200, 'text/html; charset=utf-8', pageHtml());
     if (req.method === 'GET' && url.pathname === '/app.js')
       return send(res, 200, 'text/javascript; charset=utf-8', (await uiAssets()).js);
     if (req.method === 'GET' && url.pathname === '/app.css')
@@ -70,6 +73,7 @@ export async function startDevtools(options: DevtoolsOptions): Promise<Devtools>
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  cookie = cookieName(port);
   let closed: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
@@ -83,9 +87,4 @@ export async function startDevtools(options: DevtoolsOptions): Promise<Devtools>
         await options.source.close?.();
       })()),
   };
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }

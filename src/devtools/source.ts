@@ -36,8 +36,11 @@ export interface RunSource {
   recorded(runId: string): Promise<RecordedRun | undefined>;
   /** Be told when a run changed (`runId`) or the runs did (`undefined`); returns the unsubscribe. */
   subscribe(listener: (runId?: string) => void): () => void;
-  /** Answer the pending calls of a waiting run. */
-  decide?(runId: string, decisions: Record<string, Decision>): Promise<void>;
+  /**
+   * Decide pending calls of a waiting run: decisions gather until every pending call has one, and only then the run
+   * goes on. Resolves with the calls still undecided.
+   */
+  decide?(runId: string, decisions: Record<string, Decision>): Promise<{ undecided: string[] }>;
   /** Cancel a running or waiting run. */
   cancel?(runId: string): Promise<void>;
   /** What keeps the source from reading runs now (Redis unreachable), for the page to show; `undefined` when fine. */

@@ -82,6 +82,8 @@ export type PendingView = {
   /** `approval`: a call to a tool that needs approval; `interactive`: a tool that paused the run. */
   kind: 'approval' | 'interactive';
   arguments: string;
+  /** What the page decided for it, while other calls of the pause are still undecided. */
+  decided?: 'approved' | 'rejected';
 };
 
 /** One page of a run: its summary, a slice of its timeline, and what waits for a person. */

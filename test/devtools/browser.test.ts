@@ -4,7 +4,8 @@ import { Redis } from 'ioredis';
 import type { Browser } from 'playwright-core';
 import { AgentRuns } from '../../src/bullmq';
 import { runAgentLoop } from '../../src';
-import { bullmqRunSource, createRunRecorder, startDevtools } from '../../src/devtools';
+import { createRunRecorder, startDevtools } from '../../src/devtools';
+import { bullmqRunSource } from '../../src/devtools/queue';
 import type { Devtools } from '../../src/devtools';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { launchChromium } from '../helpers/chromium';
@@ -61,6 +62,8 @@ describe('the devtools page in a real Chromium, over a queue on a real Redis', (
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(devtools.url);
     await page.getByTestId('no-runs').waitFor();
+    // The link opened the page; the token left the address bar (a cookie of the page carries it now).
+    expect(page.url()).toBe(`${new URL(devtools.url).origin}/`);
 
     server.enqueue(
       {

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { AgentRuns, listRuns } from '../../src/bullmq';
-import { bullmqRunSource, startDevtools } from '../../src/devtools';
+import { startDevtools } from '../../src/devtools';
+import { bullmqRunSource } from '../../src/devtools/queue';
 import type { Devtools, RunPage, RunSummary } from '../../src/devtools';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { launchChromium } from '../helpers/chromium';

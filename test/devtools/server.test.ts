@@ -79,12 +79,59 @@ describe('the devtools server over an in-process recorder', () => {
     expect(decide.status).toBe(403);
   });
 
+  it('refuses a token under 32 characters: an empty one never turns authentication off', async () => {
+    for (const token of ['', 'x', 'y'.repeat(31)])
+      await expect(startDevtools({ source: recorder.source, token })).rejects.toThrow(
+        /token must be at least 32 characters/,
+      );
+    const long = await startDevtools({ source: recorder.source, token: 'z'.repeat(32) });
+    try {
+      expect((await rawRequest(`${new URL(long.url).origin}/api/runs`)).status).toBe(401);
+      expect((await rawRequest(apiUrl(long.url, '/api/runs'))).status).toBe(200);
+    } finally {
+      await long.close();
+    }
+  });
+
+  it('moves the token from the address into an HttpOnly, SameSite=Strict cookie of this page only', async () => {
+    const url = new URL(devtools.url);
+    const opened = await rawRequest(devtools.url);
+    expect(opened.status).toBe(303);
+    expect(opened.headers.location).toBe('/');
+    const [cookie] = opened.headers['set-cookie'] as string[];
+    expect(cookie).toBe(
+      `agentcall-devtools-${url.port}=${url.searchParams.get('token')}; Path=/; HttpOnly; SameSite=Strict`,
+    );
+    const jar = cookie.split(';')[0];
+    const page = await rawRequest(`${url.origin}/`, { headers: { cookie: jar, 'sec-fetch-site': 'none' } });
+    expect(page.status).toBe(200);
+    expect(page.body).not.toContain(url.searchParams.get('token'));
+    for (const path of ['/app.js', '/app.css', '/api/runs'])
+      expect((await rawRequest(`${url.origin}${path}`, { headers: { cookie: jar } })).status).toBe(200);
+    // Another site of this machine (another port is the same site) cannot ride on the cookie.
+    for (const site of ['cross-site', 'same-site'])
+      expect(
+        (await rawRequest(`${url.origin}/api/runs`, { headers: { cookie: jar, 'sec-fetch-site': site } })).status,
+      ).toBe(401);
+    // Another page's cookie is not this page's.
+    const other = await startDevtools({ source: recorder.source });
+    try {
+      const otherUrl = new URL(other.url);
+      const otherJar = `agentcall-devtools-${url.port}=${otherUrl.searchParams.get('token')}`;
+      expect((await rawRequest(`${url.origin}/api/runs`, { headers: { cookie: otherJar } })).status).toBe(401);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('serves the page with a policy that loads nothing from elsewhere', async () => {
-    const res = await rawRequest(devtools.url);
+    const url = new URL(devtools.url);
+    const res = await rawRequest(`${url.origin}/`, { headers: { 'x-devtools-token': url.searchParams.get('token')! } });
     expect(res.status).toBe(200);
     expect(res.headers['content-security-policy']).toContain("default-src 'none'");
     expect(res.headers['content-security-policy']).toContain("script-src 'self'");
-    expect(res.body).toContain('<script src="/app.js?token=');
+    expect(res.body).toContain('<script src="/app.js">');
+    expect(res.body).not.toContain(new URL(devtools.url).searchParams.get('token'));
     const js = await rawRequest(apiUrl(devtools.url, '/app.js'));
     expect(js.status).toBe(200);
     expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
@@ -234,6 +281,53 @@ describe('the devtools server over an in-process recorder', () => {
     }
   });
 
+  it('gathers decisions until every pending call has one, then resumes once with all of them', async () => {
+    const resumed: unknown[] = [];
+    const pay = fakeTool('pay', () => ({ response: 'paid' }), { needsApproval: true });
+    const refund = fakeTool('refund', () => ({ response: 'refunded' }), { needsApproval: true });
+    const approvals = createRunRecorder({ resume: ({ decisions }) => resumed.push(decisions) });
+    const tools = await startDevtools({ source: approvals.source });
+    const decide = (runId: string, body: string) =>
+      rawRequest(apiUrl(tools.url, `/api/runs/${runId}/decide`), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+    try {
+      server.enqueue({
+        toolCalls: [
+          { id: 'p1', name: 'pay', arguments: { amount: 5 } },
+          { id: 'r1', name: 'refund', arguments: {} },
+        ],
+      });
+      const props = {
+        client: server.client(),
+        body: { model: 'gpt-test', messages: [user('pay')] },
+        tools: [pay, refund],
+        runId: 'two',
+      };
+      approvals.finish(await runAgentLoop({ ...props, ...approvals.hooks(props) }));
+
+      const none = await decide('two', '{"decisions":{}}');
+      expect(none.status).toBe(400);
+      expect(JSON.parse(none.body)).toMatchObject({ name: 'InvalidDecisionsError' });
+      const first = await decide('two', '{"decisions":{"p1":{"approve":true}}}');
+      expect(JSON.parse(first.body)).toEqual({ ok: true, undecided: ['r1'] });
+      expect(resumed).toEqual([]);
+      const page = JSON.parse((await rawRequest(apiUrl(tools.url, '/api/runs/two'))).body) as RunPage;
+      expect(page.pending.map((p) => [p.callId, p.decided])).toEqual([
+        ['p1', 'approved'],
+        ['r1', undefined],
+      ]);
+      expect((await decide('two', '{"decisions":{"x9":{"approve":true}}}')).status).toBe(409);
+      const last = await decide('two', '{"decisions":{"r1":{"approve":false,"reason":"no"}}}');
+      expect(JSON.parse(last.body)).toEqual({ ok: true, undecided: [] });
+      expect(resumed).toEqual([{ p1: { approve: true }, r1: { approve: false, reason: 'no' } }]);
+    } finally {
+      await tools.close();
+    }
+  });
+
   it('cancels a running run', async () => {
     server.enqueue({ text: 'z'.repeat(400), chunkSize: 4, chunkDelayMs: 20 });
     const props = {
@@ -258,6 +352,28 @@ describe('the devtools server over an in-process recorder', () => {
     recorder.finish(result);
     const page = await getJson<RunPage>('/api/runs/slow');
     expect(page.summary.status).toBe('cancelled');
+  });
+
+  it('shows what the model or its endpoint chose masked and cut: errors, tool and model names', async () => {
+    const secret = 'sk-proj-' + 'a1B2c3D4'.repeat(6);
+    const longName = `${'n'.repeat(5000)}${secret}`;
+    await recordRun('masked', [
+      { toolCalls: [{ id: 'c1', name: longName, arguments: {} }] },
+      {
+        status: 400,
+        errorMessage: `bad key ${secret} at https://user:pw@gateway.example/v1?key=${secret}\n    at x (y.js:1:1)`,
+      },
+    ]);
+    const page = await getJson<RunPage>('/api/runs/masked');
+    const text = JSON.stringify(page);
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain('pw@');
+    expect(text).not.toContain('y.js');
+    expect(page.error).toMatch(/^\w*Error: 400 bad key \[redacted/);
+    const tool = page.items.find((item) => item.kind === 'tool')!;
+    expect(tool.kind === 'tool' && tool.name.length).toBeLessThanOrEqual(200);
+    const request = page.items.filter((item) => item.kind === 'request')[1];
+    expect(request.kind === 'request' && request.error).toMatch(/^\w*Error: 400 bad key \[redacted/);
   });
 
   it('a run without the recorder’s hooks is not recorded', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { runStoreConformance, type RunSetup } from '../../src/bullmq';
-import { bullmqRunSource } from '../../src/devtools';
+import { bullmqRunSource } from '../../src/devtools/queue';
 import { PostgresRunStore } from '../../samples/queue/postgres-run-store';
 import { assertValidHistory } from '../helpers/history';
 import { useQueueTestbed } from '../helpers/queue-testbed';

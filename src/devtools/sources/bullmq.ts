@@ -2,10 +2,12 @@ import type { Redis } from 'ioredis';
 import type { Decision } from '../../index';
 import { listRuns } from '../../bullmq';
 import type { AgentRuns, RunEvent, RunListing, RunRecord } from '../../bullmq';
+import { getErrText } from '../../text/error-text';
+import { DecisionGather } from '../decision-gather';
 import { RunModel } from '../run-model';
 import type { RunSource } from '../source';
 import type { RunSummary } from '../types';
-import { pendingViews, readModelResponses } from './state-view';
+import { pendingViews, readModelResponses, withDecided } from './state-view';
 
 /** Options of {@link bullmqRunSource}. */
 export type BullmqRunSourceOptions = {
@@ -45,6 +47,7 @@ export function bullmqRunSource(options: BullmqRunSourceOptions): RunSource {
   const timeoutMs = options.timeoutMs ?? 3000;
   const maxFollowed = options.maxFollowed ?? 50;
   const followed = new Map<string, Followed>();
+  const gathered = new DecisionGather();
   const summaries = new Map<string, { updatedAt: number; summary: RunSummary }>();
   const listeners = new Set<(runId?: string) => void>();
   const notify = (runId?: string) => listeners.forEach((listener) => listener(runId));
@@ -67,7 +70,7 @@ export function bullmqRunSource(options: BullmqRunSourceOptions): RunSource {
     try {
       return await Promise.race([work, timeout]);
     } catch (error) {
-      if (isConnectionError(error)) setProblem(`${reached} is unreachable: ${message(error)}. Retrying…`);
+      if (isConnectionError(error)) setProblem(`${reached} is unreachable: ${getErrText(error)}. Retrying…`);
       throw error;
     } finally {
       clearTimeout(timer);
@@ -183,6 +186,13 @@ export function bullmqRunSource(options: BullmqRunSourceOptions): RunSource {
       const waiting = entry.record?.status === 'waiting';
       const running = ['queued', 'running', 'waiting'].includes(entry.record?.status ?? '');
       const out = entry.model.page(page, { canDecide: waiting, canCancel: running });
+      out.pending = withDecided(
+        out.pending,
+        gathered.decided(
+          runId,
+          out.pending.map((p) => p.callId),
+        ),
+      );
       // The stored record is the truth on status; the events may still be catching up with it.
       if (entry.record) {
         out.summary.status = entry.record.status;
@@ -198,14 +208,24 @@ export function bullmqRunSource(options: BullmqRunSourceOptions): RunSource {
     },
     problem: () => problem,
     decide: async (runId, decisions: Record<string, Decision>) => {
-      const token = await guarded(runs.resumeToken(runId));
-      await guarded(runs.decide(runId, decisions, { token }));
-      const entry = followed.get(runId);
-      if (entry) {
-        Object.assign(entry.model.decisions, decisions);
-        entry.model.pending = [];
+      const record = await guarded(runs.get(runId));
+      if (record?.status !== 'waiting') throw new Error('This run is not waiting.');
+      const { undecided, all } = gathered.add(
+        runId,
+        record.state.pending.map((p) => p.call.id),
+        decisions,
+      );
+      if (all) {
+        const token = await guarded(runs.resumeToken(runId));
+        await guarded(runs.decide(runId, all, { token }));
+        const entry = followed.get(runId);
+        if (entry) {
+          Object.assign(entry.model.decisions, all);
+          entry.model.pending = [];
+        }
       }
       notify(runId);
+      return { undecided };
     },
     cancel: async (runId) => {
       await guarded(runs.cancel(runId));

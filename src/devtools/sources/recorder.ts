@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Decision, RunAgentCallProps, RunAgentResponse, RunState } from '../../index';
+import { DecisionGather } from '../decision-gather';
 import { RunModel } from '../run-model';
+import { errorText } from '../safe-text';
 import type { RunSource } from '../source';
-import { pendingViews, readModelResponses } from './state-view';
+import { pendingViews, readModelResponses, withDecided } from './state-view';
 
 /** The props `recorder.hooks()` returns, to spread into `runAgentLoop`. */
 export type RecorderHooks = Required<
@@ -60,6 +62,9 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
   const runs = new Map<string, RunModel>();
   const controllers = new Map<string, AbortController>();
   const states = new Map<string, RunState>();
+  /** Runs with a recorded call that has not finished. */
+  const active = new Set<string>();
+  const gathered = new DecisionGather();
   const listeners = new Set<(runId?: string) => void>();
   const notify = (runId?: string) => listeners.forEach((listener) => listener(runId));
 
@@ -73,6 +78,8 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
         runs.delete(oldest);
         controllers.delete(oldest);
         states.delete(oldest);
+        active.delete(oldest);
+        gathered.forget(oldest);
       }
       notify();
     }
@@ -81,37 +88,46 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
 
   const hooks = (props: Partial<RunAgentCallProps> = {}): RecorderHooks => {
     const runId = props.resumeFrom?.runId ?? props.runId ?? randomUUID();
-    const run = modelOf(runId);
-    if (props.body?.model) run.model = props.body.model;
-    if (!props.resumeFrom && props.body?.messages) run.input = props.body.messages;
-    if (props.resumeFrom) {
-      Object.assign(run.decisions, props.decisions ?? {});
-      run.addStatus('running');
-    }
-    run.pending = [];
     const controller = new AbortController();
-    controllers.set(runId, controller);
+    // A run is recorded from its first event: a `resumeFrom` the loop refuses (a forged state under `stateSecret`)
+    // emits none, so its id never reaches the list and a real run of that id is left as it was.
+    let recorded: RunModel | undefined;
+    const start = (): RunModel => {
+      const run = modelOf(runId);
+      if (props.body?.model) run.model = props.body.model;
+      if (!props.resumeFrom && props.body?.messages) run.input = props.body.messages;
+      if (props.resumeFrom) {
+        Object.assign(run.decisions, props.decisions ?? {});
+        run.addStatus('running');
+      }
+      run.pending = [];
+      controllers.set(runId, controller);
+      active.add(runId);
+      return run;
+    };
+    const current = () => (recorded ??= start());
     const changed = () => notify(runId);
     return {
       runId,
       abortSignal: props.abortSignal ? AbortSignal.any([props.abortSignal, controller.signal]) : controller.signal,
       onStreaming: (e) => {
         props.onStreaming?.(e);
-        run.addText(e.text);
+        current().addText(e.text);
         changed();
       },
       onReasoning: (e) => {
         props.onReasoning?.(e);
-        run.addReasoning(e.text);
+        current().addReasoning(e.text);
         changed();
       },
       onToolCall: (e) => {
         props.onToolCall?.(e);
-        run.addToolCall({ id: e.call.id, name: e.call.function.name, arguments: e.call.function.arguments });
+        current().addToolCall({ id: e.call.id, name: e.call.function.name, arguments: e.call.function.arguments });
         changed();
       },
       onRequestEnd: (e) => {
         props.onRequestEnd?.(e);
+        const run = current();
         run.endRequest({
           model: e.model,
           ms: e.ms,
@@ -127,6 +143,7 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
       },
       onAfterToolCall: (e) => {
         props.onAfterToolCall?.(e);
+        const run = current();
         run.setArguments(e.call.id, e.call.function.arguments);
         run.endTool(e.call.id, {
           name: e.call.function.name,
@@ -138,12 +155,13 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
       },
       onToolCompress: (e) => {
         props.onToolCompress?.(e);
-        run.setModelResponse(e.call.id, e.response);
+        current().setModelResponse(e.call.id, e.response);
         changed();
       },
       onCheckpoint: async (state) => {
         await props.onCheckpoint?.(state);
         states.set(runId, state);
+        const run = current();
         run.turns = state.turn;
         run.inputTokens = state.usage.inputTokens;
         run.outputTokens = state.usage.outputTokens;
@@ -157,7 +175,8 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
 
   const finish = (result: RunAgentResponse) => {
     const run = runs.get(result.state.runId);
-    if (!run) return;
+    // Only a call that was recorded ends: a refused `resumeFrom` hands back the state it came with, id and all.
+    if (!run || !active.delete(run.runId)) return;
     run.text = result.text;
     if (result.error) run.error = errorText(result.error);
     const status =
@@ -179,11 +198,22 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
         .reverse()
         .map((run) => run.summary())
         .sort((a, b) => b.startedAt - a.startedAt),
-    page: async (runId, page) =>
-      runs.get(runId)?.page(page, {
-        canDecide: options.resume !== undefined && (runs.get(runId)?.pending.length ?? 0) > 0,
+    page: async (runId, page) => {
+      const run = runs.get(runId);
+      const out = run?.page(page, {
+        canDecide: options.resume !== undefined && (run.pending.length ?? 0) > 0,
         canCancel: controllers.has(runId),
-      }),
+      });
+      if (out)
+        out.pending = withDecided(
+          out.pending,
+          gathered.decided(
+            runId,
+            out.pending.map((p) => p.callId),
+          ),
+        );
+      return out;
+    },
     fullText: async (runId, index, field) => runs.get(runId)?.fullText(index, field),
     recorded: async (runId) => runs.get(runId)?.recorded(),
     subscribe: (listener) => {
@@ -193,7 +223,13 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
     decide: async (runId, decisions) => {
       const state = states.get(runId);
       if (!options.resume || !state || !runs.get(runId)?.pending.length) throw new Error('This run is not waiting.');
-      await options.resume({ runId, state, decisions });
+      const { undecided, all } = gathered.add(
+        runId,
+        state.pending.map((p) => p.call.id),
+        decisions,
+      );
+      if (all) await options.resume({ runId, state, decisions: all });
+      return { undecided };
     },
     cancel: async (runId) => {
       const controller = controllers.get(runId);
@@ -202,8 +238,4 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
     },
   };
   return { hooks, finish, source };
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

@@ -1,13 +1,15 @@
-import type { ChatCompletionMessageParam, RunState } from '../../index';
+import type { ChatCompletionMessageParam, Decision, RunState } from '../../index';
+import { PAGE_TEXT_CHARS } from '../api';
+import { nameText } from '../safe-text';
 import type { PendingView } from '../types';
 
 /** The pending calls of a state, as the page shows them. */
 export function pendingViews(state: RunState): PendingView[] {
   return state.pending.map((pending) => ({
     callId: pending.call.id,
-    name: pending.call.function.name,
+    name: nameText(pending.call.function.name),
     kind: pending.kind,
-    arguments: pending.call.function.arguments,
+    arguments: pending.call.function.arguments.slice(0, PAGE_TEXT_CHARS),
   }));
 }
 
@@ -23,4 +25,13 @@ export function readModelResponses(messages: ChatCompletionMessageParam[]): Map<
     );
   }
   return out;
+}
+
+/** The pending calls with what the page decided for each so far. */
+export function withDecided(pending: PendingView[], decided: Record<string, Decision>): PendingView[] {
+  return pending.map((view) => {
+    const decision = decided[view.callId];
+    if (decision === undefined) return view;
+    return { ...view, decided: 'approve' in decision && decision.approve ? 'approved' : 'rejected' };
+  });
 }

@@ -1,14 +1,9 @@
 import type { RunPage, RunSummary } from '../types';
 
-const token = new URLSearchParams(location.search).get('token') ?? '';
-
-/** A path of the devtools server with the page's token. */
-export function withToken(path: string): string {
-  return `${path}${path.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
-}
+// Every request rides on the page's cookie (set when the link was opened): no address the page uses holds the token.
 
 async function getJson<T>(path: string): Promise<T> {
-  const res = await fetch(withToken(path));
+  const res = await fetch(path);
   const body = (await res.json()) as T & { error?: string };
   if (!res.ok) throw new Error(body.error ?? `HTTP ${res.status}`);
   return body;
@@ -26,14 +21,14 @@ export function fetchRun(runId: string, offset: number, limit: number): Promise<
 
 /** The whole text of one timeline entry. */
 export async function fetchText(runId: string, index: number, field: string): Promise<string> {
-  const res = await fetch(withToken(`/api/runs/${encodeURIComponent(runId)}/text?index=${index}&field=${field}`));
+  const res = await fetch(`/api/runs/${encodeURIComponent(runId)}/text?index=${index}&field=${field}`);
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   return res.text();
 }
 
 /** POST an action of a run. */
 export async function postAction(runId: string, action: 'decide' | 'cancel', body: unknown): Promise<void> {
-  const res = await fetch(withToken(`/api/runs/${encodeURIComponent(runId)}/${action}`), {
+  const res = await fetch(`/api/runs/${encodeURIComponent(runId)}/${action}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -43,7 +38,7 @@ export async function postAction(runId: string, action: 'decide' | 'cancel', bod
 
 /** The address of a run's exported test. */
 export function exportUrl(runId: string): string {
-  return withToken(`/api/runs/${encodeURIComponent(runId)}/export`);
+  return `/api/runs/${encodeURIComponent(runId)}/export`;
 }
 
 /** Server-sent changes: `onChange` with the runs that changed; `onState` when the stream drops or returns. */
@@ -51,7 +46,7 @@ export function watchChanges(
   onChange: (change: { runs: string[]; list: boolean }) => void,
   onState: (connected: boolean) => void,
 ): () => void {
-  const source = new EventSource(withToken('/api/events'));
+  const source = new EventSource('/api/events');
   source.addEventListener('changed', (e) =>
     onChange(JSON.parse((e as MessageEvent<string>).data) as { runs: string[]; list: boolean }),
   );

@@ -72,7 +72,7 @@ export function RunView({ runId, version }: { runId: string; version: number }) 
       </button>
       ${offset !== undefined && html`<button onClick=${() => setOffset(undefined)}>Follow newest</button>`}
     </div>
-    <${Timeline} runId=${runId} items=${page.items} />
+    <${Timeline} runId=${runId} items=${page.items} waiting=${page.pending.map((p) => p.callId)} />
     ${
       page.text !== undefined &&
       html`<div class="final">

@@ -4,13 +4,13 @@ import { html } from './html';
 import { LongText } from './long-text';
 
 /** One run's timeline entries: requests, tool calls and changes of status, in order. */
-export function Timeline({ runId, items }: { runId: string; items: TimelineItem[] }) {
+export function Timeline({ runId, items, waiting }: { runId: string; items: TimelineItem[]; waiting: string[] }) {
   return html`<ol class="timeline" data-testid="timeline">
     ${items.map((item) =>
       item.kind === 'request'
         ? html`<${Request} key=${item.index} runId=${runId} item=${item} />`
         : item.kind === 'tool'
-          ? html`<${Tool} key=${item.index} runId=${runId} item=${item} />`
+          ? html`<${Tool} key=${item.index} runId=${runId} item=${item} waiting=${waiting.includes(item.callId)} />`
           : html`<${Status} key=${item.index} item=${item} />`,
     )}
   </ol>`;
@@ -53,7 +53,7 @@ function requestFacts(item: RequestItem): string {
     .join(' · ');
 }
 
-function Tool({ runId, item }: { runId: string; item: ToolItem }) {
+function Tool({ runId, item, waiting }: { runId: string; item: ToolItem; waiting: boolean }) {
   return html`<li
     class=${`item tool outcome-${item.outcome ?? 'unknown'}`}
     data-testid="tool-call"
@@ -61,7 +61,13 @@ function Tool({ runId, item }: { runId: string; item: ToolItem }) {
   >
     <div class="head">
       <strong>Tool</strong> <code>${item.name}</code> · ${clock(item.startedAt)} ·${' '}
-      ${item.response === undefined ? html`<span class="live">running…</span>` : `took ${ms(item.durationMs)}`}
+      ${
+        waiting
+          ? html`<span class="waiting" data-testid="waiting">waiting for approval</span>`
+          : item.response === undefined
+            ? html`<span class="live">running…</span>`
+            : `took ${ms(item.durationMs)}`
+      }
       ${item.outcome && html` · <span class="outcome" data-testid="outcome">${item.outcome}</span>`}
     </div>
     <${LongText} runId=${runId} index=${item.index} field="arguments" value=${item.arguments} label="Arguments" />
