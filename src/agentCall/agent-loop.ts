@@ -178,6 +178,8 @@ export class AgentLoop {
       if (res.error !== undefined) return this.finish('error', res.error);
       if (res.finish_reason === 'close' || this.aborted()) return this.finish(this.abortReason());
       if (!res.toolCalls.length) {
+        // A refusal is the model's answer: neither an error nor an answer to check against `output`.
+        if (res.refusal) return this.finish('refusal', undefined, res.refusal);
         if (res.droppedToolCalls) return this.finish('error', new UnsupportedToolCallError(res.droppedToolCalls));
         if (!res.answerText && !res.reasoningText) return this.finish('error', new EmptyModelResponseError());
         if (!this.output) return this.finish('completed');
@@ -388,7 +390,7 @@ export class AgentLoop {
     return this.signal?.aborted === true || Boolean(this.props.isAborted?.());
   }
 
-  private async finish(stopReason: AgentStopReason, error?: unknown): Promise<RunAgentResponse> {
+  private async finish(stopReason: AgentStopReason, error?: unknown, refusal?: string): Promise<RunAgentResponse> {
     const history = this.history;
     if (this.interactiveResponse)
       this.interactiveResponse.params.toolParams.memoryRequestMessages = history.messages.slice();
@@ -415,6 +417,7 @@ export class AgentLoop {
       text: tally.text,
       ...(error !== undefined ? { error: toError(error) } : {}),
       stopReason,
+      ...(refusal !== undefined && stopReason === 'refusal' && { refusal }),
       ...(this.outputValue && stopReason === 'completed' && { output: this.outputValue.value }),
       runTimes: tally.runTimes,
       state: this.unreadableState === undefined ? this.state(false) : (this.unreadableState as RunState),

@@ -40,6 +40,8 @@ export class ResponseState {
   private firstChunkAt?: number;
   answerText = '';
   reasoningText = '';
+  /** The model's refusal (chat `refusal`, Responses `refusal` content), `''` when it did not refuse. */
+  refusalText = '';
   finishReason: CompletionFinishReason = null;
   error: unknown;
   usage?: LLMResponse['usage'];
@@ -92,6 +94,7 @@ export class ResponseState {
     if (delta) {
       this.readReasoningFields(delta);
       if (delta.content) this.addContent(delta.content);
+      if (delta.refusal) this.addRefusal(delta.refusal);
       if (delta.tool_calls) this.toolCalls.push(delta.tool_calls);
     }
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
@@ -130,6 +133,7 @@ export class ResponseState {
     this.readReasoningFields(message);
     if (reasoning) this.addReasoning(reasoning);
     if (answer) this.addAnswer(answer);
+    if (message.refusal) this.addRefusal(message.refusal);
     // Some OpenAI-compatible servers leave out `type`: a call with a `function` is a function call all the same.
     const calls: ChatCompletionMessageToolCall[] = [];
     for (const call of (message.tool_calls ?? []) as unknown[]) {
@@ -162,11 +166,13 @@ export class ResponseState {
     const failed = this.error !== undefined || this.finishReason === 'close';
     const finish_reason: CompletionFinishReason = this.error !== undefined ? 'error' : this.finishReason;
     const keptCalls = failed ? [] : toolCalls;
-    const hasMessage = this.answerText || this.reasoningText || keptCalls.length;
+    const hasMessage = this.answerText || this.reasoningText || this.refusalText || keptCalls.length;
     const assistantMessage: ChatCompletionAssistantMessageParam | undefined = hasMessage
       ? {
           role: 'assistant',
           content: this.answerText || (keptCalls.length ? null : ''),
+          // A refusal stays in the history where the model said it, in the field OpenAI reads it from.
+          ...(this.refusalText ? { refusal: this.refusalText } : {}),
           // Reasoning goes back in the fields it came in (DeepSeek answers 400 without its reasoning_content while
           // thinking; vLLM reads only `reasoning`); reasoning that came inline as <think> stays out, and no
           // field a provider never sent is added (Mistral refuses unknown fields).
@@ -181,6 +187,7 @@ export class ResponseState {
       isStreamResponse: this.isStream,
       answerText: this.answerText,
       reasoningText: this.reasoningText,
+      ...(this.refusalText ? { refusal: this.refusalText } : {}),
       toolCalls,
       ...(this.dropped ? { droppedToolCalls: this.dropped } : {}),
       finish_reason,
@@ -226,6 +233,12 @@ export class ResponseState {
     if (answer) this.addAnswer(answer);
   }
 
+  /** Refusal text as it arrives: counted like answer text, never streamed as the answer. */
+  addRefusal(text: string): void {
+    this.count('answer', text);
+    this.refusalText += text;
+  }
+
   addReasoning(text: string): void {
     this.count('reasoning', text);
     this.reasoningText += text;
@@ -242,7 +255,8 @@ export class ResponseState {
 
   private estimateUsage(toolCalls: ChatCompletionMessageToolCall[]): LLMResponse['usage'] {
     if (this.error !== undefined && !this.answerText && !toolCalls.length) return { inputTokens: 0, outputTokens: 0 };
-    let outputTokens = estimateTokens(this.answerText) + estimateTokens(this.reasoningText);
+    let outputTokens =
+      estimateTokens(this.answerText) + estimateTokens(this.reasoningText) + estimateTokens(this.refusalText);
     for (const call of toolCalls)
       outputTokens += estimateTokens(call.function.name) + estimateTokens(call.function.arguments);
     return { inputTokens: estimateMessagesTokens(this.props.body.messages), outputTokens };

@@ -81,6 +81,11 @@ export type LLMResponse = {
   isStreamResponse: boolean;
   answerText: string;
   reasoningText: string;
+  /**
+   * The model's refusal, when it refused (chat `message.refusal` / `delta.refusal`, Responses `refusal` content and
+   * `response.refusal.delta`); also on `assistantMessage.refusal`. A refusal is an answer, not an error.
+   */
+  refusal?: string;
   /** Every function call the model made, unknown names included; empty arguments are `'{}'`. */
   toolCalls: ChatCompletionMessageToolCall[];
   /**

@@ -35,7 +35,8 @@ export function toResponsesInput(messages: readonly ChatCompletionMessageParam[]
             input.push(item);
           }
         }
-        const text = plainText(message.content);
+        // A refusal goes back as what the assistant said: the input has no refusal field.
+        const text = plainText(message.content) + (message.refusal ?? '');
         if (text) input.push({ role: 'assistant', content: text });
         const calls = message.tool_calls;
         if (calls)

@@ -39,6 +39,8 @@ export class ResponsesReader {
   private settled?: Set<number>;
   /** Output indexes whose text streamed in deltas (-1: a delta without an index). */
   private streamedText?: Set<number>;
+  /** Output indexes whose refusal streamed in deltas (-1: a delta without an index). */
+  private streamedRefusal?: Set<number>;
   /** The tool call of each item (by its item id, else its call id), and the ids of dropped items: a server that
    * sends no output indexes must not get an item twice from its `done` event and the final output. Two items
    * with their own ids are two calls even when the model gave both one call id. */
@@ -71,6 +73,11 @@ export class ResponsesReader {
           (this.streamedText ??= new Set()).add(index);
         }
         if (event.delta) state.addContent(event.delta);
+        break;
+      }
+      case 'response.refusal.delta': {
+        (this.streamedRefusal ??= new Set()).add(typeof event.output_index === 'number' ? event.output_index : -1);
+        if (event.delta) state.addRefusal(event.delta);
         break;
       }
       case 'response.function_call_arguments.delta': {
@@ -173,13 +180,19 @@ export class ResponsesReader {
         (this.state.reasoningItems ??= []).push(reasoning);
         break;
       }
-      case 'message':
-        // A server that sends a message whole, without text deltas: its text is the answer all the same.
-        if (!this.streamedText?.has(index) && !this.streamedText?.has(-1) && this.settle(index)) {
-          const text = messageText(item.content);
+      case 'message': {
+        // A server that sends a message whole, without deltas: its text is the answer, its refusal the refusal.
+        if (!this.settle(index)) break;
+        if (!this.streamedText?.has(index) && !this.streamedText?.has(-1)) {
+          const text = messageParts(item.content, 'output_text', 'text');
           if (text) this.state.addContent(text);
         }
+        if (!this.streamedRefusal?.has(index) && !this.streamedRefusal?.has(-1)) {
+          const refusal = messageParts(item.content, 'refusal', 'refusal');
+          if (refusal) this.state.addRefusal(refusal);
+        }
         break;
+      }
       default:
         this.drop(index, item);
     }
@@ -259,12 +272,14 @@ function keptReasoning(item: Item): ReasoningItem {
   return kept;
 }
 
-/** The `output_text` parts of a message item, joined. */
-function messageText(content: unknown): string {
+/** The `type` parts of a message item, their `field` text joined (`output_text` parts' text, `refusal` parts' refusal). */
+function messageParts(content: unknown, type: string, field: 'text' | 'refusal'): string {
   if (!Array.isArray(content)) return '';
   let text = '';
-  for (const part of content as { type?: unknown; text?: unknown }[])
-    if (part?.type === 'output_text' && typeof part.text === 'string') text += part.text;
+  for (const part of content as Record<string, unknown>[]) {
+    const value = part?.[field];
+    if (part?.type === type && typeof value === 'string') text += value;
+  }
   return text;
 }
 
