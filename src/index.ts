@@ -122,6 +122,7 @@ export type {
   ChatCompletionMessageToolCall,
   ChatCompletionTool,
   CompletionFinishReason,
+  OutputItem,
   ReasoningItem,
   UsageItem,
 } from './llm/type';

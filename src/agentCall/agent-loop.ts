@@ -8,7 +8,13 @@ import { EmptyModelResponseError } from '../errors/empty-model-response.error';
 import { OutputValidationError } from '../errors/output-validation.error';
 import { UnsupportedToolCallError } from '../errors/unsupported-tool-call.error';
 import type { LLMClient } from '../llm/client';
-import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, UsageItem } from '../llm/type';
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+  OutputItem,
+  UsageItem,
+} from '../llm/type';
 import { duplicateToolName } from '../toolCall/run-tool';
 import type { ToolExecuteResult } from '../toolCall/type';
 import { outputFeedback } from '../text/output-feedback';
@@ -181,7 +187,9 @@ export class AgentLoop {
         // A refusal is the model's answer: neither an error nor an answer to check against `output`.
         if (res.refusal) return this.finish('refusal', undefined, res.refusal);
         if (res.droppedToolCalls) return this.finish('error', new UnsupportedToolCallError(res.droppedToolCalls));
-        if (!res.answerText && !res.reasoningText) return this.finish('error', new EmptyModelResponseError());
+        // Output items kept beside no text (a hosted tool's call alone) are a response too, not an empty one.
+        if (!res.answerText && !res.reasoningText && !res.assistantMessage?.output_items)
+          return this.finish('error', new EmptyModelResponseError());
         if (!this.output) return this.finish('completed');
         const ended = await this.checkOutput(this.output, res.answerText);
         if (ended) return ended;
@@ -418,11 +426,23 @@ export class AgentLoop {
       ...(error !== undefined ? { error: toError(error) } : {}),
       stopReason,
       ...(refusal !== undefined && stopReason === 'refusal' && { refusal }),
+      ...keptItems(history.produced),
       ...(this.outputValue && stopReason === 'completed' && { output: this.outputValue.value }),
       runTimes: tally.runTimes,
       state: this.unreadableState === undefined ? this.state(false) : (this.unreadableState as RunState),
     };
   }
+}
+
+/** `items`: the output items this run's assistant messages kept, reasoning aside, in order; nothing when none. */
+function keptItems(produced: readonly ChatCompletionMessageParam[]): { items?: OutputItem[] } {
+  let items: OutputItem[] | undefined;
+  for (const message of produced) {
+    const kept =
+      message.role === 'assistant' ? (message as ChatCompletionAssistantMessageParam).output_items : undefined;
+    if (kept) for (const item of kept) if (item.type !== 'reasoning') (items ??= []).push(item);
+  }
+  return items ? { items } : {};
 }
 
 function toolMessage(toolCallId: string, content: string): ChatCompletionMessageParam {

@@ -5,6 +5,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
   CompletionFinishReason,
+  OutputItem,
   UsageItem,
 } from '../llm/type';
 import type { ToolJournal } from '../toolCall/journal';
@@ -345,6 +346,11 @@ export type RunAgentResponse<T = unknown> = {
    */
   error?: Error;
   stopReason: AgentStopReason;
+  /**
+   * The Responses output items this run's assistant messages kept besides text, reasoning and calls (a hosted tool's
+   * `web_search_call`, an `mcp_call`, a `compaction`, a type not known yet), in order, as received; absent when none.
+   */
+  items?: OutputItem[];
   /** The model's refusal when the run ended with `stopReason: 'refusal'`; absent otherwise. */
   refusal?: string;
   /**

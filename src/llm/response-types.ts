@@ -90,8 +90,8 @@ export type LLMResponse = {
   toolCalls: ChatCompletionMessageToolCall[];
   /**
    * Tool calls of a type agentcall cannot run (anything but `function`; a call with a `function` and no
-   * `type` counts as a function call), left out of `toolCalls` and of the assistant message. On the Responses wire:
-   * every output item that is neither a message, a reasoning item nor a function call (a hosted tool's call).
+   * `type` counts as a function call), left out of `toolCalls` and of the assistant message. On the Responses wire
+   * the other output items are kept on the assistant message (`output_items`), not dropped.
    */
   droppedToolCalls?: { id?: string; type: string }[];
   finish_reason: CompletionFinishReason;

@@ -3,7 +3,7 @@ import { MalformedResponseError } from '../../errors/malformed-response.error';
 import { toModelText } from '../../text/model-text';
 import type { LeanStreamOptions } from '../lean-stream';
 import type { ResponseState } from '../response-state';
-import type { ChatCompletionMessageToolCall, CompletionFinishReason, ReasoningItem } from '../type';
+import type { ChatCompletionMessageToolCall, CompletionFinishReason, OutputItem, ReasoningItem } from '../type';
 import { readResponsesUsage } from '../usage';
 
 /** The client's `APIError` class: `response.failed` and `error` events become one, as in-band chat errors do. */
@@ -26,7 +26,8 @@ type Body = { id?: unknown; status?: unknown; output?: unknown; usage?: unknown;
  * Reads the Responses wire into a {@link ResponseState}: stream events through {@link receive}, a whole response
  * through {@link consume}. Text deltas become answer text, reasoning summary and text deltas reasoning, each
  * `function_call` item one tool call (its id settled when it is first seen, by the chat wire's rules), reasoning
- * items are kept for the assistant message, and any other item type is dropped and named. A stream is whole only
+ * items are kept for the assistant message, and so is any other item type (a hosted tool's call, a compaction, one
+ * not known yet), whole and in output order; only a `custom_tool_call` is dropped and named. A stream is whole only
  * once a `response.completed`, `response.incomplete` or `response.failed` arrived.
  *
  * @internal
@@ -43,9 +44,10 @@ export class ResponsesReader {
   private streamedRefusal?: Set<number>;
   /** The tool call of each item (by its item id, else its call id), and the ids of dropped items: a server that
    * sends no output indexes must not get an item twice from its `done` event and the final output. Two items
-   * with their own ids are two calls even when the model gave both one call id. */
+   * with their own ids are two calls even when the model gave both one call id. The ids of kept and dropped items
+   * likewise. */
   private callsById?: Map<string, ChatCompletionMessageToolCall>;
-  private droppedIds?: Set<string>;
+  private settledIds?: Set<string>;
   private lastTextIndex = -2;
   private ended = false;
 
@@ -149,11 +151,12 @@ export class ResponsesReader {
         // the opening item and again as a delta), and a call that gets no delta has them on its `done` item.
         this.openCall(index, item, false);
         break;
-      case 'message':
-      case 'reasoning':
+      case 'custom_tool_call':
+        this.drop(index, item);
         break;
       default:
-        this.drop(index, item);
+        // Any other item is kept whole from its `done` event or the final output, once it is complete.
+        break;
     }
   }
 
@@ -191,10 +194,14 @@ export class ResponsesReader {
           const refusal = messageParts(item.content, 'refusal', 'refusal');
           if (refusal) this.state.addRefusal(refusal);
         }
+        this.state.addAnnotations(chatCitations(item.content));
         break;
       }
-      default:
+      case 'custom_tool_call':
         this.drop(index, item);
+        break;
+      default:
+        this.keep(index, item);
     }
   }
 
@@ -214,14 +221,30 @@ export class ResponsesReader {
     if (key !== undefined) (this.callsById ??= new Map()).set(key, call);
   }
 
+  /**
+   * An output item that is neither a message, reasoning nor a function call (a hosted tool's call, a compaction, an
+   * echoed output, a type not known yet): kept whole for the assistant message, once (by index, and by id for a
+   * server that sends no indexes).
+   */
+  private keep(index: number, item: Item): void {
+    if (!this.firstSight(index, item)) return;
+    const type = typeof item.type === 'string' ? item.type : 'unknown';
+    this.state.keep({ ...item, type } as OutputItem);
+  }
+
   private drop(index: number, item: Item): void {
-    if (!this.settle(index)) return;
-    if (typeof item.id === 'string') {
-      if (this.droppedIds?.has(item.id)) return;
-      (this.droppedIds ??= new Set()).add(item.id);
-    }
+    if (!this.firstSight(index, item)) return;
     const type = typeof item.type === 'string' ? item.type : 'output item without a type';
     this.state.drop(typeof item.id === 'string' ? { id: item.id, type } : { type });
+  }
+
+  /** True the first time an item is seen whole, by its index and by its id. */
+  private firstSight(index: number, item: Item): boolean {
+    if (!this.settle(index)) return false;
+    if (typeof item.id !== 'string') return true;
+    if (this.settledIds?.has(item.id)) return false;
+    (this.settledIds ??= new Set()).add(item.id);
+    return true;
   }
 
   /** True the first time `index` is settled. */
@@ -281,6 +304,21 @@ function messageParts(content: unknown, type: string, field: 'text' | 'refusal')
     if (part?.type === type && typeof value === 'string') text += value;
   }
   return text;
+}
+
+/** The `url_citation` annotations of a message's `output_text` parts, in the chat shape. */
+function chatCitations(content: unknown): unknown[] {
+  if (!Array.isArray(content)) return [];
+  const citations: unknown[] = [];
+  for (const part of content as { type?: unknown; annotations?: unknown }[]) {
+    if (part?.type !== 'output_text' || !Array.isArray(part.annotations)) continue;
+    for (const annotation of part.annotations as Record<string, unknown>[]) {
+      if (annotation?.type !== 'url_citation') continue;
+      const { type, ...citation } = annotation;
+      citations.push({ type, url_citation: citation });
+    }
+  }
+  return citations;
 }
 
 /** Arguments as JSON text: some servers send an object. */
