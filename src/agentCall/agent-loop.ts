@@ -42,7 +42,7 @@ import {
 } from './resume';
 import type { RunState } from './run-state';
 import { newDurableState, saveCheckpoint, snapshotRunState, type DurableState } from './run-state-snapshot';
-import { overCapText } from './run-tool-calls';
+import { cutTurnText, overCapText } from './run-tool-calls';
 import { BudgetMeter, budgetSpentText } from './run-budget';
 import { RunHistory } from './run-history';
 import { RunTally } from './run-tally';
@@ -197,7 +197,9 @@ export class AgentLoop {
       }
 
       this.durable.loopGuard = advanceLoopGuard(this.durable.loopGuard, res.answerText, res.toolCalls);
-      const stop = await this.runTools(res.toolCalls, snapshot);
+      const cut =
+        res.finish_reason === 'length' || res.finish_reason === 'content_filter' ? res.finish_reason : undefined;
+      const stop = cut ? await this.skipAll(res.toolCalls, cut) : await this.runTools(res.toolCalls, snapshot);
       const ended = await this.afterTurn(stop);
       if (ended) return ended;
     }
@@ -287,6 +289,18 @@ export class AgentLoop {
         outcome: 'skipped',
       }));
       await this.settle(call, refused, calls.length);
+    }
+    return false;
+  }
+
+  /** The turn was cut short: none of its calls runs (their arguments may be cut), each is answered saying why. */
+  private async skipAll(calls: ChatCompletionMessageToolCall[], cut: 'length' | 'content_filter'): Promise<boolean> {
+    for (const call of calls) {
+      const skipped = await answerCall(this.events, call, () => ({
+        response: cutTurnText(call, cut),
+        outcome: 'skipped',
+      }));
+      await this.settle(call, skipped, calls.length);
     }
     return false;
   }

@@ -20,7 +20,14 @@ type Item = {
   summary?: unknown;
   encrypted_content?: unknown;
 };
-type Body = { id?: unknown; status?: unknown; output?: unknown; usage?: unknown; error?: unknown };
+type Body = {
+  id?: unknown;
+  status?: unknown;
+  output?: unknown;
+  usage?: unknown;
+  error?: unknown;
+  incomplete_details?: unknown;
+};
 
 /**
  * Reads the Responses wire into a {@link ResponseState}: stream events through {@link receive}, a whole response
@@ -108,7 +115,7 @@ export class ResponsesReader {
         this.end(event.response, undefined);
         break;
       case 'response.incomplete':
-        this.end(event.response, 'length');
+        this.end(event.response, incompleteReason(event.response));
         break;
       case 'response.failed':
         this.end(event.response, 'error');
@@ -139,7 +146,7 @@ export class ResponsesReader {
     }
     if (status !== 'completed' && status !== 'incomplete' && status !== undefined && status !== null)
       throw new MalformedResponseError(`the response is not finished (status ${JSON.stringify(status)})`);
-    this.end(body, status === 'incomplete' ? 'length' : undefined);
+    this.end(body, status === 'incomplete' ? incompleteReason(body) : undefined);
     this.state.endStream();
   }
 
@@ -281,6 +288,15 @@ export class ResponsesReader {
     const cause = typeof error === 'object' && error !== null ? error : { message: 'The model response failed' };
     return new this.apiError(undefined, cause, undefined, this.headers as Headers);
   }
+}
+
+/**
+ * Why an incomplete response stopped, as chat says it: `content_filter` when its filter cut it, `length` otherwise
+ * (the output token limit), so a finish reason means the same on both wires.
+ */
+function incompleteReason(body: Body | undefined): CompletionFinishReason {
+  const details = body?.incomplete_details as { reason?: unknown } | null | undefined;
+  return details?.reason === 'content_filter' ? 'content_filter' : 'length';
 }
 
 /** A reasoning item as it goes back: its type, id, summary, `encrypted_content` and `content` as received. */
