@@ -25,6 +25,13 @@ const PARAMETERS = {
   additionalProperties: false as const,
 };
 const ANSWER = 'Sunny in Paris.';
+/** Each route, streamed and not. */
+const ROUTES = [
+  ['responses', true],
+  ['responses', false],
+  ['chat', true],
+  ['chat', false],
+] as const;
 
 /** Reasoning, a hosted tool's item and a call; then, after the tool's output, a cited answer. */
 const script = (): ScriptedTurn[] => [
@@ -55,12 +62,7 @@ describe('peer clients with their defaults against the scripted server', () => {
   });
   afterEach(() => server.close());
 
-  it.each([
-    ['responses', true],
-    ['responses', false],
-    ['chat', true],
-    ['chat', false],
-  ] as const)(
+  it.each(ROUTES)(
     'OpenAI Agents JS over %s (stream: %s) sees the answer and sends no role-less message',
     async (route, stream) => {
       const session = server.session(script());
@@ -103,12 +105,7 @@ describe('peer clients with their defaults against the scripted server', () => {
     },
   );
 
-  it.each([
-    ['responses', true],
-    ['responses', false],
-    ['chat', true],
-    ['chat', false],
-  ] as const)(
+  it.each(ROUTES)(
     'the Vercel AI SDK over %s (stream: %s) sees the answer and sends no role-less message',
     async (route, stream) => {
       const session = server.session(script());
