@@ -118,6 +118,7 @@ export type {
   ChatCompletionMessageToolCall,
   ChatCompletionTool,
   CompletionFinishReason,
+  OutputItem,
   ReasoningItem,
   UsageItem,
 } from './llm/type';

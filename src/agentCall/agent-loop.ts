@@ -8,7 +8,13 @@ import { EmptyModelResponseError } from '../errors/empty-model-response.error';
 import { OutputValidationError } from '../errors/output-validation.error';
 import { UnsupportedToolCallError } from '../errors/unsupported-tool-call.error';
 import type { LLMClient } from '../llm/client';
-import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, UsageItem } from '../llm/type';
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+  OutputItem,
+  UsageItem,
+} from '../llm/type';
 import { duplicateToolName } from '../toolCall/run-tool';
 import type { ToolExecuteResult } from '../toolCall/type';
 import { outputFeedback } from '../text/output-feedback';
@@ -36,7 +42,7 @@ import {
 } from './resume';
 import type { RunState } from './run-state';
 import { newDurableState, saveCheckpoint, snapshotRunState, type DurableState } from './run-state-snapshot';
-import { overCapText } from './run-tool-calls';
+import { cutTurnText, overCapText } from './run-tool-calls';
 import { BudgetMeter, budgetSpentText } from './run-budget';
 import { RunHistory } from './run-history';
 import { RunTally } from './run-tally';
@@ -180,8 +186,12 @@ export class AgentLoop {
       if (res.error !== undefined) return this.finish('error', res.error);
       if (res.finish_reason === 'close' || this.aborted()) return this.finish(this.abortReason());
       if (!res.toolCalls.length) {
+        // A refusal is the model's answer: neither an error nor an answer to check against `output`.
+        if (res.refusal) return this.finish('refusal', undefined, res.refusal);
         if (res.droppedToolCalls) return this.finish('error', new UnsupportedToolCallError(res.droppedToolCalls));
-        if (!res.answerText && !res.reasoningText) return this.finish('error', new EmptyModelResponseError());
+        // Output items kept beside no text (a hosted tool's call alone) are a response too, not an empty one.
+        if (!res.answerText && !res.reasoningText && !res.assistantMessage?.output_items)
+          return this.finish('error', new EmptyModelResponseError());
         if (!this.output) return this.finish('completed');
         const ended = await this.checkOutput(this.output, res.answerText);
         if (ended) return ended;
@@ -189,7 +199,9 @@ export class AgentLoop {
       }
 
       this.durable.loopGuard = advanceLoopGuard(this.durable.loopGuard, res.answerText, res.toolCalls);
-      const stop = await this.runTools(res.toolCalls, snapshot);
+      const cut =
+        res.finish_reason === 'length' || res.finish_reason === 'content_filter' ? res.finish_reason : undefined;
+      const stop = cut ? await this.skipAll(res.toolCalls, cut) : await this.runTools(res.toolCalls, snapshot);
       const ended = await this.afterTurn(stop);
       if (ended) return ended;
     }
@@ -279,6 +291,18 @@ export class AgentLoop {
         outcome: 'skipped',
       }));
       await this.settle(call, refused, calls.length);
+    }
+    return false;
+  }
+
+  /** The turn was cut short: none of its calls runs (their arguments may be cut), each is answered saying why. */
+  private async skipAll(calls: ChatCompletionMessageToolCall[], cut: 'length' | 'content_filter'): Promise<boolean> {
+    for (const call of calls) {
+      const skipped = await answerCall(this.events, call, () => ({
+        response: cutTurnText(call, cut),
+        outcome: 'skipped',
+      }));
+      await this.settle(call, skipped, calls.length);
     }
     return false;
   }
@@ -390,7 +414,7 @@ export class AgentLoop {
     return this.signal?.aborted === true || Boolean(this.props.isAborted?.());
   }
 
-  private async finish(stopReason: AgentStopReason, error?: unknown): Promise<RunAgentResponse> {
+  private async finish(stopReason: AgentStopReason, error?: unknown, refusal?: string): Promise<RunAgentResponse> {
     const history = this.history;
     if (this.interactiveResponse)
       this.interactiveResponse.params.toolParams.memoryRequestMessages = history.messages.slice();
@@ -417,11 +441,24 @@ export class AgentLoop {
       text: tally.text,
       ...(error !== undefined ? { error: toError(error) } : {}),
       stopReason,
+      ...(refusal !== undefined && stopReason === 'refusal' && { refusal }),
+      ...keptItems(history.produced),
       ...(this.outputValue && stopReason === 'completed' && { output: this.outputValue.value }),
       runTimes: tally.runTimes,
       state: this.unreadableState === undefined ? this.state(false) : (this.unreadableState as RunState),
     };
   }
+}
+
+/** `items`: the output items this run's assistant messages kept, reasoning aside, in order; nothing when none. */
+function keptItems(produced: readonly ChatCompletionMessageParam[]): { items?: OutputItem[] } {
+  let items: OutputItem[] | undefined;
+  for (const message of produced) {
+    const kept =
+      message.role === 'assistant' ? (message as ChatCompletionAssistantMessageParam).output_items : undefined;
+    if (kept) for (const item of kept) if (item.type !== 'reasoning') (items ??= []).push(item);
+  }
+  return items ? { items } : {};
 }
 
 function toolMessage(toolCallId: string, content: string): ChatCompletionMessageParam {

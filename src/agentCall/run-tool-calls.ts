@@ -161,6 +161,18 @@ export function overCapText(call: ChatCompletionMessageToolCall, callCount: numb
   );
 }
 
+/**
+ * The answer to a call of a turn cut short (`finish_reason` `length` or `content_filter`): its arguments may be cut
+ * too, so it was not run, and why.
+ */
+export function cutTurnText(call: ChatCompletionMessageToolCall, finishReason: 'length' | 'content_filter'): string {
+  const why =
+    finishReason === 'length'
+      ? 'the response was cut at the output token limit (finish_reason length)'
+      : 'the response was stopped by the content filter (finish_reason content_filter)';
+  return toolErrorText(`${call.function.name} was not run: ${why}, so its arguments may be incomplete; call again`);
+}
+
 const OUTCOMES: ReadonlySet<string> = new Set<ToolOutcome>([
   'ok',
   'not_found',

@@ -5,6 +5,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
   CompletionFinishReason,
+  OutputItem,
   UsageItem,
 } from '../llm/type';
 import type { ToolJournal } from '../toolCall/journal';
@@ -57,7 +58,12 @@ export type AgentStopReason =
    * The final answer did not match the `output` schema, after `outputRetries` feedback rounds: `error` is an
    * `OutputValidationError` listing the last answer's problems, `output` is absent, every message is kept.
    */
-  | 'output_invalid';
+  | 'output_invalid'
+  /**
+   * The model refused (chat `refusal`, Responses `refusal` content): `refusal` holds its text, `error` is absent, the
+   * message is kept in the history. With `output`, a refusal is not retried as an invalid answer.
+   */
+  | 'refusal';
 
 /** History compression: summarise old turns once the history nears the model's context window. */
 export type CompressionOptions = {
@@ -340,6 +346,13 @@ export type RunAgentResponse<T = unknown> = {
    */
   error?: Error;
   stopReason: AgentStopReason;
+  /**
+   * The Responses output items this run's assistant messages kept besides text, reasoning and calls (a hosted tool's
+   * `web_search_call`, an `mcp_call`, a `compaction`, a type not known yet), in order, as received; absent when none.
+   */
+  items?: OutputItem[];
+  /** The model's refusal when the run ended with `stopReason: 'refusal'`; absent otherwise. */
+  refusal?: string;
   /**
    * The validated final answer when the run was given `output` and ended with `stopReason: 'completed'` (an
    * instance of the DTO class, or the Standard Schema's output); absent otherwise.

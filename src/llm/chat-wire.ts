@@ -31,19 +31,23 @@ export const chatWire: WireProtocol<ChatCompletionChunk> = {
 };
 
 /**
- * `messages` without the Responses wire's `reasoning_items` (a run resumed on this wire): the same array when no
- * message has them, so the usual history is neither copied nor changed.
+ * `messages` without what only the Responses wire keeps (`reasoning_items`, `output_items`, for a run resumed on
+ * this wire) and the `annotations` no request takes: the same array when no message has them, so the usual history
+ * is neither copied nor changed.
  *
  * @internal
  */
 export function chatMessages(messages: ChatCompletionMessageParam[]): ChatCompletionMessageParam[] {
   let stripped: ChatCompletionMessageParam[] | undefined;
   for (let i = 0; i < messages.length; i++) {
-    const message = messages[i];
-    if (message.role !== 'assistant' || (message as ChatCompletionAssistantMessageParam).reasoning_items === undefined)
+    const message = messages[i] as ChatCompletionAssistantMessageParam;
+    if (
+      message.role !== 'assistant' ||
+      (message.reasoning_items === undefined && message.output_items === undefined && message.annotations === undefined)
+    )
       continue;
     stripped ??= messages.slice();
-    const { reasoning_items: _responsesOnly, ...rest } = message as ChatCompletionAssistantMessageParam;
+    const { reasoning_items: _items, output_items: _output, annotations: _annotations, ...rest } = message;
     stripped[i] = rest;
   }
   return stripped ?? messages;

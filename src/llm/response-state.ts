@@ -1,4 +1,4 @@
-import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage } from 'openai/resources/chat/completions';
 import { callHook } from '../utils/call-hook';
 import { toModelText } from '../text/model-text';
 import { createId } from '../utils/id';
@@ -21,6 +21,7 @@ import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionMessageToolCall,
   CompletionFinishReason,
+  OutputItem,
   ReasoningItem,
 } from './type';
 
@@ -40,6 +41,8 @@ export class ResponseState {
   private firstChunkAt?: number;
   answerText = '';
   reasoningText = '';
+  /** The model's refusal (chat `refusal`, Responses `refusal` content), `''` when it did not refuse. */
+  refusalText = '';
   finishReason: CompletionFinishReason = null;
   error: unknown;
   usage?: LLMResponse['usage'];
@@ -50,6 +53,13 @@ export class ResponseState {
   private dropped?: { id?: string; type: string }[];
   /** The Responses wire's reasoning items, to go back on the assistant message. */
   reasoningItems?: ReasoningItem[];
+  /**
+   * The Responses wire's other output items, in output order, each with the number of reasoning items that came
+   * before it, so the assistant message keeps the order the model produced them in.
+   */
+  private outputItems?: { item: OutputItem; after: number }[];
+  /** Citations of the answer text. */
+  private annotations?: ChatCompletionMessage.Annotation[];
   /** Reasoning that came in a field, by field, to go back on the assistant message the way it came. */
   private readonly reasoningFields = new Map<ReasoningField, string>();
   private reasoningDetails?: Record<string, unknown>[];
@@ -92,6 +102,9 @@ export class ResponseState {
     if (delta) {
       this.readReasoningFields(delta);
       if (delta.content) this.addContent(delta.content);
+      if (delta.refusal) this.addRefusal(delta.refusal);
+      const { annotations } = delta as { annotations?: unknown };
+      if (annotations) this.addAnnotations(annotations);
       if (delta.tool_calls) this.toolCalls.push(delta.tool_calls);
     }
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
@@ -130,6 +143,8 @@ export class ResponseState {
     this.readReasoningFields(message);
     if (reasoning) this.addReasoning(reasoning);
     if (answer) this.addAnswer(answer);
+    if (message.refusal) this.addRefusal(message.refusal);
+    if (message.annotations) this.addAnnotations(message.annotations);
     // Some OpenAI-compatible servers leave out `type`: a call with a `function` is a function call all the same.
     const calls: ChatCompletionMessageToolCall[] = [];
     for (const call of (message.tool_calls ?? []) as unknown[]) {
@@ -162,17 +177,21 @@ export class ResponseState {
     const failed = this.error !== undefined || this.finishReason === 'close';
     const finish_reason: CompletionFinishReason = this.error !== undefined ? 'error' : this.finishReason;
     const keptCalls = failed ? [] : toolCalls;
-    const hasMessage = this.answerText || this.reasoningText || keptCalls.length;
+    const hasMessage =
+      this.answerText || this.reasoningText || this.refusalText || this.outputItems?.length || keptCalls.length;
     const assistantMessage: ChatCompletionAssistantMessageParam | undefined = hasMessage
       ? {
           role: 'assistant',
           content: this.answerText || (keptCalls.length ? null : ''),
+          // A refusal stays in the history where the model said it, in the field OpenAI reads it from.
+          ...(this.refusalText ? { refusal: this.refusalText } : {}),
           // Reasoning goes back in the fields it came in (DeepSeek answers 400 without its reasoning_content while
           // thinking; vLLM reads only `reasoning`); reasoning that came inline as <think> stays out, and no
           // field a provider never sent is added (Mistral refuses unknown fields).
           ...Object.fromEntries(this.reasoningFields),
           ...(this.reasoningDetails?.length ? { reasoning_details: this.reasoningDetails } : {}),
-          ...(this.reasoningItems?.length ? { reasoning_items: this.reasoningItems } : {}),
+          ...this.keptItems(),
+          ...(this.annotations?.length ? { annotations: this.annotations } : {}),
           ...(keptCalls.length ? { tool_calls: keptCalls } : {}),
         }
       : undefined;
@@ -181,6 +200,7 @@ export class ResponseState {
       isStreamResponse: this.isStream,
       answerText: this.answerText,
       reasoningText: this.reasoningText,
+      ...(this.refusalText ? { refusal: this.refusalText } : {}),
       toolCalls,
       ...(this.dropped ? { droppedToolCalls: this.dropped } : {}),
       finish_reason,
@@ -226,6 +246,49 @@ export class ResponseState {
     if (answer) this.addAnswer(answer);
   }
 
+  /** An output item kept whole, to go back as it came: counted as the JSON it came as. */
+  keep(item: OutputItem): void {
+    this.count('answer', JSON.stringify(item));
+    (this.outputItems ??= []).push({ item, after: this.reasoningItems?.length ?? 0 });
+  }
+
+  /**
+   * The kept items of the assistant message: `reasoning_items` alone, or, when other items came too, all of them in
+   * output order as `output_items` (reasoning among them where the model produced it: OpenAI wants each reasoning
+   * item back before the item that followed it).
+   */
+  private keptItems(): Pick<ChatCompletionAssistantMessageParam, 'reasoning_items' | 'output_items'> {
+    const reasoning = this.reasoningItems ?? [];
+    if (!this.outputItems) return reasoning.length ? { reasoning_items: reasoning } : {};
+    const items: OutputItem[] = [];
+    let next = 0;
+    for (const { item, after } of this.outputItems) {
+      while (next < after) items.push(reasoning[next++]);
+      items.push(item);
+    }
+    while (next < reasoning.length) items.push(reasoning[next++]);
+    return { output_items: items };
+  }
+
+  /** Citations of the answer in the chat shape: the `url_citation` ones are kept (nothing else in the list cites). */
+  addAnnotations(annotations: unknown): void {
+    if (!Array.isArray(annotations)) return;
+    for (const annotation of annotations as unknown[]) {
+      if (typeof annotation !== 'object' || annotation === null) continue;
+      const { type, url_citation: citation } = annotation as { type?: unknown; url_citation?: unknown };
+      if (type !== 'url_citation' || typeof citation !== 'object' || citation === null) continue;
+      this.count('answer', JSON.stringify(citation));
+      const kept = citation as ChatCompletionMessage.Annotation['url_citation'];
+      (this.annotations ??= []).push({ type: 'url_citation', url_citation: kept });
+    }
+  }
+
+  /** Refusal text as it arrives: counted like answer text, never streamed as the answer. */
+  addRefusal(text: string): void {
+    this.count('answer', text);
+    this.refusalText += text;
+  }
+
   addReasoning(text: string): void {
     this.count('reasoning', text);
     this.reasoningText += text;
@@ -242,7 +305,8 @@ export class ResponseState {
 
   private estimateUsage(toolCalls: ChatCompletionMessageToolCall[]): LLMResponse['usage'] {
     if (this.error !== undefined && !this.answerText && !toolCalls.length) return { inputTokens: 0, outputTokens: 0 };
-    let outputTokens = estimateTokens(this.answerText) + estimateTokens(this.reasoningText);
+    let outputTokens =
+      estimateTokens(this.answerText) + estimateTokens(this.reasoningText) + estimateTokens(this.refusalText);
     for (const call of toolCalls)
       outputTokens += estimateTokens(call.function.name) + estimateTokens(call.function.arguments);
     return { inputTokens: estimateMessagesTokens(this.props.body.messages), outputTokens };

@@ -81,12 +81,17 @@ export type LLMResponse = {
   isStreamResponse: boolean;
   answerText: string;
   reasoningText: string;
+  /**
+   * The model's refusal, when it refused (chat `message.refusal` / `delta.refusal`, Responses `refusal` content and
+   * `response.refusal.delta`); also on `assistantMessage.refusal`. A refusal is an answer, not an error.
+   */
+  refusal?: string;
   /** Every function call the model made, unknown names included; empty arguments are `'{}'`. */
   toolCalls: ChatCompletionMessageToolCall[];
   /**
    * Tool calls of a type agentcall cannot run (anything but `function`; a call with a `function` and no
-   * `type` counts as a function call), left out of `toolCalls` and of the assistant message. On the Responses wire:
-   * every output item that is neither a message, a reasoning item nor a function call (a hosted tool's call).
+   * `type` counts as a function call), left out of `toolCalls` and of the assistant message. On the Responses wire
+   * the other output items are kept on the assistant message (`output_items`), not dropped.
    */
   droppedToolCalls?: { id?: string; type: string }[];
   finish_reason: CompletionFinishReason;

@@ -3,6 +3,7 @@ import type {
   ChatCompletionChunk,
   ChatCompletionCreateParamsBase,
   ChatCompletionFunctionTool,
+  ChatCompletionMessage,
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
   ChatCompletionToolChoiceOption,
@@ -37,7 +38,19 @@ export type ChatCompletionAssistantMessageParam = OpenAIAssistantMessageParam & 
    * the chat wire never sends them.
    */
   reasoning_items?: ReasoningItem[];
+  /**
+   * The Responses wire's other output items that came with this message (a hosted tool's `web_search_call`, an
+   * `mcp_call`, a `compaction`, an echoed `function_call_output`, a type not known yet), in output order, as
+   * received, with the message's reasoning items among them (then not in `reasoning_items`). The Responses wire
+   * sends them back in this order, before the message's text and calls; the chat wire never sends them.
+   */
+  output_items?: OutputItem[];
+  /** The citations of the message's text (`url_citation`), as chat sends them; never sent back. */
+  annotations?: ChatCompletionMessage.Annotation[];
 };
+
+/** A Responses output item agentcall keeps without reading it: plain JSON, as the model returned it. */
+export type OutputItem = { type: string; id?: string } & Record<string, unknown>;
 
 /**
  * One reasoning item of the Responses API, as the model returned it: its id, its summary, and (with

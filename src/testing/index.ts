@@ -9,6 +9,7 @@ export type {
   RecordedRequest,
   RecordedRequestBase,
   RecordedResponse,
+  ScriptedAnnotation,
   ScriptedClientOptions,
   ScriptedFinishReason,
   ScriptedReply,

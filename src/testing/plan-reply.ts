@@ -1,16 +1,30 @@
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import { splitArguments } from './fragments';
-import type { ScriptedFinishReason, ScriptedReply } from './types';
+import type { ScriptedAnnotation, ScriptedFinishReason, ScriptedReply } from './types';
 import { estimateUsage, withTotal } from './usage';
 
-/** A tool call with its id and argument fragments decided. */
-export type PlannedToolCall = { id: string; name: string; arguments: string; fragments: string[] };
+/**
+ * A tool call with its id and argument fragments decided. A custom call's `arguments` is its free-form input,
+ * streamed in the same fragments.
+ */
+export type PlannedToolCall = {
+  id: string;
+  type: 'function' | 'custom';
+  name: string;
+  arguments: string;
+  fragments: string[];
+};
 
 /** A reply with every default resolved: what both the stream and the JSON encoders serve. */
 export type PlannedReply = {
   text: string;
   reasoning: string;
+  /** `''` when the model does not refuse. */
+  refusal: string;
+  annotations: ScriptedAnnotation[];
+  /** Responses output items served as given, before the reply's own. */
+  items: object[];
   toolCalls: PlannedToolCall[];
   finishReason: ScriptedFinishReason;
   usage: CompletionUsage | null;
@@ -29,23 +43,28 @@ export type PlanContext = {
 export function planReply(reply: ScriptedReply, context: PlanContext): PlannedReply {
   const text = reply.text ?? '';
   const reasoning = reply.reasoning ?? '';
-  let outputChars = text.length + reasoning.length;
+  const refusal = reply.refusal ?? '';
+  let outputChars = text.length + reasoning.length + refusal.length;
   const toolCalls = (reply.toolCalls ?? []).map((call): PlannedToolCall => {
+    const type = call.type ?? 'function';
     const args =
-      call.argumentChunks !== undefined
-        ? call.argumentChunks.join('')
-        : typeof call.arguments === 'string'
-          ? call.arguments
-          : call.arguments === undefined
-            ? ''
-            : JSON.stringify(call.arguments);
+      type === 'custom'
+        ? (call.input ?? '')
+        : call.argumentChunks !== undefined
+          ? call.argumentChunks.join('')
+          : typeof call.arguments === 'string'
+            ? call.arguments
+            : call.arguments === undefined
+              ? ''
+              : JSON.stringify(call.arguments);
     outputChars += call.name.length + args.length;
     return {
       id: call.id ?? context.nextToolCallId(),
+      type,
       name: call.name,
       arguments: args,
       // Explicit fragments are sent verbatim, empty ones included: some providers do send those.
-      fragments: call.argumentChunks ?? splitArguments(args),
+      fragments: (type === 'function' && call.argumentChunks) || splitArguments(args),
     };
   });
   const usage =
@@ -57,6 +76,9 @@ export function planReply(reply: ScriptedReply, context: PlanContext): PlannedRe
   return {
     text,
     reasoning,
+    refusal,
+    annotations: reply.annotations ?? [],
+    items: reply.items ?? [],
     toolCalls,
     finishReason: reply.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
     usage,

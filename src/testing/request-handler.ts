@@ -80,7 +80,7 @@ async function handle(
           wire,
           path,
           headers,
-          body: toChatBody(rawBody),
+          body: toChatBody(rawBody, (id) => state.issuedItem(id)),
           rawBody: rawBody as unknown as ResponseCreateParams,
           apiKey,
         })
@@ -142,7 +142,7 @@ async function answer(
       res,
       plan,
       reply,
-      { ...identity, request: request.rawBody as Record<string, unknown> },
+      { ...identity, request: request.rawBody as Record<string, unknown>, issue: (items) => state.issue(items) },
       signal,
     );
   }

@@ -40,6 +40,8 @@ export class ServerState {
   private toolCallCount = 0;
   private completionCount = 0;
   private responseCount = 0;
+  /** The Responses output items this server served, by id: what an `item_reference` may name. */
+  private readonly issued = new Map<string, object>();
 
   constructor(options: ScriptedServerOptions) {
     if (options.chunkSize !== undefined && !(Number.isInteger(options.chunkSize) && options.chunkSize > 0)) {
@@ -85,6 +87,16 @@ export class ServerState {
   /** Numbers Responses answers: `resp_scripted_<n>`, and their items' ids after it. */
   nextResponseNumber(): number {
     return ++this.responseCount;
+  }
+
+  /** Remember the output items of an answer, so a later `item_reference` to one of them reads as the item. */
+  issue(items: readonly { id?: unknown }[]): void {
+    for (const item of items) if (typeof item.id === 'string') this.issued.set(item.id, item);
+  }
+
+  /** The output item this server served under `id`, if it did. */
+  issuedItem(id: unknown): object | undefined {
+    return typeof id === 'string' ? this.issued.get(id) : undefined;
   }
 
   /** A controller aborted when the response closes or the server shuts down, whichever comes first. */

@@ -1,4 +1,5 @@
-import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import type { ChatCompletionChunk, ChatCompletionMessage } from 'openai/resources/chat/completions';
+import { chatAnnotation, chatToolCall } from './completion-body';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { errorBody } from './error-body';
 import { splitText } from './fragments';
@@ -19,8 +20,14 @@ export type StreamMeta = {
   errorMessage?: string;
 };
 
-/** A streamed delta plus the `reasoning_content` field of DeepSeek-style reasoning models. */
-type ScriptedDelta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string };
+/**
+ * A streamed delta plus the `reasoning_content` field of DeepSeek-style reasoning models and the `annotations`
+ * OpenAI streams for cited text.
+ */
+type ScriptedDelta = ChatCompletionChunk.Choice.Delta & {
+  reasoning_content?: string;
+  annotations?: ChatCompletionMessage.Annotation[];
+};
 
 const MALFORMED_EVENT = 'data: {"id":"scripted-malformed", this is not JSON\n\n';
 
@@ -42,7 +49,14 @@ export function buildStreamEvents(plan: PlannedReply, meta: StreamMeta): string[
   const events: string[] = [choice({ role: 'assistant', content: '' })];
   for (const piece of splitText(plan.reasoning, plan.chunkSize)) events.push(choice({ reasoning_content: piece }));
   for (const piece of splitText(plan.text, plan.chunkSize)) events.push(choice({ content: piece }));
+  if (plan.annotations.length > 0) events.push(choice({ annotations: plan.annotations.map(chatAnnotation) }));
+  for (const piece of splitText(plan.refusal, plan.chunkSize)) events.push(choice({ refusal: piece }));
   plan.toolCalls.forEach((call, index) => {
+    if (call.type === 'custom') {
+      // A custom call comes whole in one delta: its input has no fragments to stream in the chat shape.
+      events.push(choice({ tool_calls: [{ index, ...chatToolCall(call) }] } as ScriptedDelta));
+      return;
+    }
     events.push(
       choice({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }),
     );

@@ -2,11 +2,18 @@ import type { ClientOptions, OpenAI } from 'openai';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import type { ResponseCreateParams } from 'openai/resources/responses/responses';
 
-/** One tool call the scripted model makes. */
+/**
+ * One tool call the scripted model makes: a function call, or with `type: 'custom'` a custom tool's call whose
+ * `input` is free text (chat `{ type: 'custom', custom: { name, input } }`, Responses `custom_tool_call`).
+ */
 export type ScriptedToolCall = {
   /** Defaults to `call_<n>`, unique per server (across sessions), so ids never collide in concurrent runs. */
   id?: string;
+  /** `'function'` (the default) or `'custom'`. */
+  type?: 'function' | 'custom';
   name: string;
+  /** A custom call's free-form input (default `''`); a function call takes `arguments` instead. */
+  input?: string;
   /** An object is JSON-stringified; defaults to `''` (what many models send for a tool without parameters). */
   arguments?: string | object;
   /**
@@ -35,6 +42,15 @@ export type ScriptedUsage = {
   reasoning_tokens?: number;
 };
 
+/** A citation of the answer's text (the Responses API's `url_citation` annotation). */
+export type ScriptedAnnotation = {
+  type: 'url_citation';
+  url: string;
+  title: string;
+  start_index: number;
+  end_index: number;
+};
+
 /** The finish reasons a scripted reply may end with. */
 export type ScriptedFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
 
@@ -59,6 +75,24 @@ export type ScriptedReply = {
    */
   reasoning?: string;
   toolCalls?: ScriptedToolCall[];
+  /**
+   * The model refuses: chat `message.refusal` (streamed as `delta.refusal`); on the Responses route a message item
+   * with one `refusal` content part (after the text part, when there is text), streamed as `response.refusal.delta`.
+   */
+  refusal?: string;
+  /**
+   * Responses output items served exactly as given, before the reply's own items (a hosted tool's
+   * `web_search_call`, an `mcp_call`, a `compaction`, an item of a type not known yet…): streamed as their
+   * `response.output_item.added` and `response.output_item.done`. The chat route has no place for them and ignores them.
+   */
+  items?: object[];
+  /**
+   * Citations of the text, in the Responses shape (`{ type: 'url_citation', url, title, start_index, end_index }`):
+   * the `annotations` of the `output_text` part (streamed as `response.output_text.annotation.added`); on the chat
+   * route `message.annotations` (streamed as `delta.annotations` after the text) in the chat shape
+   * `{ type: 'url_citation', url_citation: { url, title, start_index, end_index } }`.
+   */
+  annotations?: ScriptedAnnotation[];
   /**
    * Defaults to a deterministic estimate: ceil(characters / 4) of the request messages and of the output.
    * `null` sends no usage at all (some providers never do).
@@ -136,7 +170,10 @@ export type RecordedRequestBase = {
    * their role (`input_text` parts become `text` parts, an assistant's `output_text` parts its string
    * content); `function_call` items become the `tool_calls` of the assistant message before them (or of a new
    * one with `content: null`); `function_call_output` items become `role: 'tool'` messages; `reasoning` items
-   * are attached, as received, to the next assistant message as `reasoning_items`; function tools and
+   * are attached, as received, to the next assistant message as `reasoning_items`, and other output items sent
+   * back (a hosted tool's call, a compaction) as its `output_items`; `custom_tool_call` items become `custom` tool
+   * calls and their outputs `role: 'tool'` messages; an `item_reference` to an item this server served is read as
+   * that item (peers send them instead of the item); function tools and
    * `tool_choice` take their chat shape; `max_output_tokens` becomes `max_tokens`, `text.format`
    * `response_format` and `reasoning.effort` `reasoning_effort`; every other field is kept. The server does not
    * validate a body beyond being a JSON object.

@@ -27,9 +27,23 @@ export function validateReply(reply: unknown): asserts reply is ScriptedReply {
     }
   }
   if (r.recorded !== undefined) validateRecorded(r.recorded);
+  if (r.refusal !== undefined && typeof r.refusal !== 'string') {
+    throw new ScriptedReplyError(`scripted reply: refusal must be a string, got ${JSON.stringify(r.refusal)}`);
+  }
+  for (const field of ['items', 'annotations'] as const) {
+    const list: unknown = r[field];
+    if (list !== undefined && !(Array.isArray(list) && list.every(isRecord))) {
+      throw new ScriptedReplyError(`scripted reply: ${field} must be a list of objects, got ${JSON.stringify(list)}`);
+    }
+  }
   for (const call of r.toolCalls ?? []) {
     if (typeof call?.name !== 'string' || call.name === '') {
       throw new ScriptedReplyError(`scripted reply: every tool call needs a name, got ${JSON.stringify(call)}`);
+    }
+    if (call.type === 'custom' && (call.arguments !== undefined || call.argumentChunks !== undefined)) {
+      throw new ScriptedReplyError(
+        `scripted reply: custom tool call '${call.name}' takes its text as input, not arguments or argumentChunks`,
+      );
     }
     if (call.argumentChunks !== undefined && call.arguments !== undefined) {
       const joined = call.argumentChunks.join('');
@@ -56,4 +70,8 @@ function validateRecorded(recorded: unknown): void {
   if (!pieces.every((piece) => typeof piece === 'string' || piece instanceof Uint8Array)) {
     throw new ScriptedReplyError('scripted reply: recorded.body must be a string, bytes, or a list of them');
   }
+}
+
+function isRecord(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -148,20 +148,28 @@ describe('Responses wire: reading a response', () => {
     expect(without.seen).toEqual(withIndex.seen);
     const { ms: _a, firstChunkMs: _b, ...expected } = withIndex.res;
     expect(without.res).toMatchObject(expected);
-    expect(without.res.assistantMessage?.reasoning_items).toHaveLength(1);
-    expect(without.res.droppedToolCalls).toHaveLength(1);
+    // With another item beside it, the reasoning item is kept among the output items, in output order.
+    expect(without.res.assistantMessage?.output_items?.map((item) => item.type)).toEqual([
+      'reasoning',
+      'file_search_call',
+    ]);
+    expect(without.res.droppedToolCalls).toBeUndefined();
   });
 
-  it('keeps an unknown output item type out of the answer and names it in droppedToolCalls', async () => {
+  it('keeps an output item of another type beside the answer, on the assistant message, not dropped', async () => {
     const { res } = await respond(
       responseStream([
         { type: 'web_search_call', id: 'ws_1', status: 'completed' },
         { type: 'message', text: ['hi'] },
       ]),
     );
-    expect(res.droppedToolCalls).toEqual([{ id: 'ws_1', type: 'web_search_call' }]);
+    expect(res.droppedToolCalls).toBeUndefined();
     expect(res.toolCalls).toEqual([]);
-    expect(res.assistantMessage).toEqual({ role: 'assistant', content: 'hi' });
+    expect(res.assistantMessage).toMatchObject({
+      role: 'assistant',
+      content: 'hi',
+      output_items: [{ type: 'web_search_call', id: 'ws_1', status: 'completed' }],
+    });
   });
 
   it('keeps a reasoning item without encrypted_content as it came', async () => {

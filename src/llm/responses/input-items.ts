@@ -5,7 +5,8 @@ type ContentPart = ChatCompletionContentPart | { type: 'refusal'; refusal: strin
 
 /**
  * The chat-shaped history as Responses input items. `system` and `developer` messages keep their role; an assistant
- * message becomes its kept reasoning items (each once, as received), its text as an assistant message (none
+ * message becomes its kept reasoning items, then its other kept output items (each once per request, as received),
+ * its text as an assistant message (none
  * without text), then one `function_call` per tool call in order (`call_id` = the tool call's id); a tool message
  * becomes a `function_call_output`. What has no Responses form is pushed onto `refused` by its path.
  *
@@ -13,7 +14,7 @@ type ContentPart = ChatCompletionContentPart | { type: 'refusal'; refusal: strin
  */
 export function toResponsesInput(messages: readonly ChatCompletionMessageParam[], refused: string[]): unknown[] {
   const input: unknown[] = [];
-  let sentReasoning: Set<string> | undefined;
+  let sent: Set<string> | undefined;
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i];
     switch (message.role) {
@@ -23,19 +24,21 @@ export function toResponsesInput(messages: readonly ChatCompletionMessageParam[]
         input.push({ role: message.role, content: inputContent(message.content, i, refused) });
         break;
       case 'assistant': {
-        const { reasoning_items: items } = message as ChatCompletionAssistantMessageParam;
-        if (items?.length) {
-          sentReasoning ??= new Set();
+        const { reasoning_items: reasoning, output_items: kept } = message as ChatCompletionAssistantMessageParam;
+        for (const items of [reasoning, kept]) {
+          if (!items?.length) continue;
+          sent ??= new Set();
           for (const item of items) {
             // The same item kept twice (a history edited by hand) must not go out twice.
             if (item.id !== undefined) {
-              if (sentReasoning.has(item.id)) continue;
-              sentReasoning.add(item.id);
+              if (sent.has(item.id)) continue;
+              sent.add(item.id);
             }
             input.push(item);
           }
         }
-        const text = plainText(message.content);
+        // A refusal goes back as what the assistant said: the input has no refusal field.
+        const text = plainText(message.content) + (message.refusal ?? '');
         if (text) input.push({ role: 'assistant', content: text });
         const calls = message.tool_calls;
         if (calls)

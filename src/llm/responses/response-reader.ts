@@ -3,7 +3,7 @@ import { MalformedResponseError } from '../../errors/malformed-response.error';
 import { toModelText } from '../../text/model-text';
 import type { LeanStreamOptions } from '../lean-stream';
 import type { ResponseState } from '../response-state';
-import type { ChatCompletionMessageToolCall, CompletionFinishReason, ReasoningItem } from '../type';
+import type { ChatCompletionMessageToolCall, CompletionFinishReason, OutputItem, ReasoningItem } from '../type';
 import { readResponsesUsage } from '../usage';
 
 /** The client's `APIError` class: `response.failed` and `error` events become one, as in-band chat errors do. */
@@ -20,13 +20,21 @@ type Item = {
   summary?: unknown;
   encrypted_content?: unknown;
 };
-type Body = { id?: unknown; status?: unknown; output?: unknown; usage?: unknown; error?: unknown };
+type Body = {
+  id?: unknown;
+  status?: unknown;
+  output?: unknown;
+  usage?: unknown;
+  error?: unknown;
+  incomplete_details?: unknown;
+};
 
 /**
  * Reads the Responses wire into a {@link ResponseState}: stream events through {@link receive}, a whole response
  * through {@link consume}. Text deltas become answer text, reasoning summary and text deltas reasoning, each
  * `function_call` item one tool call (its id settled when it is first seen, by the chat wire's rules), reasoning
- * items are kept for the assistant message, and any other item type is dropped and named. A stream is whole only
+ * items are kept for the assistant message, and so is any other item type (a hosted tool's call, a compaction, one
+ * not known yet), whole and in output order; only a `custom_tool_call` is dropped and named. A stream is whole only
  * once a `response.completed`, `response.incomplete` or `response.failed` arrived.
  *
  * @internal
@@ -39,13 +47,16 @@ export class ResponsesReader {
   private settled?: Set<number>;
   /** Output indexes whose text streamed in deltas (-1: a delta without an index). */
   private streamedText?: Set<number>;
+  /** Output indexes whose refusal streamed in deltas (-1: a delta without an index). */
+  private streamedRefusal?: Set<number>;
   /** The tool call of each item (by its item id, else its call id), and the ids of dropped items: a server that
    * sends no output indexes must not get an item twice from its `done` event and the final output. Two items
-   * with their own ids are two calls even when the model gave both one call id. */
+   * with their own ids are two calls even when the model gave both one call id. The ids of kept and dropped items
+   * likewise. */
   private callsById?: Map<string, ChatCompletionMessageToolCall>;
-  private droppedIds?: Set<string>;
   /** Ids of the reasoning items kept: a set, where a scan of the kept items made a response quadratic. */
   private reasoningIds?: Set<string>;
+  private settledIds?: Set<string>;
   private lastTextIndex = -2;
   private ended = false;
 
@@ -75,6 +86,11 @@ export class ResponsesReader {
         if (event.delta) state.addContent(event.delta);
         break;
       }
+      case 'response.refusal.delta': {
+        (this.streamedRefusal ??= new Set()).add(typeof event.output_index === 'number' ? event.output_index : -1);
+        if (event.delta) state.addRefusal(event.delta);
+        break;
+      }
       case 'response.function_call_arguments.delta': {
         // A server that leaves out the index means the call it opened last; an index not opened yet is read whole
         // from its `done` item or the final output.
@@ -101,7 +117,7 @@ export class ResponsesReader {
         this.end(event.response, undefined);
         break;
       case 'response.incomplete':
-        this.end(event.response, 'length');
+        this.end(event.response, incompleteReason(event.response));
         break;
       case 'response.failed':
         this.end(event.response, 'error');
@@ -132,7 +148,7 @@ export class ResponsesReader {
     }
     if (status !== 'completed' && status !== 'incomplete' && status !== undefined && status !== null)
       throw new MalformedResponseError(`the response is not finished (status ${JSON.stringify(status)})`);
-    this.end(body, status === 'incomplete' ? 'length' : undefined);
+    this.end(body, status === 'incomplete' ? incompleteReason(body) : undefined);
     this.state.endStream();
   }
 
@@ -144,11 +160,12 @@ export class ResponsesReader {
         // the opening item and again as a delta), and a call that gets no delta has them on its `done` item.
         this.openCall(index, item, false);
         break;
-      case 'message':
-      case 'reasoning':
+      case 'custom_tool_call':
+        this.drop(index, item);
         break;
       default:
-        this.drop(index, item);
+        // Any other item is kept whole from its `done` event or the final output, once it is complete.
+        break;
     }
   }
 
@@ -176,15 +193,25 @@ export class ResponsesReader {
         (this.state.reasoningItems ??= []).push(reasoning);
         break;
       }
-      case 'message':
-        // A server that sends a message whole, without text deltas: its text is the answer all the same.
-        if (!this.streamedText?.has(index) && !this.streamedText?.has(-1) && this.settle(index)) {
-          const text = messageText(item.content);
+      case 'message': {
+        // A server that sends a message whole, without deltas: its text is the answer, its refusal the refusal.
+        if (!this.settle(index)) break;
+        if (!this.streamedText?.has(index) && !this.streamedText?.has(-1)) {
+          const text = messageParts(item.content, 'output_text', 'text');
           if (text) this.state.addContent(text);
         }
+        if (!this.streamedRefusal?.has(index) && !this.streamedRefusal?.has(-1)) {
+          const refusal = messageParts(item.content, 'refusal', 'refusal');
+          if (refusal) this.state.addRefusal(refusal);
+        }
+        this.state.addAnnotations(chatCitations(item.content));
+        break;
+      }
+      case 'custom_tool_call':
+        this.drop(index, item);
         break;
       default:
-        this.drop(index, item);
+        this.keep(index, item);
     }
   }
 
@@ -204,14 +231,30 @@ export class ResponsesReader {
     if (key !== undefined) (this.callsById ??= new Map()).set(key, call);
   }
 
+  /**
+   * An output item that is neither a message, reasoning nor a function call (a hosted tool's call, a compaction, an
+   * echoed output, a type not known yet): kept whole for the assistant message, once (by index, and by id for a
+   * server that sends no indexes).
+   */
+  private keep(index: number, item: Item): void {
+    if (!this.firstSight(index, item)) return;
+    const type = typeof item.type === 'string' ? item.type : 'unknown';
+    this.state.keep({ ...item, type } as OutputItem);
+  }
+
   private drop(index: number, item: Item): void {
-    if (!this.settle(index)) return;
-    if (typeof item.id === 'string') {
-      if (this.droppedIds?.has(item.id)) return;
-      (this.droppedIds ??= new Set()).add(item.id);
-    }
+    if (!this.firstSight(index, item)) return;
     const type = typeof item.type === 'string' ? item.type : 'output item without a type';
     this.state.drop(typeof item.id === 'string' ? { id: item.id, type } : { type });
+  }
+
+  /** True the first time an item is seen whole, by its index and by its id. */
+  private firstSight(index: number, item: Item): boolean {
+    if (!this.settle(index)) return false;
+    if (typeof item.id !== 'string') return true;
+    if (this.settledIds?.has(item.id)) return false;
+    (this.settledIds ??= new Set()).add(item.id);
+    return true;
   }
 
   /** True the first time `index` is settled. */
@@ -250,6 +293,15 @@ export class ResponsesReader {
   }
 }
 
+/**
+ * Why an incomplete response stopped, as chat says it: `content_filter` when its filter cut it, `length` otherwise
+ * (the output token limit), so a finish reason means the same on both wires.
+ */
+function incompleteReason(body: Body | undefined): CompletionFinishReason {
+  const details = body?.incomplete_details as { reason?: unknown } | null | undefined;
+  return details?.reason === 'content_filter' ? 'content_filter' : 'length';
+}
+
 /** A reasoning item as it goes back: its type, id, summary, `encrypted_content` and `content` as received. */
 function keptReasoning(item: Item): ReasoningItem {
   const kept: ReasoningItem = {
@@ -262,13 +314,30 @@ function keptReasoning(item: Item): ReasoningItem {
   return kept;
 }
 
-/** The `output_text` parts of a message item, joined. */
-function messageText(content: unknown): string {
+/** The `type` parts of a message item, their `field` text joined (`output_text` parts' text, `refusal` parts' refusal). */
+function messageParts(content: unknown, type: string, field: 'text' | 'refusal'): string {
   if (!Array.isArray(content)) return '';
   let text = '';
-  for (const part of content as { type?: unknown; text?: unknown }[])
-    if (part?.type === 'output_text' && typeof part.text === 'string') text += part.text;
+  for (const part of content as Record<string, unknown>[]) {
+    const value = part?.[field];
+    if (part?.type === type && typeof value === 'string') text += value;
+  }
   return text;
+}
+
+/** The `url_citation` annotations of a message's `output_text` parts, in the chat shape. */
+function chatCitations(content: unknown): unknown[] {
+  if (!Array.isArray(content)) return [];
+  const citations: unknown[] = [];
+  for (const part of content as { type?: unknown; annotations?: unknown }[]) {
+    if (part?.type !== 'output_text' || !Array.isArray(part.annotations)) continue;
+    for (const annotation of part.annotations as Record<string, unknown>[]) {
+      if (annotation?.type !== 'url_citation') continue;
+      const { type, ...citation } = annotation;
+      citations.push({ type, url_citation: citation });
+    }
+  }
+  return citations;
 }
 
 /** Arguments as JSON text: some servers send an object. */

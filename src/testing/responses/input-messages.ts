@@ -1,6 +1,9 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { isObject, type Fields as Message } from './fields';
 
+/** The output item this server issued under an id, if any. */
+export type ItemResolver = (id: unknown) => object | undefined;
+
 /**
  * Translate a Responses `input` (and `instructions`) back into chat-completions messages, so a recorded request
  * reads the same on both routes.
@@ -8,43 +11,56 @@ import { isObject, type Fields as Message } from './fields';
  * Items follow the order a model produced them: an assistant's reasoning items, its text, then its function
  * calls. So a `function_call` joins the assistant message right before it, reasoning waits for the next assistant
  * message, and anything that breaks the run (a user or tool message, the end of the input) closes the assistant
- * message. Items of a type with no chat meaning are kept as received, never dropped.
+ * message. Other output items sent back (a hosted tool's call, a compaction, a type not known yet) wait, like
+ * reasoning, for the next assistant message, as its `output_items`. An `item_reference` to an item this server
+ * issued is read as that item; any other input of no chat meaning is kept as received, never dropped.
  */
-export function inputToMessages(input: unknown, instructions: unknown): ChatCompletionMessageParam[] {
+export function inputToMessages(
+  input: unknown,
+  instructions: unknown,
+  resolve: ItemResolver = () => undefined,
+): ChatCompletionMessageParam[] {
   const messages: Message[] = [];
   if (typeof instructions === 'string') messages.push({ role: 'system', content: instructions });
   if (typeof input === 'string') messages.push({ role: 'user', content: input });
   if (!Array.isArray(input)) return messages as unknown as ChatCompletionMessageParam[];
 
   let reasoning: unknown[] = [];
+  /** Other output items sent back (a hosted tool's call, a compaction…): they wait for an assistant message too. */
+  let kept: unknown[] = [];
   /** The assistant message function calls may still join; none once something else came after it. */
   let open: Message | undefined;
   const assistant = (content: unknown): Message => {
     const message: Message = { role: 'assistant', content };
     if (reasoning.length > 0) message.reasoning_items = reasoning;
+    if (kept.length > 0) message.output_items = kept;
     reasoning = [];
+    kept = [];
     messages.push(message);
     return message;
   };
   const flushReasoning = (): void => {
-    if (reasoning.length > 0) assistant(null);
+    if (reasoning.length > 0 || kept.length > 0) assistant(null);
+  };
+  const call = (chatCall: Message): void => {
+    // Reasoning waiting here belongs to a new assistant turn: reasoning always comes before its own text.
+    if (open === undefined || reasoning.length > 0 || kept.length > 0) open = assistant(null);
+    ((open.tool_calls ??= []) as unknown[]).push(chatCall);
   };
 
-  for (const item of input as unknown[]) {
+  for (const sent of input as unknown[]) {
+    // A reference to an item this server issued stands for that item (peers send them instead of the item).
+    const referenced = isObject(sent) && sent.type === 'item_reference' ? resolve(sent.id) : undefined;
+    const item = referenced ?? sent;
     const fields = isObject(item) ? item : {};
     if (fields.type === 'reasoning') {
       reasoning.push(item);
       open = undefined;
     } else if (fields.type === 'function_call') {
-      // Reasoning waiting here belongs to a new assistant turn: reasoning always comes before its own text.
-      if (open === undefined || reasoning.length > 0) open = assistant(null);
-      const calls = (open.tool_calls ??= []) as unknown[];
-      calls.push({
-        id: fields.call_id,
-        type: 'function',
-        function: { name: fields.name, arguments: fields.arguments },
-      });
-    } else if (fields.type === 'function_call_output') {
+      call({ id: fields.call_id, type: 'function', function: { name: fields.name, arguments: fields.arguments } });
+    } else if (fields.type === 'custom_tool_call') {
+      call({ id: fields.call_id, type: 'custom', custom: { name: fields.name, input: fields.input } });
+    } else if (fields.type === 'function_call_output' || fields.type === 'custom_tool_call_output') {
       flushReasoning();
       open = undefined;
       messages.push({ role: 'tool', tool_call_id: fields.call_id, content: chatContent(fields.output, 'tool') });
@@ -56,6 +72,9 @@ export function inputToMessages(input: unknown, instructions: unknown): ChatComp
         open = undefined;
         messages.push({ role: fields.role, content: chatContent(fields.content, fields.role) });
       }
+    } else if (typeof fields.type === 'string' && fields.type !== 'item_reference') {
+      kept.push(item);
+      open = undefined;
     } else {
       flushReasoning();
       open = undefined;

@@ -1,5 +1,5 @@
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
-import { inputToMessages } from './input-messages';
+import { inputToMessages, type ItemResolver } from './input-messages';
 import { isObject, type Fields } from './fields';
 
 /**
@@ -13,9 +13,9 @@ import { isObject, type Fields } from './fields';
  *
  * @see RecordedRequest
  */
-export function toChatBody(raw: Fields): ChatCompletionCreateParams {
+export function toChatBody(raw: Fields, resolve?: ItemResolver): ChatCompletionCreateParams {
   const { input, instructions, tools, tool_choice, max_output_tokens, text, reasoning, ...rest } = raw;
-  const body: Fields = { ...rest, messages: inputToMessages(input, instructions) };
+  const body: Fields = { ...rest, messages: inputToMessages(input, instructions, resolve) };
   if (tools !== undefined) body.tools = Array.isArray(tools) ? tools.map(chatTool) : tools;
   if (tool_choice !== undefined) body.tool_choice = chatToolChoice(tool_choice);
   if (max_output_tokens !== undefined) body.max_tokens = max_output_tokens;

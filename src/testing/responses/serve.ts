@@ -17,11 +17,16 @@ export function serveResponse(
   res: ServerResponse,
   plan: PlannedReply,
   reply: ScriptedReply,
-  context: ResponseIdentity & { request: Record<string, unknown> },
+  context: ResponseIdentity & {
+    request: Record<string, unknown>;
+    /** Told the items served, so later requests may refer to them by id. */
+    issue: (items: readonly { id?: unknown }[]) => void;
+  },
   signal: AbortSignal,
 ): Promise<void> | void {
   const incomplete = isIncomplete(plan.finishReason);
   const items = planOutputItems(plan, context.number, incomplete);
+  context.issue(items.map((planned) => planned.item));
   const meta: ResponseMeta = {
     id: `resp_scripted_${context.number}`,
     createdAt: context.createdAt,

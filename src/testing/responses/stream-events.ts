@@ -1,4 +1,4 @@
-import type { PlannedItem } from './output-items';
+import type { PlannedItem, PlannedPart } from './output-items';
 import { buildResponse, type ResponseMeta, type ResponseSnapshot } from './response-object';
 
 /**
@@ -52,9 +52,14 @@ export function buildResponseEvents(
 }
 
 function itemEvents(planned: PlannedItem, output_index: number): Draft[] {
-  const item_id = planned.item.id;
   const added = { type: 'response.output_item.added', sequence_number: 0, output_index };
   const done = { type: 'response.output_item.done', sequence_number: 0, output_index };
+  if (planned.type === 'given')
+    return [
+      { ...added, item: planned.item },
+      { ...done, item: planned.item },
+    ];
+  const item_id = planned.item.id;
   if (planned.type === 'reasoning') {
     const head = { sequence_number: 0, item_id, output_index, summary_index: 0 };
     const part = { type: 'summary_text', text: planned.text };
@@ -68,18 +73,23 @@ function itemEvents(planned: PlannedItem, output_index: number): Draft[] {
     ];
   }
   if (planned.type === 'message') {
-    const head = { sequence_number: 0, item_id, output_index, content_index: 0 };
-    const part = { type: 'output_text', annotations: [], logprobs: [], text: planned.text };
     return [
       { ...added, item: { ...planned.item, status: 'in_progress', content: [] } },
-      { type: 'response.content_part.added', ...head, part: { ...part, text: '' } },
-      ...planned.pieces.map((delta): Draft => ({ type: 'response.output_text.delta', ...head, delta, logprobs: [] })),
-      { type: 'response.output_text.done', ...head, text: planned.text, logprobs: [] },
-      { type: 'response.content_part.done', ...head, part },
+      ...planned.parts.flatMap((part, content_index) =>
+        partEvents(part, { item_id: planned.item.id, output_index, content_index }),
+      ),
       { ...done, item: planned.item },
     ];
   }
   const head = { sequence_number: 0, item_id, output_index };
+  if (planned.type === 'custom_tool_call') {
+    return [
+      { ...added, item: { ...planned.item, status: 'in_progress', input: '' } },
+      ...planned.pieces.map((delta): Draft => ({ type: 'response.custom_tool_call_input.delta', ...head, delta })),
+      { type: 'response.custom_tool_call_input.done', ...head, input: planned.item.input },
+      { ...done, item: planned.item },
+    ];
+  }
   return [
     { ...added, item: { ...planned.item, status: 'in_progress', arguments: '' } },
     ...planned.pieces.map((delta): Draft => ({ type: 'response.function_call_arguments.delta', ...head, delta })),
@@ -90,6 +100,37 @@ function itemEvents(planned: PlannedItem, output_index: number): Draft[] {
       arguments: planned.item.arguments,
     },
     { ...done, item: planned.item },
+  ];
+}
+
+/**
+ * One content part of a message: its text deltas, then each annotation, as OpenAI streams them; or its refusal
+ * deltas.
+ */
+function partEvents(
+  planned: PlannedPart,
+  where: { item_id: string; output_index: number; content_index: number },
+): Draft[] {
+  const head = { sequence_number: 0, ...where };
+  if (planned.type === 'refusal') {
+    return [
+      { type: 'response.content_part.added', ...head, part: { ...planned.part, refusal: '' } },
+      ...planned.pieces.map((delta): Draft => ({ type: 'response.refusal.delta', ...head, delta })),
+      { type: 'response.refusal.done', ...head, refusal: planned.text },
+      { type: 'response.content_part.done', ...head, part: planned.part },
+    ];
+  }
+  return [
+    { type: 'response.content_part.added', ...head, part: { ...planned.part, annotations: [], text: '' } },
+    ...planned.pieces.map((delta): Draft => ({ type: 'response.output_text.delta', ...head, delta, logprobs: [] })),
+    ...planned.part.annotations.map((annotation, annotation_index): Draft => ({
+      type: 'response.output_text.annotation.added',
+      ...head,
+      annotation_index,
+      annotation,
+    })),
+    { type: 'response.output_text.done', ...head, text: planned.text, logprobs: [] },
+    { type: 'response.content_part.done', ...head, part: planned.part },
   ];
 }
 
