@@ -60,6 +60,9 @@ export {
 export type { RunStateSignatureProblem, ToolDefinitionProblem } from './errors';
 
 export { runAgentLoop } from './output/run-agent-loop';
+export { defineAgent } from './output/define-agent';
+export type { AgentOptions } from './output/define-agent';
+export type { AgentTask } from './agentCall/agents/agent-input';
 export type {
   OutputClass,
   OutputIssue,

@@ -35,6 +35,12 @@ export type RunToolCallsProps = {
   admit?: () => boolean;
   /** With a `fallback` list: the model that made the calls, named in each `toolEnd` event. */
   model?: string;
+  /** Handed to every tool as `ctx.nest` (the run they belong to). */
+  nest?: object;
+  /** Put before each call id in its journal and idempotency key: a nested run's path from the root (`call_1/`). */
+  keyPrefix?: string;
+  /** A call whose result only holds its place until a nested run resumes (a paused agent): never journaled. */
+  held?: (call: ChatCompletionMessageToolCall) => boolean;
 };
 
 /**
@@ -59,6 +65,9 @@ export async function runToolCalls({
   onJournalError,
   admit,
   model,
+  nest,
+  keyPrefix = '',
+  held,
 }: RunToolCallsProps): Promise<RunToolResult[]> {
   const results = new Array<RunToolResult>(calls.length);
   // Set once a call pauses (`interactive`) or stops the run: calls not started by then never start.
@@ -77,10 +86,10 @@ export async function runToolCalls({
         error: signal.reason ?? new RunAbortedError(),
       };
     }
-    const idempotencyKey = runId === undefined ? undefined : journalKey(runId, call.id);
+    const idempotencyKey = runId === undefined ? undefined : journalKey(runId, keyPrefix + call.id);
     if (!journal || idempotencyKey === undefined) {
       if (admit && !admit()) return { response: budgetSpentText(call), outcome: 'skipped' };
-      return runTool({ call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller });
+      return runTool({ call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller, nest });
     }
     let recorded: (ToolExecuteResult & { outcome?: unknown }) | undefined;
     try {
@@ -97,7 +106,8 @@ export async function runToolCalls({
       return { ...normalizeToolResult(recorded), outcome: isOutcome(recorded.outcome) ? recorded.outcome : 'ok' };
     }
     if (admit && !admit()) return { response: budgetSpentText(call), outcome: 'skipped' };
-    const result = await runTool({ call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller });
+    const result = await runTool({ call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller, nest });
+    if (held?.(call)) return result;
     // The raw error stays in this process: it is for logs, and rarely survives serialisation anyway.
     const { error: _raw, ...journaled } = result;
     try {

@@ -2,7 +2,7 @@ import { DEFAULT_TOOL_CONCURRENCY } from '../constants';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
 import type { RunToolResult } from '../toolCall/type';
 import type { DurableState } from './run-state-snapshot';
-import { runToolCalls } from './run-tool-calls';
+import { runToolCalls, type RunToolCallsProps } from './run-tool-calls';
 import type { RunEvents } from './observers';
 import type { RunAgentCallProps } from './type';
 
@@ -25,6 +25,8 @@ export class ToolCallRunner {
     private readonly onJournalError: (error: unknown) => void,
     /** The run's budget gate, when it has a budget. */
     private readonly admit?: () => boolean,
+    /** Where the run sits among agents: its agents room, its calls' key prefix, the calls a paused agent holds. */
+    private readonly nesting?: Pick<RunToolCallsProps, 'nest' | 'keyPrefix' | 'held'>,
   ) {}
 
   /** Run `calls` as the run `identity` names, with `snapshot` as the history they see; results in call order. */
@@ -48,6 +50,7 @@ export class ToolCallRunner {
       onJournalError: this.onJournalError,
       admit: this.admit,
       model: identity.model,
+      ...this.nesting,
     });
   }
 }

@@ -22,6 +22,8 @@ export type RunToolProps = {
   idempotencyKey?: string;
   /** Who the call is made for; reaches the tool as `ctx.caller` and is never shown to the model. */
   caller?: unknown;
+  /** Handed to the tool as `ctx.nest`: the run it belongs to, for a tool that starts a nested run. */
+  nest?: object;
 };
 
 /**
@@ -50,6 +52,7 @@ export async function runTool({
   defaultTimeoutMs,
   idempotencyKey,
   caller,
+  nest,
 }: RunToolProps): Promise<RunToolResult> {
   const name = call?.function?.name;
   const tool = findTool(tools, name);
@@ -77,7 +80,8 @@ export async function runTool({
   // The tool's own signal, so listeners it (or a client it hands the signal to) adds never pile up on a signal
   // that outlives the call; made only if the tool reads it.
   const own = new LazyAbort();
-  if (!timeoutMs && !signal) return execute(tool, lazySignalContext(call, messages, parsed.data, own, caller, key));
+  if (!timeoutMs && !signal)
+    return execute(tool, lazySignalContext(call, messages, parsed.data, own, caller, key, nest));
   if (signal?.aborted) return aborted(name, signal);
 
   let timer: NodeJS.Timeout | undefined;
@@ -100,7 +104,7 @@ export async function runTool({
   });
   try {
     return await Promise.race([
-      execute(tool, lazySignalContext(call, messages, parsed.data, own, caller, key)),
+      execute(tool, lazySignalContext(call, messages, parsed.data, own, caller, key, nest)),
       interrupted,
     ]);
   } finally {
@@ -128,11 +132,13 @@ function lazySignalContext(
   own: LazyAbort,
   caller: unknown,
   key: { idempotencyKey: string } | undefined,
+  nest: object | undefined,
 ): Parameters<ToolDefinition['execute']>[0] {
   const ctx = { call, messages, params } as Parameters<ToolDefinition['execute']>[0];
   Object.defineProperty(ctx, 'signal', SIGNAL);
   ctx.caller = caller;
   if (key) ctx.idempotencyKey = key.idempotencyKey;
+  if (nest) ctx.nest = nest;
   owners.set(ctx, own);
   return ctx;
 }
