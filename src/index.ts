@@ -9,6 +9,8 @@ export { Tool } from './decorators/tool.decorator';
 export { Param } from './decorators/param.decorator';
 export type { ParamDecorator } from './decorators/param.decorator';
 export { Ctx } from './decorators/ctx.decorator';
+export { Agent } from './decorators/agent.decorator';
+export type { AgentDecoratorOptions } from './metadata/agent-metadata';
 export type { ClassType, ParamOptions, ToolOptions, TypeSpec } from './metadata/options';
 export { toolsFrom } from './definitions/tools-from';
 export type { ToolsFromOptions } from './definitions/tools-from';
