@@ -105,7 +105,11 @@ export class AgentLoop {
       ? new FallbackRequests(props, props.fallback, client, signal, events, () => this.durable, extras)
       : new ModelRequests(props, client, signal, events, extras);
     this.durable = newDurableState(props, traceparent);
-    const budget = props.budget === undefined ? undefined : new BudgetMeter(props.budget, props.prices);
+    // An agent's run is held to its ancestors' budgets even when it has none of its own.
+    const budget =
+      props.budget === undefined && !nested?.budget
+        ? undefined
+        : new BudgetMeter(props.budget ?? {}, props.prices, nested?.budget);
     this.nest = AgentNest.of(props.tools, {
       client,
       model: () => this.requests.model,
@@ -118,6 +122,8 @@ export class AgentLoop {
       channel,
       takeUsages: budget ? (usages) => this.pushSummaryUsages(usages, budget) : (usages) => this.pushUsages(usages),
       place: nested ?? ROOT_PLACE,
+      budget,
+      prices: props.prices,
     });
     const nest = this.nest;
     this.tools = new ToolCallRunner(

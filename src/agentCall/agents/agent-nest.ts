@@ -6,6 +6,8 @@ import type { ToolDefinition } from '../../toolCall/type';
 import type { HookErrorHandler } from '../../utils/call-hook';
 import type { RunEvents } from '../observers';
 import type { Decision, RunState } from '../run-state';
+import type { ModelPrice } from '../budget-types';
+import type { BudgetMeter } from '../run-budget';
 import type { AgentTracer } from '../type';
 import { isAgentTool } from './agent-marker';
 import type { AgentPlace } from './agent-place';
@@ -27,6 +29,10 @@ export type AgentNestOptions = {
   /** Count a nested run's usages in this run (tally, `usagePush`, budget) and hand them up. */
   takeUsages: (usages: UsageItem[]) => void;
   place: AgentPlace;
+  /** The run's budget (chained to its ancestors'), when there is one. */
+  budget?: BudgetMeter;
+  /** The run's prices, for the budgets of its agents. */
+  prices?: Record<string, ModelPrice>;
 };
 
 /** A nested run to resume: its state and the decisions under its path (keys relative to it). */

@@ -1,3 +1,5 @@
+import type { BudgetMeter } from '../run-budget';
+
 /**
  * Where a run sits in a tree of agents: the call ids from the root to it (`[]` for the root) and the names of the
  * agents on the way (for cycles). A nested run is handed its place by the agent call that starts it.
@@ -19,6 +21,8 @@ export type AgentPlace = {
 export type NestedRun = AgentPlace & {
   /** `invoke_agent <name>`. */
   spanName: string;
+  /** The budget of the run that calls the agent, when it (or an ancestor) has one: checked in the agent's run too. */
+  budget?: BudgetMeter;
 };
 
 /** The place of a root run. */

@@ -83,6 +83,7 @@ async function runAgent<I>(spec: AgentToolSpec<I>, ctx: ToolExecuteContext<I>): 
     ...(nest?.options.journal && { journal: nest.options.journal }),
     ...(nest?.options.onHookError && { onHookError: nest.options.onHookError }),
     ...(spec.budget !== undefined && { budget: spec.budget }),
+    ...(nest?.options.prices && { prices: nest.options.prices }),
     ...(spec.maxRunAgentTimes !== undefined && { maxRunAgentTimes: spec.maxRunAgentTimes }),
     ...(resume && { resumeFrom: resume.state, decisions: resume.decisions }),
   };
@@ -92,6 +93,7 @@ async function runAgent<I>(spec: AgentToolSpec<I>, ctx: ToolExecuteContext<I>): 
     path,
     agents: [...place.agents, spec.name],
     spanName: `invoke_agent ${spec.name}`,
+    ...(nest?.options.budget && { budget: nest.options.budget }),
   });
   return answerOf(spec.name, result, ctx.call.id, nest);
 }
