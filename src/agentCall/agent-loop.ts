@@ -131,7 +131,8 @@ export class AgentLoop {
       signal,
       events,
       (error) => (this.journalError ??= { error }),
-      budget && (() => budget.admit()),
+      // An agent call run again to resume its agent was counted when it first ran.
+      budget && ((call) => nest?.resuming(call.id) === true || budget.admit()),
       { nest, keyPrefix: keyPrefix(nested?.path ?? []), held: nest && ((call) => nest.isPaused(call.id)) },
     );
     this.fitting = new ContextFitting(

@@ -32,7 +32,7 @@ export type RunToolCallsProps = {
    * Asked right before a tool runs (the run's budget): false answers the call without running it. A call the journal
    * answers does not run, so it is not asked.
    */
-  admit?: () => boolean;
+  admit?: (call: ChatCompletionMessageToolCall) => boolean;
   /** With a `fallback` list: the model that made the calls, named in each `toolEnd` event. */
   model?: string;
   /** Handed to every tool as `ctx.nest` (the run they belong to). */
@@ -88,7 +88,7 @@ export async function runToolCalls({
     }
     const idempotencyKey = runId === undefined ? undefined : journalKey(runId, keyPrefix + call.id);
     if (!journal || idempotencyKey === undefined) {
-      if (admit && !admit()) return { response: budgetSpentText(call), outcome: 'skipped' };
+      if (admit && !admit(call)) return { response: budgetSpentText(call), outcome: 'skipped' };
       return runTool({ call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller, nest });
     }
     let recorded: (ToolExecuteResult & { outcome?: unknown }) | undefined;
@@ -105,7 +105,7 @@ export async function runToolCalls({
     if (recorded !== undefined) {
       return { ...normalizeToolResult(recorded), outcome: isOutcome(recorded.outcome) ? recorded.outcome : 'ok' };
     }
-    if (admit && !admit()) return { response: budgetSpentText(call), outcome: 'skipped' };
+    if (admit && !admit(call)) return { response: budgetSpentText(call), outcome: 'skipped' };
     const result = await runTool({ call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller, nest });
     if (held?.(call)) return result;
     // The raw error stays in this process: it is for logs, and rarely survives serialisation anyway.

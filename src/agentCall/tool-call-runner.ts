@@ -24,7 +24,7 @@ export class ToolCallRunner {
     private readonly events: RunEvents,
     private readonly onJournalError: (error: unknown) => void,
     /** The run's budget gate, when it has a budget. */
-    private readonly admit?: () => boolean,
+    private readonly admit?: (call: ChatCompletionMessageToolCall) => boolean,
     /** Where the run sits among agents: its agents room, its calls' key prefix, the calls a paused agent holds. */
     private readonly nesting?: Pick<RunToolCallsProps, 'nest' | 'keyPrefix' | 'held'>,
   ) {}

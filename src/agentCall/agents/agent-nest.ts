@@ -84,6 +84,11 @@ export class AgentNest {
     this.resumes.set(callId, resume);
   }
 
+  /** Whether the call `callId` runs again to resume its agent (it was counted when it first ran). */
+  resuming(callId: string): boolean {
+    return this.resumes.has(callId);
+  }
+
   /** What the agent of `callId` resumes from, once. */
   takeResume(callId: string): ChildResume | undefined {
     const resume = this.resumes.get(callId);
