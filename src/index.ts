@@ -65,6 +65,7 @@ export { runAgentLoop } from './output/run-agent-loop';
 export { defineAgent } from './output/define-agent';
 export type { AgentOptions } from './output/define-agent';
 export type { AgentTask } from './agentCall/agents/agent-input';
+export type { AgentRunOptions } from './agentCall/agents/agent-spec';
 export type {
   OutputClass,
   OutputIssue,

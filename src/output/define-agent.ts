@@ -1,4 +1,4 @@
-import type { RunBudget } from '../agentCall/budget-types';
+import type { AgentRunOptions } from '../agentCall/agents/agent-spec';
 import { standardInput, taskInput, type AgentInput, type AgentTask } from '../agentCall/agents/agent-input';
 import { agentTool } from '../agentCall/agents/agent-tool';
 import type { OutputSpec, OutputStandardSchema } from '../agentCall/output-types';
@@ -6,40 +6,16 @@ import { standardSchemaOf } from '../definitions/standard/standard-schema-of';
 import { createParseParams } from '../definitions/validation/parse-params';
 import { ToolDefinitionError } from '../errors/tool-definition.error';
 import { TOOL_NAME_PATTERN } from '../constants';
-import type { LLMClient } from '../llm/client';
-import type { Wire } from '../llm/wire';
 import type { ClassType } from '../metadata/options';
-import type { ToolApprovalContext, ToolDefinition, ToolExecuteContext } from '../toolCall/type';
+import type { ToolDefinition } from '../toolCall/type';
 import { isStandardSchema, jsonSchemaOf, resolveOutput } from './resolve-output';
 
 /** What {@link defineAgent} takes. `I` is the input (default `{ task: string }`), `O` the typed answer. */
-export type AgentOptions<I = AgentTask, O = unknown> = {
-  /** The tool name the parent's model sees (`^[a-zA-Z0-9_-]{1,64}$`). */
-  name: string;
-  /** What the parent's model reads to decide when to call the agent. */
-  description: string;
+export type AgentOptions<I = AgentTask, O = unknown> = AgentRunOptions<I> & {
   /** A class-validator DTO class or a Standard Schema; default `{ task: string }`. */
   input?: ClassType<I> | OutputStandardSchema<I>;
-  /** The agent's system message, or a function of the validated input that makes it. */
-  instructions: string | ((input: I, ctx: ToolExecuteContext<I>) => string | Promise<string>);
-  /** The agent's own tools (never its parent's), or a function that gives them when the agent starts. */
-  tools: ToolDefinition[] | ((ctx: ToolExecuteContext<I>) => ToolDefinition[] | Promise<ToolDefinition[]>);
   /** The agent's typed answer (a DTO class or a Standard Schema), sent to the parent's model as JSON. */
   output?: OutputSpec<O>;
-  /** The agent's own client; default the parent's. */
-  client?: LLMClient;
-  /** The agent's own model; default the model the parent is on. */
-  model?: string;
-  /** The agent's own wire; default the parent's (or `'auto'` with its own client). */
-  wire?: Wire;
-  /** A budget of the agent's own; its spend counts toward every ancestor's budget too. */
-  budget?: RunBudget;
-  /** Most model requests of one run of the agent (default 20). */
-  maxRunAgentTimes?: number;
-  /** Ask a person before the agent starts, as for any tool. */
-  needsApproval?: boolean | ((ctx: ToolApprovalContext<I>) => boolean | Promise<boolean>);
-  /** Keep the agent out of the parent's requests until `search_tools` finds it. */
-  deferred?: boolean;
 };
 
 /**
