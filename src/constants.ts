@@ -15,6 +15,9 @@ export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constr
 /** Model turns a run may take when the caller sets no `maxRunAgentTimes`. */
 export const DEFAULT_MAX_RUN_AGENT_TIMES = 20;
 
+/** Default `maxAgentDepth`: how many agents deep (`agentPath.length`) agents may call agents. */
+export const DEFAULT_MAX_AGENT_DEPTH = 4;
+
 /** Consecutive tool-only turns after which the next request forces `tool_choice: 'none'`. */
 export const DEFAULT_MAX_CONSECUTIVE_TOOL_TURNS = 5;
 

@@ -9,6 +9,8 @@ export { Tool } from './decorators/tool.decorator';
 export { Param } from './decorators/param.decorator';
 export type { ParamDecorator } from './decorators/param.decorator';
 export { Ctx } from './decorators/ctx.decorator';
+export { Agent } from './decorators/agent.decorator';
+export type { AgentDecoratorOptions } from './metadata/agent-metadata';
 export type { ClassType, ParamOptions, ToolOptions, TypeSpec } from './metadata/options';
 export { toolsFrom } from './definitions/tools-from';
 export type { ToolsFromOptions } from './definitions/tools-from';
@@ -58,6 +60,10 @@ export {
 export type { RunStateSignatureProblem, ToolDefinitionProblem } from './errors';
 
 export { runAgentLoop } from './output/run-agent-loop';
+export { defineAgent } from './output/define-agent';
+export type { AgentOptions } from './output/define-agent';
+export type { AgentTask } from './agentCall/agents/agent-input';
+export type { AgentRunOptions } from './agentCall/agents/agent-spec';
 export type {
   OutputClass,
   OutputIssue,

@@ -19,6 +19,9 @@ import { duplicateToolName } from '../toolCall/run-tool';
 import type { ToolExecuteResult } from '../toolCall/type';
 import { outputFeedback } from '../text/output-feedback';
 import { toError } from '../utils/to-error';
+import { AgentNest } from './agents/agent-nest';
+import { keyPrefix, ROOT_PLACE, type NestedRun } from './agents/agent-place';
+import { adoptPausedAgent, foldNestedPending } from './agents/nested-pending';
 import { AWAITING_APPROVAL_RESPONSE, findApprovals } from './approvals';
 import { checkBudget } from './check-budget';
 import { checkFallback } from './check-fallback';
@@ -28,6 +31,7 @@ import { advanceLoopGuard, forcesAnswer } from './loop-guard';
 import { FallbackRequests } from './model-fallback';
 import { ModelRequests } from './model-requests';
 import type { RunEvents } from './observers';
+import { DEFAULT_MAX_AGENT_DEPTH } from '../constants';
 import type { OutputFormat } from './output-types';
 import { answerCall, reportRequestEnd } from './report-hooks';
 import {
@@ -80,6 +84,8 @@ export class AgentLoop {
   private readonly entryRefusal?: Error;
   /** The validated final answer, once there is one. */
   private outputValue?: { value: unknown };
+  /** Set when a tool is an agent: what its calls need of this run, and the pauses they report. */
+  private readonly nest?: AgentNest;
 
   constructor(
     private readonly props: RunAgentCallProps,
@@ -92,6 +98,10 @@ export class AgentLoop {
     traceparent: string | undefined,
     /** The run's `output` made ready, or why the run cannot start. */
     output?: OutputFormat | Error,
+    /** For an agent's run: its place in the tree. */
+    nested?: NestedRun,
+    /** The run's observers but its tracer, for the events of its agents. */
+    channel: () => RunEvents = () => events,
   ) {
     if (output instanceof Error) this.entryRefusal = output;
     else this.output = output;
@@ -103,13 +113,35 @@ export class AgentLoop {
       ? new FallbackRequests(props, props.fallback, client, signal, events, () => this.durable, extras)
       : new ModelRequests(props, client, signal, events, extras);
     this.durable = newDurableState(props, traceparent);
-    const budget = props.budget === undefined ? undefined : new BudgetMeter(props.budget, props.prices);
+    // An agent's run is held to its ancestors' budgets even when it has none of its own.
+    const budget =
+      props.budget === undefined && !nested?.budget
+        ? undefined
+        : new BudgetMeter(props.budget ?? {}, props.prices, nested?.budget);
+    this.nest = AgentNest.of(props.tools, {
+      client,
+      model: () => this.requests.model,
+      wire: props.wire,
+      tracer: props.tracer,
+      journal: props.journal,
+      onHookError: props.onHookError,
+      maxAgentDepth: props.maxAgentDepth ?? DEFAULT_MAX_AGENT_DEPTH,
+      runId: () => this.durable.runId,
+      channel,
+      takeUsages: budget ? (usages) => this.pushSummaryUsages(usages, budget) : (usages) => this.pushUsages(usages),
+      place: nested ?? ROOT_PLACE,
+      budget,
+      prices: props.prices,
+    });
+    const nest = this.nest;
     this.tools = new ToolCallRunner(
       props,
       signal,
       events,
       (error) => (this.journalError ??= { error }),
-      budget && (() => budget.admit()),
+      // An agent call run again to resume its agent was counted when it first ran.
+      budget && ((call) => nest?.resuming(call.id) === true || budget.admit()),
+      { nest, keyPrefix: keyPrefix(nested?.path ?? []), held: nest && ((call) => nest.isPaused(call.id)) },
     );
     this.fitting = new ContextFitting(
       props,
@@ -329,6 +361,8 @@ export class AgentLoop {
       this.durable.pending.push({ kind: 'interactive', call, interactive: result.interactive });
       this.interactiveResponse ??= pausedAt(result.interactive, call.id);
     }
+    const child = this.nest?.takePause(call.id);
+    if (child) adoptPausedAgent(this.durable, call.id, child);
     if (result.usages?.length) this.pushUsages(result.usages);
     const fitted = asGiven
       ? result.response
@@ -361,14 +395,17 @@ export class AgentLoop {
     if (!point.seed) this.history.changes = 0;
     const pending = this.durable.pending;
     if (!pending.length) return undefined;
-    const plan = planDecisions(pending, point.decisions, Boolean(this.props.handleInteractiveTool));
+    const folded = foldNestedPending(pending, point.decisions, this.history.messages, this.durable.children);
+    const plan = planDecisions(folded.pending, folded.decisions, Boolean(this.props.handleInteractiveTool));
     if (!plan) {
       this.interactiveResponse = stillPaused(pending);
       return this.finish('interactive');
     }
+    for (const [callId, resume] of folded.children) this.nest?.willResume(callId, resume);
     this.durable.pending = [];
+    this.durable.children = undefined;
     this.history.changes++;
-    const stop = await applyDecisions(plan, pending, {
+    const stop = await applyDecisions(plan, folded.pending, {
       messages: this.history.messages,
       events: this.events,
       handleInteractiveTool: this.props.handleInteractiveTool,

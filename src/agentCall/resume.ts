@@ -127,6 +127,7 @@ export function restoreDurableState(
     ...(current.traceparent !== undefined && { traceparent: current.traceparent }),
     ...(saved.foundTools !== undefined && { foundTools: saved.foundTools.slice() }),
     ...(saved.outputFailures !== undefined && { outputFailures: saved.outputFailures }),
+    ...(saved.children !== undefined && { children: { ...saved.children } }),
   };
 }
 

@@ -8,6 +8,7 @@ import { toError } from '../utils/to-error';
 import { resolveClient, type LLMClient } from '../llm/client';
 import { invalidWire } from '../llm/wire';
 import { AgentLoop } from './agent-loop';
+import type { NestedRun } from './agents/agent-place';
 import type { OutputFormat } from './output-types';
 import { RunEvents, userHooksObserver } from './observers';
 import type { RunObserver } from './run-events';
@@ -67,6 +68,8 @@ export async function runObservedLoop(
   observers: readonly RunObserver[],
   /** `props.output` made ready by the output layer (`src/output/`), or why it could not be. */
   output?: OutputFormat | Error,
+  /** For an agent's run (`defineAgent`): its place in the tree of agents. */
+  nested?: NestedRun,
 ): Promise<RunAgentResponse> {
   const timeoutMs = props.timeoutMs;
   // A run that nothing can abort has no signal: its requests and tool calls then skip the listeners, the race and
@@ -98,6 +101,7 @@ export async function runObservedLoop(
         providerName(client),
         props.resumeFrom?.traceparent,
         props.traceContent === true,
+        nested?.spanName,
       )
     : undefined;
   const events = new RunEvents([userHooksObserver(props), tracing?.observer(), ...observers], props.onHookError);
@@ -113,6 +117,9 @@ export async function runObservedLoop(
       client,
       tracing?.traceparent,
       refusal ?? output ?? (props.output === undefined ? undefined : unresolvedOutput()),
+      nested,
+      // What the run's agents report to: its observers but its tracer (an agent's run has spans of its own).
+      () => new RunEvents([userHooksObserver(props), ...observers], props.onHookError),
     );
     const result = await events.within({ kind: 'run' }, () => loop.run());
     if (events.has('runEnd')) events.emit('runEnd', result);

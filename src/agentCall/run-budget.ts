@@ -25,6 +25,8 @@ export class BudgetMeter {
   constructor(
     private readonly limits: RunBudget,
     private readonly prices: Readonly<Record<string, ModelPrice>> | undefined,
+    /** For an agent's run: the budget of the run that called it (which asks its own caller's in turn). */
+    private readonly above?: BudgetMeter,
   ) {}
 
   /**
@@ -66,6 +68,7 @@ export class BudgetMeter {
   exhausted(): boolean {
     const { limits, spent } = this;
     return (
+      this.above?.exhausted() === true ||
       this.failure !== undefined ||
       reached(this.inputTokens, limits.inputTokens) ||
       reached(this.outputTokens, limits.outputTokens) ||
@@ -82,6 +85,11 @@ export class BudgetMeter {
   admit(): boolean {
     const limit = this.limits.toolCalls;
     if (this.exhausted() || (limit !== undefined && this.spent.toolCalls >= limit)) {
+      this.hit = true;
+      return false;
+    }
+    // Each call of an agent counts toward every ancestor's budget too.
+    if (this.above && !this.above.admit()) {
       this.hit = true;
       return false;
     }

@@ -33,6 +33,8 @@ export type DurableState = {
   foundTools?: string[];
   /** Final answers that failed `output`, across resumes. */
   outputFailures?: number;
+  /** The states of the agents paused or under way, by call id. */
+  children?: Record<string, RunState>;
 };
 
 /**
@@ -86,6 +88,7 @@ export function snapshotRunState(
     ...(durable.fallbackIndex !== undefined && { fallbackIndex: durable.fallbackIndex }),
     ...(durable.foundTools?.length ? { foundTools: durable.foundTools.slice() } : {}),
     ...(durable.outputFailures !== undefined && { outputFailures: durable.outputFailures }),
+    ...(durable.children !== undefined && { children: { ...durable.children } }),
   };
 }
 

@@ -7,9 +7,17 @@ export const RUN_STATE_VERSION = 1;
 /** A tool call waiting for a person, as kept in {@link RunState.pending}. */
 export type PendingCall =
   /** A call to a tool with `needsApproval`: its arguments were valid, it has not run. */
-  | { kind: 'approval'; call: ChatCompletionMessageToolCall; params: unknown }
-  /** A call whose tool paused the run by returning `interactive`. */
-  | { kind: 'interactive'; call: ChatCompletionMessageToolCall; interactive: ToolInteractive };
+  (
+    | { kind: 'approval'; call: ChatCompletionMessageToolCall; params: unknown }
+    /** A call whose tool paused the run by returning `interactive`. */
+    | { kind: 'interactive'; call: ChatCompletionMessageToolCall; interactive: ToolInteractive }
+  ) & {
+    /**
+     * For a call an agent made (`defineAgent`): the call ids from the root to that agent (`['call_1']`). Its decision is
+     * keyed `[...agentPath, call.id].join('/')`. Absent for the run's own calls.
+     */
+    agentPath?: string[];
+  };
 
 /**
  * A person's answer to one pending call, passed in `decisions` keyed by the call's id.
@@ -86,6 +94,11 @@ export type RunState = {
    * found: a resumed run keeps sending them. Names the resuming run has no deferred tool for are kept, not sent.
    */
   foundTools?: string[];
+  /**
+   * The states of agents (`defineAgent`) paused or under way, by the id of the call that started each: resuming this
+   * run resumes each where it stopped. Checked in depth and signed with the rest.
+   */
+  children?: Record<string, RunState>;
   /**
    * With `runAgentLoop({ stateSecret })`: an HMAC-SHA256 (base64url) over every other field of the state, so a
    * resume with the same secret refuses a state that was edited or made elsewhere (`RunStateSignatureError`).

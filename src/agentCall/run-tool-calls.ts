@@ -33,11 +33,17 @@ export type RunToolCallsProps = {
    * Asked right before a tool runs (the run's budget): false answers the call without running it. A call the journal
    * answers does not run, so it is not asked.
    */
-  admit?: () => boolean;
+  admit?: (call: ChatCompletionMessageToolCall) => boolean;
   /** With a `fallback` list: the model that made the calls, named in each `toolEnd` event. */
   model?: string;
   /** Calls already parsed (an approval's check, a resumed call's kept params): run with these, not parsed again. */
   parsed?: ReadonlyMap<ChatCompletionMessageToolCall, ParsedCall>;
+  /** Handed to every tool as `ctx.nest` (the run they belong to). */
+  nest?: object;
+  /** Put before each call id in its journal and idempotency key: a nested run's path from the root (`call_1/`). */
+  keyPrefix?: string;
+  /** A call whose result only holds its place until a nested run resumes (a paused agent): never journaled. */
+  held?: (call: ChatCompletionMessageToolCall) => boolean;
 };
 
 /**
@@ -63,9 +69,12 @@ export async function runToolCalls({
   admit,
   model,
   parsed,
+  nest,
+  keyPrefix = '',
+  held,
 }: RunToolCallsProps): Promise<RunToolResult[]> {
   const run = (call: ChatCompletionMessageToolCall, idempotencyKey: string | undefined): Promise<RunToolResult> => {
-    const props = { call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller };
+    const props = { call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller, nest };
     const known = parsed?.get(call);
     const tool = known && findTool(tools, call.function.name);
     if (!known || !tool) return runTool(props);
@@ -88,9 +97,9 @@ export async function runToolCalls({
         error: signal.reason ?? new RunAbortedError(),
       };
     }
-    const idempotencyKey = runId === undefined ? undefined : journalKey(runId, call.id);
+    const idempotencyKey = runId === undefined ? undefined : journalKey(runId, keyPrefix + call.id);
     if (!journal || idempotencyKey === undefined) {
-      if (admit && !admit()) return { response: budgetSpentText(call), outcome: 'skipped' };
+      if (admit && !admit(call)) return { response: budgetSpentText(call), outcome: 'skipped' };
       return run(call, idempotencyKey);
     }
     let recorded: (ToolExecuteResult & { outcome?: unknown }) | undefined;
@@ -107,8 +116,9 @@ export async function runToolCalls({
     if (recorded !== undefined) {
       return { ...normalizeToolResult(recorded), outcome: isOutcome(recorded.outcome) ? recorded.outcome : 'ok' };
     }
-    if (admit && !admit()) return { response: budgetSpentText(call), outcome: 'skipped' };
+    if (admit && !admit(call)) return { response: budgetSpentText(call), outcome: 'skipped' };
     const result = await run(call, idempotencyKey);
+    if (held?.(call)) return result;
     // The raw error stays in this process: it is for logs, and rarely survives serialisation anyway.
     const { error: _raw, ...journaled } = result;
     try {

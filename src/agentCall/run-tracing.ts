@@ -51,6 +51,8 @@ export class RunTracing {
     private readonly provider: string,
     resumedFrom: string | undefined,
     private readonly traceContent: boolean,
+    /** `invoke_agent`, or `invoke_agent <name>` for an agent's run. */
+    spanName = 'invoke_agent',
   ) {
     this.api = loadOtelApi();
     const api = this.api;
@@ -59,7 +61,7 @@ export class RunTracing {
       const remote = resumedFrom === undefined ? undefined : parseTraceparent(resumedFrom);
       if (remote) parent = api.trace.setSpanContext(parent, remote);
       this.span = tracer.startSpan(
-        'invoke_agent',
+        spanName,
         {
           kind: SPAN_KIND_INTERNAL,
           attributes: {

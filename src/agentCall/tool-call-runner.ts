@@ -3,7 +3,7 @@ import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '
 import type { RunToolResult } from '../toolCall/type';
 import type { ParsedCall } from './approvals';
 import type { DurableState } from './run-state-snapshot';
-import { runToolCalls } from './run-tool-calls';
+import { runToolCalls, type RunToolCallsProps } from './run-tool-calls';
 import type { RunEvents } from './observers';
 import type { RunAgentCallProps } from './type';
 
@@ -25,7 +25,9 @@ export class ToolCallRunner {
     private readonly events: RunEvents,
     private readonly onJournalError: (error: unknown) => void,
     /** The run's budget gate, when it has a budget. */
-    private readonly admit?: () => boolean,
+    private readonly admit?: (call: ChatCompletionMessageToolCall) => boolean,
+    /** Where the run sits among agents: its agents room, its calls' key prefix, the calls a paused agent holds. */
+    private readonly nesting?: Pick<RunToolCallsProps, 'nest' | 'keyPrefix' | 'held'>,
   ) {}
 
   /**
@@ -54,6 +56,7 @@ export class ToolCallRunner {
       admit: this.admit,
       model: identity.model,
       parsed,
+      ...this.nesting,
     });
   }
 }

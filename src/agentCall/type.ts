@@ -115,6 +115,8 @@ export type AfterToolCallEvent = {
    * Absent without a `fallback` list.
    */
   model?: string;
+  /** For an event of an agent's run (`defineAgent`): the call ids from the root run to that agent. */
+  agentPath?: string[];
 };
 
 /** Reported by `onRequestEnd` after each main model request, whatever its outcome. */
@@ -137,6 +139,8 @@ export type RequestEndEvent = {
   retries: number;
   /** The request error, when it failed. */
   error?: unknown;
+  /** For an event of an agent's run (`defineAgent`): the call ids from the root run to that agent. */
+  agentPath?: string[];
 };
 
 /**
@@ -291,6 +295,11 @@ export type RunAgentCallProps<T = unknown> = ResponseEvents & {
    * a price ends the run at once with a `MissingPriceError` (never priced at zero).
    */
   prices?: Record<string, ModelPrice>;
+  /**
+   * How deep agents (`defineAgent`) may call agents: an agent call whose `agentPath` would be longer is answered with a
+   * tool message saying so, and no agent starts (default 4).
+   */
+  maxAgentDepth?: number;
   /** After this many consecutive tool-only turns the next request sends `tool_choice: 'none'` (default 5; 0 = never). */
   maxConsecutiveToolTurns?: number;
 

@@ -3,7 +3,7 @@ import { InvalidRunStateError } from '../errors/invalid-run-state.error';
 import { RunStateVersionError } from '../errors/run-state-version.error';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
 import { AWAITING_APPROVAL_RESPONSE, keptParams } from './approvals';
-import { RUN_STATE_VERSION, type RunState } from './run-state';
+import { RUN_STATE_VERSION, type PendingCall, type RunState } from './run-state';
 import type { ChildrenInteractiveParams } from './type';
 
 type Fields = Record<string, unknown>;
@@ -49,7 +49,9 @@ export function validateRunState(value: unknown): asserts value is RunState {
   }
   if (state.outputFailures !== undefined) expectCount(state.outputFailures, 'outputFailures');
   if (state.signature !== undefined) expectString(state.signature, 'signature');
-  expectPending(state.pending, messages);
+  const made = expectPending(state.pending, messages);
+  if (state.children !== undefined || (state.pending as Fields[]).some((entry) => entry.agentPath !== undefined))
+    expectChildren(state.children, state.pending as PendingCall[], made);
   if (state.foundTools !== undefined) expectToolNames(state.foundTools, 'foundTools');
   for (const key of Object.keys(state)) if (!KNOWN_KEYS.has(key)) expectNoNegativeCounts(state[key], key);
 }
@@ -84,6 +86,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'fallbackIndex',
   'foundTools',
   'outputFailures',
+  'children',
 ]);
 
 /**
@@ -176,9 +179,12 @@ function expectToolCall(value: unknown, path: string, allowCustom: boolean): voi
  * arguments), listed once; an approval must not be answered yet (its tool message, if any, is still the
  * placeholder). A state cannot make the loop run a call the model never asked for.
  */
-function expectPending(value: unknown, messages: readonly ChatCompletionMessageParam[]): void {
+function expectPending(
+  value: unknown,
+  messages: readonly ChatCompletionMessageParam[],
+): ReadonlyMap<string, ChatCompletionMessageToolCall> {
   if (!Array.isArray(value)) fail('pending', 'must be an array of pending calls');
-  if (!value.length) return;
+  if (!value.length) return new Map();
   const last = lastAssistantIndex(messages);
   const made = new Map<string, ChatCompletionMessageToolCall>();
   for (const call of last >= 0 ? ((messages[last] as { tool_calls?: unknown[] }).tool_calls ?? []) : []) {
@@ -204,6 +210,8 @@ function expectPending(value: unknown, messages: readonly ChatCompletionMessageP
     if (entry.kind === 'interactive')
       expectString(expectFields(entry.interactive, `${path}.interactive`).type, `${path}.interactive.type`);
     const call = entry.call as ChatCompletionMessageToolCall;
+    // A call an agent made is its agent's to check (`expectChildren`): here only its path.
+    if (entry.agentPath !== undefined) return expectAgentPath(entry.agentPath, `${path}.agentPath`);
     const original = made.get(call.id);
     if (!original) fail(`${path}.call`, "is not a call of the history's last assistant message");
     if (original.function.name !== call.function.name || original.function.arguments !== call.function.arguments)
@@ -213,6 +221,53 @@ function expectPending(value: unknown, messages: readonly ChatCompletionMessageP
     if (entry.kind === 'approval' && answers.has(call.id) && answers.get(call.id) !== AWAITING_APPROVAL_RESPONSE)
       fail(`${path}.call`, 'is answered already');
   });
+  return made;
+}
+
+function expectAgentPath(value: unknown, path: string): void {
+  if (!Array.isArray(value) || !value.length) fail(path, 'must be a non-empty array of call ids');
+  value.forEach((id, i) => expectString(id, `${path}[${i}]`));
+}
+
+/**
+ * The states of the run's agents (`children`, by call id): each a call of the history's last assistant message, each
+ * a run state checked in depth (a problem's path starts `children.<callId>`), and the pending calls listed under an
+ * agent's path exactly those its state has pending, the same calls in the same order.
+ */
+function expectChildren(
+  value: unknown,
+  pending: readonly PendingCall[],
+  made: ReadonlyMap<string, ChatCompletionMessageToolCall>,
+): void {
+  const children = value === undefined ? {} : expectFields(value, 'children');
+  for (const [callId, child] of Object.entries(children)) {
+    const path = `children.${callId}`;
+    if (!made.has(callId)) fail(path, "is not a call of the history's last assistant message");
+    try {
+      validateRunState(child);
+    } catch (error) {
+      if (error instanceof InvalidRunStateError) fail(`${path}.${error.path}`, error.problem);
+      if (error instanceof RunStateVersionError) fail(`${path}.v`, 'must be a known run-state version');
+      throw error;
+    }
+    const listed = pending.filter((entry) => entry.agentPath?.[0] === callId);
+    const own = child.pending;
+    if (listed.length !== own.length) fail(path, 'has pending calls the run does not list, or the reverse');
+    listed.forEach((entry, i) => {
+      const mine = own[i];
+      const same =
+        mine.call.id === entry.call.id &&
+        mine.call.function.name === entry.call.function.name &&
+        mine.call.function.arguments === entry.call.function.arguments &&
+        (mine.agentPath ?? []).join('/') === entry.agentPath!.slice(1).join('/');
+      if (!same) fail(`${path}.pending[${i}]`, 'differs from the pending call the run lists');
+    });
+  }
+  for (let i = 0; i < pending.length; i++) {
+    const head = pending[i].agentPath?.[0];
+    if (head !== undefined && !Object.prototype.hasOwnProperty.call(children, head))
+      fail(`pending[${i}].agentPath`, 'names an agent call with no state in children');
+  }
 }
 
 /**

@@ -3,6 +3,10 @@ import type { ToolDefinition } from '../toolCall/type';
 import { bindTool, type ToolsFromOptions } from './bind-tool';
 import { getClassTools } from './get-class-tools';
 import { classOf } from '../metadata/class-chain';
+import type { AgentMetadata } from '../metadata/agent-metadata';
+import { getMetadataStorage } from '../metadata/metadata-storage';
+import type { ClassType } from '../metadata/options';
+import { agentCycleError, agentFromClass } from './agent-from-class';
 import { resolveProfile, SCHEMA_PROFILES } from './profiles/schema-profile';
 
 /**
@@ -36,6 +40,21 @@ export function toolsFrom(...args: unknown[]): ToolDefinition[] {
   const [instances, defaults] = Array.isArray(args[0])
     ? [args[0] as readonly unknown[], (args[1] ?? {}) as ToolsFromOptions]
     : [args, {}];
+  return buildTools(instances, defaults, []);
+}
+
+/** The tools of `toolClass` made with no arguments, inside the agent classes `chain` (an `@Agent`'s tools). */
+function toolsOfClass(toolClass: ClassType, chain: readonly AgentMetadata[], defaults: ToolsFromOptions) {
+  const meta = getMetadataStorage().getAgent(toolClass);
+  if (meta && chain.includes(meta)) throw agentCycleError(chain, meta);
+  return buildTools([new toolClass()], defaults, chain);
+}
+
+function buildTools(
+  instances: readonly unknown[],
+  defaults: ToolsFromOptions,
+  chain: readonly AgentMetadata[],
+): ToolDefinition[] {
   const profileProblem = unknownProfile(defaults.profile);
   if (profileProblem) throw new ToolDefinitionError([profileProblem]);
   const problems: ToolDefinitionProblem[] = [];
@@ -51,7 +70,11 @@ export function toolsFrom(...args: unknown[]): ToolDefinition[] {
     }
     const className = instance.constructor.name;
     const { tools, problems: classProblems } = getClassTools(classOf(instance));
-    problems.push(...classProblems);
+    const agent = getMetadataStorage().getAgent(classOf(instance));
+    // The one class problem is "no @Tool methods": an agent class needs none.
+    if (!agent) problems.push(...classProblems);
+    // An agent class is one tool: its methods are the agent's own tools, not its parent's.
+    const into = agent ? [] : definitions;
     for (const tool of tools) {
       const definition = bindTool(tool, instance, defaults);
       const profile = resolveProfile(defaults.profile, tool.strict, defaults.strict);
@@ -66,7 +89,12 @@ export function toolsFrom(...args: unknown[]): ToolDefinition[] {
           methodName: tool.methodName,
           message: `duplicate tool name "${name}" (also used by ${first})`,
         });
-      definitions.push(definition);
+      into.push(definition);
+    }
+    if (agent) {
+      const toolsOf = (toolClass: ClassType, below: readonly AgentMetadata[]) =>
+        toolsOfClass(toolClass, below, defaults);
+      definitions.push(agentFromClass(agent, into, toolsOf, chain));
     }
   }
   if (problems.length > 0) throw new ToolDefinitionError(problems);

@@ -13,9 +13,12 @@ export class InvalidRunStateError extends AgentcallError {
 
   /** Where the problem is, as a path into the state (`messages[3].tool_calls[0].id`, `turn`). */
   readonly path: string;
+  /** What is wrong there (`must be a string`). */
+  readonly problem: string;
 
   constructor(path: string, problem: string) {
     super(`Cannot resume from this run state: ${path} ${problem}`);
     this.path = path;
+    this.problem = problem;
   }
 }

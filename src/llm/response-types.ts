@@ -12,9 +12,9 @@ import type {
 /** Streaming hooks of one model request. */
 export type ResponseEvents = ToolCallStreamEvents & {
   /** Each visible answer delta (the whole text once for a non-streamed response). */
-  onStreaming?: (e: { text: string }) => void;
+  onStreaming?: (e: { text: string; agentPath?: string[] }) => void;
   /** Each reasoning delta: `reasoning_content`, or a leading `<think>…</think>` block. */
-  onReasoning?: (e: { text: string }) => void;
+  onReasoning?: (e: { text: string; agentPath?: string[] }) => void;
 };
 
 /** A chat-completions body as agentcall sends it: `stream` is a plain flag, `stream_options` is set for you. */

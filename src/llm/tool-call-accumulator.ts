@@ -22,6 +22,8 @@ export type ToolParamEvent = {
   argsDelta: string;
   /** @deprecated The same object as `call`; use `call`. */
   tool: ChatCompletionMessageToolCall;
+  /** For an event of an agent's run (`defineAgent`): the call ids from the root run to that agent. */
+  agentPath?: string[];
 };
 
 /** Hooks fired while tool calls stream in. */
@@ -30,7 +32,7 @@ export type ToolCallStreamEvents = {
    * A new tool call appeared (its arguments may still be empty). Fired once per call, unknown names included;
    * `call.id` is already final: the same id reaches `onToolParam`, `onAfterToolCall` and the history.
    */
-  onToolCall?: (e: { call: ChatCompletionMessageToolCall }) => void;
+  onToolCall?: (e: { call: ChatCompletionMessageToolCall; agentPath?: string[] }) => void;
   /** One arguments fragment of `call`. */
   onToolParam?: (e: ToolParamEvent) => void;
   /**

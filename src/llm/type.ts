@@ -84,6 +84,8 @@ export type UsageItem = {
   /** Of `outputTokens`, those spent reasoning (when the provider reports them). */
   reasoningTokens?: number;
   totalPoints?: number;
+  /** For a request an agent (`defineAgent`) made: the call ids from the root run to that agent. */
+  agentPath?: string[];
 };
 
 export type {

@@ -1,3 +1,4 @@
+import type { AgentMetadata } from './agent-metadata';
 import type { ParamMetadata, PropertyMetadata } from './param-metadata';
 import type { ToolMetadata } from './tool-metadata';
 import type { ClassRef } from './options';
@@ -16,6 +17,17 @@ type ClassRecords = {
  */
 export class MetadataStorage {
   private readonly byClass = new WeakMap<ClassRef, ClassRecords>();
+  private readonly agents = new WeakMap<ClassRef, AgentMetadata>();
+
+  /** Record an `@Agent` class. */
+  addAgent(record: AgentMetadata): void {
+    this.agents.set(record.target, record);
+  }
+
+  /** The `@Agent` record of `target` itself, if it is an agent class. */
+  getAgent(target: ClassRef): AgentMetadata | undefined {
+    return this.agents.get(target);
+  }
 
   /** Record a `@Tool` method. */
   addTool(record: ToolMetadata): void {

@@ -88,14 +88,19 @@ function readOutput(props: RunAgentCallProps<unknown>): OutputFormat {
   };
 }
 
-function isStandardSchema(value: unknown): value is OutputStandardSchema<unknown> {
+/** Whether `value` is a Standard Schema v1 object. @internal */
+export function isStandardSchema(value: unknown): value is OutputStandardSchema<unknown> {
   if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
   const props = (value as { '~standard'?: unknown })['~standard'];
   return isRecord(props) && props.version === 1 && typeof props.validate === 'function';
 }
 
-/** The schema's JSON Schema: agentcall's own `jsonSchema` field, else Standard JSON Schema v1's `input`. */
-function jsonSchemaOf(standard: OutputStandardSchema<unknown>): Record<string, unknown> {
+/**
+ * The schema's JSON Schema: agentcall's own `jsonSchema` field, else Standard JSON Schema v1's `input`.
+ *
+ * @internal
+ */
+export function jsonSchemaOf(standard: OutputStandardSchema<unknown>): Record<string, unknown> {
   const own = standard.jsonSchema;
   const converter = standard['~standard'].jsonSchema;
   let schema: unknown;

@@ -22,6 +22,8 @@ export type RunToolProps = {
   idempotencyKey?: string;
   /** Who the call is made for; reaches the tool as `ctx.caller` and is never shown to the model. */
   caller?: unknown;
+  /** Handed to the tool as `ctx.nest`: the run it belongs to, for a tool that starts a nested run. */
+  nest?: object;
 };
 
 /**
@@ -50,12 +52,13 @@ export async function runTool({
   defaultTimeoutMs,
   idempotencyKey,
   caller,
+  nest,
 }: RunToolProps): Promise<RunToolResult> {
   const tool = findTool(tools, call?.function?.name);
   if (!tool) return { response: toolNotFoundText(call?.function?.name, toolNames(tools)), outcome: 'not_found' };
   const parsed = parseToolArgs(tool, call);
   if ('outcome' in parsed) return parsed;
-  return runParsedTool(tool, parsed.params, { call, messages, signal, defaultTimeoutMs, idempotencyKey, caller });
+  return runParsedTool(tool, parsed.params, { call, messages, signal, defaultTimeoutMs, idempotencyKey, caller, nest });
 }
 
 /**
@@ -97,7 +100,7 @@ export function parseToolArgs(
 export async function runParsedTool(
   tool: ToolDefinition,
   params: unknown,
-  { call, messages, signal, defaultTimeoutMs, idempotencyKey, caller }: Omit<RunToolProps, 'tools'>,
+  { call, messages, signal, defaultTimeoutMs, idempotencyKey, caller, nest }: Omit<RunToolProps, 'tools'>,
 ): Promise<RunToolResult> {
   const name = call.function.name;
   const key = idempotencyKey === undefined ? undefined : { idempotencyKey };
@@ -105,7 +108,7 @@ export async function runParsedTool(
   // The tool's own signal, so listeners it (or a client it hands the signal to) adds never pile up on a signal
   // that outlives the call; made only if the tool reads it.
   const own = new LazyAbort();
-  if (!timeoutMs && !signal) return execute(tool, lazySignalContext(call, messages, params, own, caller, key));
+  if (!timeoutMs && !signal) return execute(tool, lazySignalContext(call, messages, params, own, caller, key, nest));
   if (signal?.aborted) return aborted(name, signal);
 
   let timer: NodeJS.Timeout | undefined;
@@ -128,7 +131,7 @@ export async function runParsedTool(
   });
   try {
     return await Promise.race([
-      execute(tool, lazySignalContext(call, messages, params, own, caller, key)),
+      execute(tool, lazySignalContext(call, messages, params, own, caller, key, nest)),
       interrupted,
     ]);
   } finally {
@@ -156,11 +159,13 @@ function lazySignalContext(
   own: LazyAbort,
   caller: unknown,
   key: { idempotencyKey: string } | undefined,
+  nest: object | undefined,
 ): Parameters<ToolDefinition['execute']>[0] {
   const ctx = { call, messages, params } as Parameters<ToolDefinition['execute']>[0];
   Object.defineProperty(ctx, 'signal', SIGNAL);
   ctx.caller = caller;
   if (key) ctx.idempotencyKey = key.idempotencyKey;
+  if (nest) ctx.nest = nest;
   owners.set(ctx, own);
   return ctx;
 }

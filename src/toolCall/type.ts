@@ -30,6 +30,13 @@ export type ToolExecuteContext<P = unknown> = {
    * call, so hand it to payment, mail and other external APIs that deduplicate requests.
    */
   idempotencyKey?: string;
+  /**
+   * The run this call belongs to, as a tool that starts a nested run (an agent from `defineAgent`) reads it: the
+   * parent's client, model, tracer and where its events, pauses and spend go. Opaque to every other tool.
+   *
+   * @internal
+   */
+  nest?: object;
 };
 
 /** What a `needsApproval` predicate sees: the call and its validated arguments. */

@@ -18,7 +18,8 @@ export const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
   agentCall: ['constants', 'text', 'errors', 'utils', 'llm', 'toolCall'],
   metadata: ['constants', 'text', 'errors', 'utils'],
   decorators: ['constants', 'text', 'errors', 'utils', 'metadata'],
-  definitions: ['constants', 'text', 'errors', 'utils', 'metadata', 'decorators', 'llm', 'toolCall'],
+  // `@Agent` classes become the agents room's tools (`agentCall/agents/`).
+  definitions: ['constants', 'text', 'errors', 'utils', 'metadata', 'decorators', 'llm', 'toolCall', 'agentCall'],
   // Where the two columns meet: the public `runAgentLoop` reads a DTO class (`output`) with the decorator column and
   // hands the core loop a Standard Schema, so the request column itself still never imports it.
   output: [

@@ -1,0 +1,118 @@
+import { DEFAULT_MAX_AGENT_DEPTH } from '../../constants';
+import { getErrText } from '../../text/error-text';
+import { toolErrorText } from '../../text/model-text';
+import type { ToolDefinition, ToolExecuteContext, ToolExecuteResult } from '../../toolCall/type';
+import { runObservedLoop } from '../run-agent-loop';
+import { RunEvents } from '../observers';
+import type { RunAgentCallProps, RunAgentResponse } from '../type';
+import { markAgent } from './agent-marker';
+import { AgentNest } from './agent-nest';
+import { ROOT_PLACE } from './agent-place';
+import type { AgentToolSpec } from './agent-spec';
+import { findCycle } from './find-cycle';
+import { forwardEvents } from './forward-events';
+
+/** The tool message of an agent call whose agent waits for a person, until its agent resumes and answers. */
+export const AWAITING_AGENT_RESPONSE = 'Waiting for the user to decide calls of this agent';
+
+/**
+ * The tool an agent is to its parent: one call runs the agent as a full run of its own (its instructions and the
+ * input as its history, its own tools only, the parent's client, model, wire, caller, signal and tracer unless it
+ * names its own) and answers with the agent's text, or its `output` as JSON. Its pauses, events, usages and spend
+ * reach the parent through the parent's agents room (`ctx.nest`).
+ *
+ * @internal
+ */
+export function agentTool<I>(spec: AgentToolSpec<I>): ToolDefinition<I> {
+  const tool: ToolDefinition<I> = {
+    schema: {
+      type: 'function',
+      function: { name: spec.name, description: spec.description, parameters: spec.parameters },
+    },
+    parseParams: spec.parseParams,
+    execute: (ctx) => runAgent(spec, ctx),
+    ...(spec.needsApproval !== undefined && { needsApproval: spec.needsApproval }),
+    ...(spec.deferred !== undefined && { deferred: spec.deferred }),
+  };
+  return markAgent(tool, { name: spec.name, ...(Array.isArray(spec.tools) && { tools: spec.tools }) });
+}
+
+async function runAgent<I>(spec: AgentToolSpec<I>, ctx: ToolExecuteContext<I>): Promise<ToolExecuteResult> {
+  const nest = ctx.nest instanceof AgentNest ? ctx.nest : undefined;
+  const place = nest?.options.place ?? ROOT_PLACE;
+  const path = [...place.path, ctx.call.id];
+  const maxDepth = nest?.options.maxAgentDepth ?? DEFAULT_MAX_AGENT_DEPTH;
+  if (path.length > maxDepth) {
+    return {
+      response: toolErrorText(
+        `agent ${spec.name} was not run: it would nest ${path.length} agents deep, past maxAgentDepth (${maxDepth})`,
+      ),
+    };
+  }
+  const tools = typeof spec.tools === 'function' ? await spec.tools(ctx) : spec.tools;
+  const cycle = findCycle(place.agents, spec.name, tools);
+  if (cycle)
+    return {
+      response: toolErrorText(
+        `agent ${spec.name} was not run: agents call each other in a cycle (${cycle.join(' → ')})`,
+      ),
+    };
+  const resume = nest?.takeResume(ctx.call.id);
+  const input = ctx.params;
+  const instructions =
+    typeof spec.instructions === 'function' ? await spec.instructions(input, ctx) : spec.instructions;
+  const props: RunAgentCallProps = {
+    // Without a client of its own or the parent's, the child resolves one from the environment as any run does.
+    ...((spec.client ?? nest?.options.client) && { client: spec.client ?? nest?.options.client }),
+    body: {
+      model: spec.model ?? nest?.options.model() ?? '',
+      messages: [
+        { role: 'system', content: instructions },
+        { role: 'user', content: spec.userMessage(input) },
+      ],
+    },
+    tools,
+    abortSignal: ctx.signal,
+    maxAgentDepth: maxDepth,
+    ...('caller' in ctx && { caller: ctx.caller }),
+    ...(nest && { runId: nest.options.runId() }),
+    ...((spec.wire ?? (spec.client ? undefined : nest?.options.wire)) !== undefined && {
+      wire: spec.wire ?? nest?.options.wire,
+    }),
+    ...(nest?.options.tracer && { tracer: nest.options.tracer }),
+    ...(nest?.options.journal && { journal: nest.options.journal }),
+    ...(nest?.options.onHookError && { onHookError: nest.options.onHookError }),
+    ...(spec.budget !== undefined && { budget: spec.budget }),
+    ...(nest?.options.prices && { prices: nest.options.prices }),
+    ...(spec.maxRunAgentTimes !== undefined && { maxRunAgentTimes: spec.maxRunAgentTimes }),
+    ...(resume && { resumeFrom: resume.state, decisions: resume.decisions }),
+  };
+  const channel = nest?.channel ?? new RunEvents([], undefined);
+  const observer = forwardEvents(channel, path, (usages) => nest?.options.takeUsages(usages));
+  const result = await runObservedLoop(props, [observer], spec.output, {
+    path,
+    agents: [...place.agents, spec.name],
+    spanName: `invoke_agent ${spec.name}`,
+    ...(nest?.options.budget && { budget: nest.options.budget }),
+  });
+  return answerOf(spec.name, result, ctx.call.id, nest);
+}
+
+/** What the parent's model reads of a finished (or paused) agent. */
+function answerOf(
+  name: string,
+  result: RunAgentResponse,
+  callId: string,
+  nest: AgentNest | undefined,
+): ToolExecuteResult {
+  if (result.stopReason === 'interactive' && nest) {
+    nest.notePause(callId, result.state);
+    return { response: AWAITING_AGENT_RESPONSE };
+  }
+  if (result.stopReason === 'error') {
+    return { response: toolErrorText(`agent ${name} failed: ${getErrText(result.error)}`) };
+  }
+  if (result.stopReason === 'completed' && result.output !== undefined)
+    return { response: JSON.stringify(result.output) };
+  return { response: result.text };
+}
