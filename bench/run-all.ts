@@ -13,6 +13,7 @@ import { runStateSize } from './run-state-size';
 import { stepOverhead } from './step-overhead';
 import { streamProcessing } from './stream-processing';
 import { toolConcurrency } from './tool-concurrency';
+import { toolSearchStall } from './tool-search-stall';
 
 async function main(): Promise<void> {
   console.log(`agentcall benchmarks — node ${process.version}, ${process.platform}/${process.arch}\n`);
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
     runStateSize,
     pausedRunsMemory,
     devtoolsOpen,
+    toolSearchStall,
   ]) {
     await bench();
     console.log();

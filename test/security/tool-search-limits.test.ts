@@ -4,21 +4,11 @@ import { MAX_SEARCHES_PER_TURN } from '../../src/agentCall/search-tools-tool';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import type { ToolDefinition } from '../../src/toolCall/type';
 import { fakeTool, user } from '../helpers/tools';
+import { madeUpWords as words } from '../helpers/made-up-words';
 
 /** The deferred set `mcpTools` allows by default: 1,000 tools, each described in 2,000 characters. */
 const TOOLS = 1_000;
 const DESCRIPTION_CHARS = 2_000;
-
-/** Words of a made-up vocabulary, the same on every run: a large index, as a server of unrelated tools makes. */
-function words(seed: number, chars: number): string {
-  let text = '';
-  let state = seed;
-  while (text.length < chars) {
-    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-    text += `w${(state % 20_000).toString(36)}x `;
-  }
-  return text.slice(0, chars);
-}
 
 function deferredTool(name: string, description: string, extra: Partial<ToolDefinition> = {}) {
   const tool = fakeTool(name, () => ({ response: `${name} ran` }), { deferred: true, ...extra });
