@@ -402,6 +402,8 @@ export class AgentLoop {
       return this.finish('interactive');
     }
     for (const [callId, resume] of folded.children) this.nest?.willResume(callId, resume);
+    for (const decided of plan)
+      if (decided.action === 'run' && folded.children.has(decided.call.id)) decided.reparse = true;
     this.durable.pending = [];
     this.durable.children = undefined;
     this.history.changes++;

@@ -134,7 +134,13 @@ export function restoreDurableState(
 /** What to do with one pending call on resume. */
 export type DecidedCall =
   /** Approved: run it now. */
-  | { action: 'run'; call: ChatCompletionMessageToolCall; params: unknown }
+  | {
+      action: 'run';
+      call: ChatCompletionMessageToolCall;
+      params: unknown;
+      /** Parse it again rather than run it with `params`: an agent call run again to resume its agent. */
+      reparse?: boolean;
+    }
   /** Rejected by the person: answer the model without running it. */
   | { action: 'reject'; call: ChatCompletionMessageToolCall; result: ToolExecuteResult }
   /** Answered: the decision's result is the call's result. */
@@ -215,7 +221,7 @@ export async function applyDecisions(
   for (const p of plan) {
     if (p.action !== 'run') continue;
     approved.push(p.call);
-    parsed.set(p.call, keptParams(p.params) ?? unkeptResult(p.call));
+    if (!p.reparse) parsed.set(p.call, keptParams(p.params) ?? unkeptResult(p.call));
   }
   const snapshot = assistantIndex >= 0 ? target.messages.slice(0, assistantIndex) : target.messages.slice();
   const results = approved.length ? await target.runTools(approved, snapshot, parsed) : [];
