@@ -29,4 +29,6 @@ export { estimateMessageTokens, estimateMessagesTokens } from './llm/tokens';
 export { toModelText } from './text/model-text';
 export { runObservedLoop } from './output/run-agent-loop';
 export { isEventStream } from './llm/event-stream-check';
-export type { RunEventMap, RunEventName, RunObserver, RunScope } from './agentCall/run-events';
+export type { RunEventMap, RunEventName, RunObserver, RunScope, WithRunObservers } from './agentCall/run-events';
+export { RUN_OBSERVERS } from './agentCall/run-events';
+export { signRunState } from './agentCall/run-state-signature';

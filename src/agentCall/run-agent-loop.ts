@@ -11,7 +11,7 @@ import { AgentLoop } from './agent-loop';
 import type { NestedRun } from './agents/agent-place';
 import type { OutputFormat } from './output-types';
 import { RunEvents, userHooksObserver } from './observers';
-import type { RunObserver } from './run-events';
+import { RUN_OBSERVERS, type RunObserver, type WithRunObservers } from './run-events';
 import { signedCheckpoints, signRunState } from './run-state-signature';
 import { providerName, RunTracing } from './run-tracing';
 import type { RunAgentCallProps, RunAgentResponse } from './type';
@@ -104,7 +104,11 @@ export async function runObservedLoop(
         nested?.spanName,
       )
     : undefined;
-  const events = new RunEvents([userHooksObserver(props), tracing?.observer(), ...observers], props.onHookError);
+  const carried = (props as WithRunObservers)[RUN_OBSERVERS] ?? NO_OBSERVERS;
+  const events = new RunEvents(
+    [userHooksObserver(props), tracing?.observer(), ...observers, ...carried],
+    props.onHookError,
+  );
   const secret = props.stateSecret;
   const inner = secret === undefined ? props : signedCheckpoints(props, secret);
   try {

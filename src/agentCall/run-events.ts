@@ -61,3 +61,14 @@ export type RunObserver = { [K in RunEventName]?: (event: RunEventMap[K]) => unk
   hookNames?: Partial<Record<RunEventName | 'within', string>>;
   within?: <T>(scope: RunScope, work: () => T) => T;
 };
+
+/**
+ * The key under which props carry more observers of the run, for an adapter whose user calls `runAgentLoop` itself
+ * (the devtools recorder spreads its props in): a symbol, so that no user prop can clash with it and JSON drops it.
+ *
+ * @internal
+ */
+export const RUN_OBSERVERS: unique symbol = Symbol('agentcall.runObservers');
+
+/** Props that may carry observers under {@link RUN_OBSERVERS}. */
+export type WithRunObservers = { [RUN_OBSERVERS]?: readonly RunObserver[] };

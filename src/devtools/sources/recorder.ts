@@ -1,26 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { Decision, RunAgentCallProps, RunAgentResponse, RunState } from '../../index';
+import { RUN_OBSERVERS, signRunState } from '../../internal';
+import type { RunObserver, WithRunObservers } from '../../internal';
 import { DecisionGather } from '../decision-gather';
 import { RunModel } from '../run-model';
 import { errorText } from '../safe-text';
 import type { RunSource } from '../source';
 import { pendingViews, readModelResponses, withDecided } from './state-view';
 
-/** The props `recorder.hooks()` returns, to spread into `runAgentLoop`. */
-export type RecorderHooks = Required<
-  Pick<
-    RunAgentCallProps,
-    | 'onStreaming'
-    | 'onReasoning'
-    | 'onToolCall'
-    | 'onAfterToolCall'
-    | 'onRequestEnd'
-    | 'onCheckpoint'
-    | 'onToolCompress'
-    | 'abortSignal'
-    | 'runId'
-  >
->;
+const keepNothing = (): void => undefined;
+
+/**
+ * The props `recorder.hooks()` returns, to spread into `runAgentLoop`: the run's id, signal and `onCheckpoint`. They
+ * also carry the recorder, as an observer of the run's events, under a symbol key the loop reads (beside the app's
+ * hooks, never around them).
+ */
+export type RecorderHooks = Required<Pick<RunAgentCallProps, 'onCheckpoint' | 'abortSignal' | 'runId'>>;
 
 /** Options of {@link createRunRecorder}. */
 export type RunRecorderOptions = {
@@ -37,8 +32,9 @@ export type RunRecorderOptions = {
 export type RunRecorder = {
   /**
    * Hooks for one `runAgentLoop` call: spread them last (`runAgentLoop({ ...props, ...recorder.hooks(props) })`).
-   * Pass the call's own props so their hooks, `runId`, `resumeFrom` and `abortSignal` are kept (each hook of
-   * `props` is called first).
+   * Pass the call's own props so their `runId`, `resumeFrom`, `abortSignal` and `onCheckpoint` are kept. The app's
+   * hooks are left as they are: the recorder observes the run's events beside them, so one that throws costs the
+   * timeline nothing.
    */
   hooks(props?: Partial<RunAgentCallProps>): RecorderHooks;
   /** Tell the recorder how a run ended (stop reason, text, error); without it the page infers the status. */
@@ -107,26 +103,24 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
     };
     const current = () => (recorded ??= start());
     const changed = () => notify(runId);
-    return {
-      runId,
-      abortSignal: props.abortSignal ? AbortSignal.any([props.abortSignal, controller.signal]) : controller.signal,
-      onStreaming: (e) => {
-        props.onStreaming?.(e);
+    const secret = props.stateSecret;
+    // An observer of the run's event channel, beside the app's hooks rather than around them: a hook that throws
+    // costs the timeline nothing.
+    const observer: RunObserver = {
+      name: 'devtools',
+      text: (e) => {
         current().addText(e.text);
         changed();
       },
-      onReasoning: (e) => {
-        props.onReasoning?.(e);
+      reasoning: (e) => {
         current().addReasoning(e.text);
         changed();
       },
-      onToolCall: (e) => {
-        props.onToolCall?.(e);
+      toolCall: (e) => {
         current().addToolCall({ id: e.call.id, name: e.call.function.name, arguments: e.call.function.arguments });
         changed();
       },
-      onRequestEnd: (e) => {
-        props.onRequestEnd?.(e);
+      requestEnd: (e) => {
         const run = current();
         run.endRequest({
           model: e.model,
@@ -141,8 +135,7 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
         });
         changed();
       },
-      onAfterToolCall: (e) => {
-        props.onAfterToolCall?.(e);
+      toolEnd: (e) => {
         const run = current();
         run.setArguments(e.call.id, e.call.function.arguments);
         run.endTool(e.call.id, {
@@ -153,14 +146,13 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
         });
         changed();
       },
-      onToolCompress: (e) => {
-        props.onToolCompress?.(e);
-        current().setModelResponse(e.call.id, e.response);
+      toolSettled: (e) => {
+        current().setModelResponse(e.call.id, e.modelText);
         changed();
       },
-      onCheckpoint: async (state) => {
-        await props.onCheckpoint?.(state);
-        states.set(runId, state);
+      checkpoint: (state) => {
+        // The page resumes with this state: signed as the loop signs what it saves, or the loop would refuse it.
+        states.set(runId, secret === undefined ? state : signRunState(state, secret));
         const run = current();
         run.turns = state.turn;
         run.inputTokens = state.usage.inputTokens;
@@ -171,6 +163,15 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
         changed();
       },
     };
+    const out: RecorderHooks & WithRunObservers = {
+      runId,
+      abortSignal: props.abortSignal ? AbortSignal.any([props.abortSignal, controller.signal]) : controller.signal,
+      // The loop saves (and so reports) states only to an `onCheckpoint`: the app's own, or one that keeps nothing.
+      onCheckpoint: props.onCheckpoint ?? keepNothing,
+      // Observers already spread in (another recorder's) are kept.
+      [RUN_OBSERVERS]: [...((props as WithRunObservers)[RUN_OBSERVERS] ?? []), observer],
+    };
+    return out;
   };
 
   const finish = (result: RunAgentResponse) => {
