@@ -24,7 +24,7 @@ export { toolMethodsOf } from './definitions/tool-methods-of';
 export type { ToolMethod, ToolMethodParameter } from './definitions/tool-methods-of';
 export { RUN_STATE_VERSION } from './agentCall/run-state';
 export { maskSecrets } from './text/error-text';
-export { modelSafeText } from './text/model-text';
+export { firstLineSafeText, modelSafeText } from './text/model-text';
 export { estimateMessageTokens, estimateMessagesTokens } from './llm/tokens';
 export { toModelText } from './text/model-text';
 export { runObservedLoop } from './output/run-agent-loop';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Decision } from '../index';
-import { getErrText } from '../text/error-text';
+import { getErrText } from '../index';
 import { exportFileName, exportRunAsTest } from './export-test';
 import { send } from './respond';
 import type { ModelPrice } from './source';

@@ -1,5 +1,5 @@
-import { firstLineSafeText } from '../text/model-text';
-import { getErrText } from '../text/error-text';
+import { firstLineSafeText } from '../internal';
+import { getErrText } from '../index';
 
 /** Characters of a name the model or an endpoint chose (a tool's, a model's) that the page shows. */
 export const MAX_NAME_CHARS = 200;

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Decision } from '../../index';
 import { listRuns } from '../../bullmq';
 import type { AgentRuns, RunEvent, RunListing, RunRecord } from '../../bullmq';
-import { getErrText } from '../../text/error-text';
+import { getErrText } from '../../index';
 import { DecisionGather } from '../decision-gather';
 import { RunModel } from '../run-model';
 import type { RunSource } from '../source';
