@@ -162,6 +162,30 @@ export function runStoreConformance(makeStore: () => RunStore | Promise<RunStore
     );
 
     it(
+      'stores any text as given, U+0000 included: journal fields and values, answers, events',
+      withStore(async (store) => {
+        const runId = await create(store);
+        await store.claim(runId, 0, { attempt: 1, withJournal: false });
+        // A tool call id, a tool's result and a recorded response all come from the model or its endpoint.
+        const odd = 'a\u0000b\\u0000\uffff\ud83d\ude00\n';
+        const entries = { [`call:${runId}:${odd}`]: odd, [`tape:0:${odd}`]: `"${odd}"` };
+        await store.journal(runId, entries, [{ type: 'text', text: odd }]);
+        const claimed = await store.claim(runId, 0, { attempt: 2, withJournal: true });
+        assert.deepEqual(Object.fromEntries(claimed!.journal), entries);
+        const state = stateOf(runId, { turn: 1, messages: [{ role: 'assistant', content: odd }] });
+        const events = [{ type: 'text' as const, text: odd }];
+        const done = { runId, seq: 0, state, status: 'completed' as const, stopReason: 'completed', text: odd, events };
+        assert.equal(await store.checkpoint({ ...done, output: { odd } }), 1);
+        const { run } = await store.read(runId);
+        assert.equal(run?.text, odd);
+        assert.deepEqual(run?.output, { odd });
+        assert.deepEqual(run?.state, state);
+        const texts = (await allEvents(store, runId)).flatMap((e) => (e.type === 'text' ? [e.text] : []));
+        assert.deepEqual(texts, [odd, odd]);
+      }),
+    );
+
+    it(
       'checkpoints by compare-and-set on the sequence number, with its events after the others',
       withStore(async (store) => {
         const runId = await create(store);
