@@ -360,9 +360,11 @@ export class PostgresRunStore implements RunStore {
     let stop: (() => void) | undefined;
     let closed = false;
     const select = async (after: string, count: number): Promise<RunEvent[]> => {
+      // Ordered by the column, not by the text it is read as (an output name wins in ORDER BY): as text, 100
+      // comes before 99, and a reader that stops at the run's last status event would miss what sorts after it.
       const { rows } = await this.pool.query<{ id: string; type: string; data: string }>(
-        `SELECT id::text, type, data FROM ${this.schema}.run_events WHERE run_id = $1 AND id > $2 ORDER BY id
-         LIMIT $3`,
+        `SELECT e.id::text AS id, type, data FROM ${this.schema}.run_events e WHERE run_id = $1 AND e.id > $2
+         ORDER BY e.id LIMIT $3`,
         [runId, after, count],
       );
       return rows.map((row) => ({ id: row.id, type: row.type, ...(JSON.parse(row.data) as object) }) as RunEvent);

@@ -481,6 +481,32 @@ export function runStoreConformance(makeStore: () => RunStore | Promise<RunStore
         assert.deepEqual(await allEvents(store, newId()), []);
       }),
     );
+
+    it(
+      'reads events in the order appended when their ids grow a digit (ids are ordered as numbers, not as text)',
+      withStore(async (store) => {
+        const runId = await create(store);
+        const [first] = await allEvents(store, runId);
+        // Appended until an id is longer than the first one's: a store that sorts its ids as text reads the longer
+        // ones first, and a reader that stops at the run's last status event never sees the shorter ones.
+        const texts: string[] = [];
+        for (let batch = 0; batch < 20; batch++) {
+          const added = Array.from({ length: 100 }, (_, i) => `t${batch * 100 + i}`);
+          texts.push(...added);
+          await store.appendEvents(
+            runId,
+            added.map((text) => ({ type: 'text' as const, text })),
+          );
+          const ids = (await allEvents(store, runId)).map((e) => e.id);
+          if (ids.some((id) => id.length > first.id.length)) break;
+        }
+        const read = await allEvents(store, runId);
+        assert.deepEqual(
+          read.map((e) => (e.type === 'text' ? e.text : e.type)),
+          ['status', ...texts],
+        );
+      }),
+    );
   });
 
   describe('RunStore conformance: closing', () => {
