@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { AgentRuns } from '../../src/bullmq';
 
 /** A worker process of {@link ./queue-worker}, and a promise of each kind of message it sends. */
-export type QueueWorkerProcess = { child: ChildProcess; message: (key: 'ready' | 'hung') => Promise<void> };
+export type QueueWorkerProcess = {
+  child: ChildProcess;
+  message: (key: 'ready' | 'hung' | 'unblocked') => Promise<void>;
+};
 
 /** Fork {@link ./queue-worker} with `env` (REDIS_PORT, QUEUE, BASE_URL and its options) added to this process's. */
 export function forkQueueWorker(env: Record<string, string>): QueueWorkerProcess {

@@ -2,7 +2,8 @@
  * A queue worker in its own process: `fork('queue-worker.js')` with REDIS_PORT, QUEUE and BASE_URL in its
  * environment (QUEUE is its key prefix too), LOCK_MS and CONCURRENCY when given. It reports `{ ready: true }` once it takes jobs. With HANG=1 (the
  * crash-recovery measurement) its `lookup` tool never returns: it reports `{ hung: true }` to the parent and waits
- * there to be killed; otherwise it is the benchmarks' cheap lookup.
+ * there to be killed; with BLOCK_MS it first blocks the event loop that long, then reports `{ unblocked: true }`;
+ * otherwise it is the benchmarks' cheap lookup.
  */
 import OpenAI from 'openai';
 import { AgentRuns } from '../../src/bullmq';
@@ -21,7 +22,17 @@ const hang = {
     return new Promise<never>(() => undefined);
   },
 };
-const tool = process.env.HANG === '1' ? hang : lookupDefinition(64);
+/** With BLOCK_MS, the lookup holds the event loop that long first (a tool doing CPU work on the main thread). */
+const block = {
+  schema: lookupSchema,
+  execute: async () => {
+    const until = Date.now() + Number(process.env.BLOCK_MS);
+    while (Date.now() < until);
+    process.send?.({ unblocked: true });
+    return { response: 'blocked' };
+  },
+};
+const tool = process.env.HANG === '1' ? hang : process.env.BLOCK_MS ? block : lookupDefinition(64);
 void runs
   .worker({
     concurrency: Number(process.env.CONCURRENCY ?? 1),

@@ -35,9 +35,14 @@ export type PostgresRunStoreOptions = {
   finishedTtlSeconds?: number;
   /** Seconds a run waiting for a person is kept (default a week). */
   waitingTtlSeconds?: number;
+  /** Events kept per run, the newest (default 10,000): each append drops as many of the oldest as it goes over. */
+  maxEvents?: number;
 };
 
-/** A run's row as stored: JSON columns are text, so what was given comes back as it was (jsonb would reorder it). */
+/**
+ * A run's row as stored: JSON columns are text, so what was given comes back as it was (jsonb would reorder it). The
+ * answer's `text` is stored as JSON too: a PostgreSQL text holds no U+0000, and JSON escapes it.
+ */
 type RunRow = {
   run_id: string;
   status: RunStatus;
@@ -60,6 +65,7 @@ export class PostgresRunStore implements RunStore {
   private readonly schema: string;
   private readonly finishedTtl: number;
   private readonly waitingTtl: number;
+  private readonly maxEvents: number;
   private readonly channels: { cancel: string; settled: string; events: string };
   /** One connection that listens for every reader and subscriber of this store, opened on first use. */
   private listener?: Promise<Client>;
@@ -80,6 +86,7 @@ export class PostgresRunStore implements RunStore {
     this.pool.on('error', () => undefined);
     this.finishedTtl = options.finishedTtlSeconds ?? WEEK;
     this.waitingTtl = options.waitingTtlSeconds ?? WEEK;
+    this.maxEvents = Math.max(1, options.maxEvents ?? 10_000);
     this.channels = {
       cancel: `${this.schema}_cancel`,
       settled: `${this.schema}_settled`,
@@ -97,26 +104,46 @@ export class PostgresRunStore implements RunStore {
         state text NOT NULL, body text NOT NULL, meta text NOT NULL, decisions text, stop_reason text, text text,
         output text, error text, created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now(), expires_at timestamptz);
+      -- Events a run has kept, so trimming it to its cap costs what it drops, not what it keeps.
+      ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS event_count integer NOT NULL DEFAULT 0;
       CREATE TABLE IF NOT EXISTS ${s}.run_journal (
         run_id text NOT NULL, field text NOT NULL, value text NOT NULL, PRIMARY KEY (run_id, field));
       CREATE TABLE IF NOT EXISTS ${s}.run_events (
         id bigserial PRIMARY KEY, run_id text NOT NULL, type text NOT NULL, data text NOT NULL);
       CREATE INDEX IF NOT EXISTS run_events_by_run ON ${s}.run_events (run_id, id);
       -- A run's events appended in the given order (WITH ORDINALITY keeps it in the ids the sequence hands out),
-      -- and its readers told at commit.
-      CREATE OR REPLACE FUNCTION ${s}.append_events(p_run text, p_types text[], p_data text[], p_channel text)
-        RETURNS void LANGUAGE plpgsql AS $$
+      -- its oldest dropped past p_max, and its readers told at commit. Provisional events are named in the journal
+      -- (\`event:<id>\`) until a journal write or checkpoint makes them final: a retried claim deletes them.
+      DROP FUNCTION IF EXISTS ${s}.append_events(text, text[], text[], text);
+      DROP FUNCTION IF EXISTS ${s}.append_events(text, text[], text[], text, integer);
+      CREATE OR REPLACE FUNCTION ${s}.append_events(p_run text, p_types text[], p_data text[], p_channel text,
+        p_max integer, p_provisional boolean) RETURNS void LANGUAGE plpgsql AS $$
+      DECLARE
+        kept integer;
       BEGIN
         IF cardinality(p_types) = 0 THEN RETURN; END IF;
-        INSERT INTO ${s}.run_events (run_id, type, data)
-          SELECT p_run, t, d FROM unnest(p_types, p_data) WITH ORDINALITY AS e(t, d, n) ORDER BY n;
+        WITH added AS (
+          INSERT INTO ${s}.run_events (run_id, type, data)
+            SELECT p_run, t, d FROM unnest(p_types, p_data) WITH ORDINALITY AS e(t, d, n) ORDER BY n RETURNING id)
+        INSERT INTO ${s}.run_journal (run_id, field, value)
+          SELECT p_run, 'event:' || id, '' FROM added WHERE p_provisional;
+        UPDATE ${s}.runs SET event_count = event_count + cardinality(p_types) WHERE run_id = p_run
+          RETURNING event_count INTO kept;
+        IF kept > p_max THEN
+          DELETE FROM ${s}.run_events WHERE id IN (
+            SELECT id FROM ${s}.run_events WHERE run_id = p_run ORDER BY id LIMIT kept - p_max);
+          UPDATE ${s}.runs SET event_count = p_max WHERE run_id = p_run;
+        END IF;
         PERFORM pg_notify(p_channel, p_run);
       END $$;
       -- A turn's save in one statement (one round trip): the compare-and-set on the locked row, the new state and
       -- outcome, the journal cleared, the events appended in order, and the listeners told at commit.
+      DROP FUNCTION IF EXISTS ${s}.checkpoint(text, integer, text, text, text, text, text, text, boolean,
+        double precision, text[], text[], text, text);
       CREATE OR REPLACE FUNCTION ${s}.checkpoint(p_run text, p_seq integer, p_state text, p_status text,
         p_stop_reason text, p_text text, p_error text, p_output text, p_hand_off boolean, p_ttl double precision,
-        p_types text[], p_data text[], p_events_channel text, p_settled_channel text) RETURNS integer
+        p_types text[], p_data text[], p_events_channel text, p_settled_channel text, p_max integer)
+        RETURNS integer
       LANGUAGE plpgsql AS $$
       DECLARE
         r record;
@@ -129,7 +156,7 @@ export class PostgresRunStore implements RunStore {
           output = p_output, decisions = NULL, updated_at = now(), expires_at = now() + make_interval(secs => p_ttl)
           WHERE run_id = p_run;
         DELETE FROM ${s}.run_journal WHERE run_id = p_run;
-        PERFORM ${s}.append_events(p_run, p_types, p_data, p_events_channel);
+        PERFORM ${s}.append_events(p_run, p_types, p_data, p_events_channel, p_max, false);
         IF p_status <> 'running' THEN PERFORM pg_notify(p_settled_channel, p_run); END IF;
         RETURN p_seq + 1;
       END $$;`);
@@ -199,6 +226,17 @@ export class PostgresRunStore implements RunStore {
         row.status = 'running';
         await this.addEvents(db, runId, [{ type: 'status', status: 'running' }]);
       } else if (options.attempt > 1) {
+        // What the attempt that died streamed after its last journal write or checkpoint goes: this one repeats it.
+        const dropped = await db.query(
+          `DELETE FROM ${this.schema}.run_events WHERE run_id = $1 AND id IN (SELECT substr(field, 7)::bigint
+           FROM ${this.schema}.run_journal WHERE run_id = $1 AND field LIKE 'event:%')`,
+          [runId],
+        );
+        await db.query(`UPDATE ${this.schema}.runs SET event_count = greatest(0, event_count - $2) WHERE run_id = $1`, [
+          runId,
+          dropped.rowCount ?? 0,
+        ]);
+        await db.query(`DELETE FROM ${this.schema}.run_journal WHERE run_id = $1 AND field LIKE 'event:%'`, [runId]);
         await this.addEvents(db, runId, [{ type: 'status', status: 'running', attempt: options.attempt }]);
       }
       const journal = new Map<string, string>();
@@ -207,7 +245,7 @@ export class PostgresRunStore implements RunStore {
           `SELECT field, value FROM ${this.schema}.run_journal WHERE run_id = $1`,
           [runId],
         );
-        for (const { field, value } of rows) journal.set(field, value);
+        for (const { field, value } of rows) journal.set(unescapeNul(field), unescapeNul(value));
       }
       return { run: toRun(row), journal };
     });
@@ -223,14 +261,14 @@ export class PostgresRunStore implements RunStore {
         ...(input.stopReason ? { stopReason: input.stopReason } : {}),
       });
     const { rows } = await this.pool.query<{ next: number | null }>(
-      `SELECT ${this.schema}.checkpoint($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) AS next`,
+      `SELECT ${this.schema}.checkpoint($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) AS next`,
       [
         input.runId,
         input.seq,
         JSON.stringify(input.state),
         input.status,
         input.stopReason ?? null,
-        input.text ?? null,
+        input.text !== undefined ? JSON.stringify(input.text) : null,
         input.error ? JSON.stringify(input.error) : null,
         input.output !== undefined ? JSON.stringify(input.output) : null,
         input.handOff === true,
@@ -238,6 +276,7 @@ export class PostgresRunStore implements RunStore {
         ...eventColumns(events),
         this.channels.events,
         this.channels.settled,
+        this.maxEvents,
       ],
     );
     return rows[0].next ?? undefined;
@@ -246,13 +285,15 @@ export class PostgresRunStore implements RunStore {
   async journal(runId: string, entries: Record<string, string>, events: RunEventData[]): Promise<void> {
     await this.transaction(async (db) => {
       await this.lock(db, runId);
+      // The events appended since the last write are final now: this write holds what they tell of.
+      await db.query(`DELETE FROM ${this.schema}.run_journal WHERE run_id = $1 AND field LIKE 'event:%'`, [runId]);
       const fields = Object.keys(entries);
       if (fields.length)
         await db.query(
           `INSERT INTO ${this.schema}.run_journal (run_id, field, value)
            SELECT $1, f, v FROM unnest($2::text[], $3::text[]) AS e(f, v)
            ON CONFLICT (run_id, field) DO UPDATE SET value = EXCLUDED.value`,
-          [runId, fields, Object.values(entries)],
+          [runId, fields.map(escapeNul), Object.values(entries).map(escapeNul)],
         );
       await this.addEvents(db, runId, events);
     });
@@ -262,7 +303,7 @@ export class PostgresRunStore implements RunStore {
     if (!events.length) return;
     await this.transaction(async (db) => {
       await this.lock(db, runId);
-      await this.addEvents(db, runId, events);
+      await this.addEvents(db, runId, events, true);
     });
   }
 
@@ -319,9 +360,11 @@ export class PostgresRunStore implements RunStore {
     let stop: (() => void) | undefined;
     let closed = false;
     const select = async (after: string, count: number): Promise<RunEvent[]> => {
+      // Ordered by the column, not by the text it is read as (an output name wins in ORDER BY): as text, 100
+      // comes before 99, and a reader that stops at the run's last status event would miss what sorts after it.
       const { rows } = await this.pool.query<{ id: string; type: string; data: string }>(
-        `SELECT id::text, type, data FROM ${this.schema}.run_events WHERE run_id = $1 AND id > $2 ORDER BY id
-         LIMIT $3`,
+        `SELECT e.id::text AS id, type, data FROM ${this.schema}.run_events e WHERE run_id = $1 AND e.id > $2
+         ORDER BY e.id LIMIT $3`,
         [runId, after, count],
       );
       return rows.map((row) => ({ id: row.id, type: row.type, ...(JSON.parse(row.data) as object) }) as RunEvent);
@@ -432,13 +475,15 @@ export class PostgresRunStore implements RunStore {
     await db.query(`DELETE FROM ${this.schema}.${table} WHERE run_id = $1`, [runId]);
   }
 
-  /** Append `events` in order, and wake the run's readers when the transaction commits. */
-  private async addEvents(db: PoolClient, runId: string, events: RunEventData[]): Promise<void> {
+  /** Append `events` in order (`provisional`: until the next journal write or checkpoint), and wake the run's readers when the transaction commits. */
+  private async addEvents(db: PoolClient, runId: string, events: RunEventData[], provisional = false): Promise<void> {
     if (!events.length) return;
-    await db.query(`SELECT ${this.schema}.append_events($1, $2, $3, $4)`, [
+    await db.query(`SELECT ${this.schema}.append_events($1, $2, $3, $4, $5, $6)`, [
       runId,
       ...eventColumns(events),
       this.channels.events,
+      this.maxEvents,
+      provisional,
     ]);
   }
 
@@ -503,7 +548,7 @@ function toRun(row: RunRow): StoredRun {
   };
   if (row.decisions !== null) run.decisions = JSON.parse(row.decisions) as StoredRun['decisions'];
   if (row.stop_reason !== null) run.stopReason = row.stop_reason;
-  if (row.text !== null) run.text = row.text;
+  if (row.text !== null) run.text = JSON.parse(row.text) as string;
   if (row.output !== null) run.output = JSON.parse(row.output) as unknown;
   if (row.error !== null) run.error = JSON.parse(row.error) as StoredError;
   return run;
@@ -523,4 +568,18 @@ function eventColumns(events: RunEventData[]): [string[], string[]] {
 /** Tell the listeners of `channel` when the transaction commits. */
 async function notify(db: PoolClient, channel: string, payload: string): Promise<void> {
   await db.query('SELECT pg_notify($1, $2)', [channel, payload]);
+}
+
+/**
+ * A journal field or value as a PostgreSQL text can hold it: U+0000 as a backslash and `0`, each backslash doubled
+ * so that escape reads back alone. Journal values are JSON in practice, but a recorded model response need not be, and a field holds a
+ * tool call id the model chose.
+ */
+function escapeNul(text: string): string {
+  return text.includes('\0') || text.includes('\\') ? text.replace(/\\/g, '\\\\').replace(/\0/g, '\\0') : text;
+}
+
+/** What {@link escapeNul} stored, as it was given. */
+function unescapeNul(text: string): string {
+  return text.includes('\\') ? text.replace(/\\(\\|0)/g, (_, c: string) => (c === '0' ? '\0' : '\\')) : text;
 }

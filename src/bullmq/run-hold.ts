@@ -1,6 +1,6 @@
 /**
  * Whether a job still holds its run, as the store last answered. The job does not wait for the writes that say so
- * (a run's first claim, each turn's checkpoint): they go out alongside the next model request, and what must not
+ * (each turn's checkpoint): they go out alongside the next model request, and what must not
  * happen on a run the job lost waits for {@link RunHold.confirmed} instead: a tool call, a journal or event write,
  * the next checkpoint, the job's end. No write of the job is sent before the store answered the one before it, so
  * the hold needs nothing of the store's connections (their order, their count).

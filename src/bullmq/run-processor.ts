@@ -87,9 +87,10 @@ export class RunProcessor {
     let settled: StoredRun | undefined;
     this.options.settles?.hold(runId);
     try {
-      const alongside = this.claimAlongside(job.data, attempt);
-      if (alongside) {
-        settled = await this.advance(alongside.run, new Map(), attempt, controller, alongside.claimed);
+      const carried = await this.claimCarried(job.data, attempt);
+      if (carried === false) return;
+      if (carried) {
+        settled = await this.advance(carried, new Map(), attempt, controller);
         return;
       }
       const claimed = await this.claim(runId, jobSeq, attempt);
@@ -102,8 +103,6 @@ export class RunProcessor {
   }
 
   /**
-   * @param claimed the claim sent alongside the first model request (a run's first job): nothing of the job reaches
-   * the store, and no tool runs, before it says the run is this job's.
    * @returns the run as stored, when this job paused or ended it.
    */
   private async advance(
@@ -111,7 +110,6 @@ export class RunProcessor {
     journal: ReadonlyMap<string, string>,
     attempt: number,
     controller: AbortController,
-    claimed?: Promise<boolean>,
   ): Promise<StoredRun | undefined> {
     const { runId } = run;
     let movedOn = false;
@@ -121,7 +119,6 @@ export class RunProcessor {
       if (error === undefined) movedOn = true;
       controller.abort(error ?? new RunMovedOnError());
     });
-    if (claimed) hold.extend(claimed);
     const setup = await this.options.setup({ runId, meta: run.meta });
     // A `stateSecret` would refuse the queue's own unsigned states; a plain JavaScript setup may still pass one.
     const { client, maxRunAgentTimes, ...given } = setup;
@@ -225,23 +222,19 @@ export class RunProcessor {
   }
 
   /**
-   * A run's first job that carries the run's start: its claim is sent now, to run alongside `setup` and the first
-   * model request instead of before them. It resolves true when the run was this job's, still at the start's
-   * sequence number. `undefined` for any other job (or a repeated attempt, which must read the journal).
+   * A run's first job that carries the run's start claims the run without reading it back, and before `setup`: a run
+   * cancelled while queued runs nothing, not even its first model request. The run when it was this job's, still at
+   * the start's sequence number; `false` when it was not; `undefined` for any other job (or a repeated attempt,
+   * which must read the journal).
    */
-  private claimAlongside(
-    data: TurnJobData,
-    attempt: number,
-  ): { run: StoredRun; claimed: Promise<boolean> } | undefined {
+  private async claimCarried(data: TurnJobData, attempt: number): Promise<StoredRun | false | undefined> {
     const { runId, seq, start } = data;
-    if (start === undefined || attempt !== 1 || this.cancels.takeCancelled(runId)) return undefined;
-    const claimed = this.store.claim(runId, seq, { attempt, withJournal: false }).then(async (claim) => {
-      if (claim === undefined) await this.repairHandOff(runId, seq);
-      return claim !== undefined && claim.run.seq === seq && claim.run.decisions === undefined;
-    });
-    // Observed where it matters (before any write or tool); this keeps a failure from going unhandled meanwhile.
-    claimed.catch(() => undefined);
-    return { run: { runId, status: 'running', seq, jobSeq: seq, ...start }, claimed };
+    if (start === undefined || attempt !== 1) return undefined;
+    if (this.cancels.takeCancelled(runId)) return false;
+    const claim = await this.store.claim(runId, seq, { attempt, withJournal: false });
+    if (claim === undefined) await this.repairHandOff(runId, seq);
+    if (claim === undefined || claim.run.seq !== seq || claim.run.decisions !== undefined) return false;
+    return { runId, status: 'running', seq, jobSeq: seq, ...start };
   }
 
   /** The run from this process's cache or from the store; `undefined` when the job has nothing to do. */

@@ -162,6 +162,61 @@ export function runStoreConformance(makeStore: () => RunStore | Promise<RunStore
     );
 
     it(
+      'stores any text as given, U+0000 included: journal fields and values, answers, events',
+      withStore(async (store) => {
+        const runId = await create(store);
+        await store.claim(runId, 0, { attempt: 1, withJournal: false });
+        // A tool call id, a tool's result and a recorded response all come from the model or its endpoint.
+        const odd = 'a\u0000b\\u0000\uffff\ud83d\ude00\n';
+        const entries = { [`call:${runId}:${odd}`]: odd, [`tape:0:${odd}`]: `"${odd}"` };
+        await store.journal(runId, entries, [{ type: 'text', text: odd }]);
+        const claimed = await store.claim(runId, 0, { attempt: 2, withJournal: true });
+        assert.deepEqual(Object.fromEntries(claimed!.journal), entries);
+        const state = stateOf(runId, { turn: 1, messages: [{ role: 'assistant', content: odd }] });
+        const events = [{ type: 'text' as const, text: odd }];
+        const done = { runId, seq: 0, state, status: 'completed' as const, stopReason: 'completed', text: odd, events };
+        assert.equal(await store.checkpoint({ ...done, output: { odd } }), 1);
+        const { run } = await store.read(runId);
+        assert.equal(run?.text, odd);
+        assert.deepEqual(run?.output, { odd });
+        assert.deepEqual(run?.state, state);
+        const texts = (await allEvents(store, runId)).flatMap((e) => (e.type === 'text' ? [e.text] : []));
+        assert.deepEqual(texts, [odd, odd]);
+      }),
+    );
+
+    it(
+      'deletes at a retried claim the events appended on their own since the last journal write or checkpoint',
+      withStore(async (store) => {
+        const runId = await create(store);
+        await store.claim(runId, 0, { attempt: 1, withJournal: false });
+        const text = (t: string) => ({ type: 'text' as const, text: t });
+        await store.appendEvents(runId, [text('made final by the journal write')]);
+        await store.journal(runId, { 'call:x': '{}' }, [text('journaled')]);
+        await store.appendEvents(runId, [text('lost 1'), text('lost 2')]);
+        await store.claim(runId, 0, { attempt: 2, withJournal: true });
+        await store.appendEvents(runId, [text('made final by the checkpoint')]);
+        assert.equal(
+          await store.checkpoint({ runId, seq: 0, state: stateOf(runId), status: 'running', events: [] }),
+          1,
+        );
+        await store.claim(runId, 0, { attempt: 3, withJournal: true });
+        const kept = (await allEvents(store, runId)).map((e) =>
+          e.type === 'text' ? e.text : e.type === 'status' ? `${e.status}${e.attempt ?? ''}` : e.type,
+        );
+        assert.deepEqual(kept, [
+          'queued',
+          'running',
+          'made final by the journal write',
+          'journaled',
+          'running2',
+          'made final by the checkpoint',
+          'running3',
+        ]);
+      }),
+    );
+
+    it(
       'checkpoints by compare-and-set on the sequence number, with its events after the others',
       withStore(async (store) => {
         const runId = await create(store);
@@ -424,6 +479,32 @@ export function runStoreConformance(makeStore: () => RunStore | Promise<RunStore
           reader.close();
         }
         assert.deepEqual(await allEvents(store, newId()), []);
+      }),
+    );
+
+    it(
+      'reads events in the order appended when their ids grow a digit (ids are ordered as numbers, not as text)',
+      withStore(async (store) => {
+        const runId = await create(store);
+        const [first] = await allEvents(store, runId);
+        // Appended until an id is longer than the first one's: a store that sorts its ids as text reads the longer
+        // ones first, and a reader that stops at the run's last status event never sees the shorter ones.
+        const texts: string[] = [];
+        for (let batch = 0; batch < 20; batch++) {
+          const added = Array.from({ length: 100 }, (_, i) => `t${batch * 100 + i}`);
+          texts.push(...added);
+          await store.appendEvents(
+            runId,
+            added.map((text) => ({ type: 'text' as const, text })),
+          );
+          const ids = (await allEvents(store, runId)).map((e) => e.id);
+          if (ids.some((id) => id.length > first.id.length)) break;
+        }
+        const read = await allEvents(store, runId);
+        assert.deepEqual(
+          read.map((e) => (e.type === 'text' ? e.text : e.type)),
+          ['status', ...texts],
+        );
       }),
     );
   });

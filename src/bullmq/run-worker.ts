@@ -8,6 +8,13 @@ import type { ProcessorOptions, TurnJobData } from './run-processor';
 import type { RunStore } from './run-store';
 import type { RunWorkerOptions } from './types';
 
+/**
+ * Default lock of a job, in ms. With the stalled check every third of it, a killed worker's run went on elsewhere
+ * in about 6 s (at most lock plus check, 8 s), and a tool had to block the event loop 5.5 s before its call ran
+ * twice (`docs/queue.md`, "Recovery and a blocked event loop").
+ */
+const DEFAULT_LOCK_DURATION_MS = 6000;
+
 /** A BullMQ worker that advances runs (a job per run until it waits, ends or yields), and its subscription to cancels. */
 export class RunWorker {
   private readonly worker: Worker<TurnJobData>;
@@ -31,13 +38,16 @@ export class RunWorker {
     this.cancels = new CancelBus(store);
     const processor = new RunProcessor(store, this.cancels, { ...processorOptions, setup: options.setup });
     this.processor = processor;
-    const lockDuration = options.lockDuration ?? 30_000;
+    const lockDuration = options.lockDuration ?? DEFAULT_LOCK_DURATION_MS;
     this.worker = new Worker<TurnJobData>(queueName, (job) => processor.process(job), {
       // BullMQ leaves a client it is given open.
       connection: client,
       concurrency: options.concurrency ?? 1,
       lockDuration,
-      stalledInterval: options.stalledInterval ?? lockDuration,
+      // Renewed every quarter, not BullMQ's half: a blocked event loop must last three quarters of the lock, not
+      // half, before a renewal comes too late (docs/queue.md, "Recovery and a blocked event loop").
+      lockRenewTime: lockDuration / 4,
+      stalledInterval: options.stalledInterval ?? Math.round(lockDuration / 3),
       maxStalledCount: options.maxStalledCount ?? 3,
     });
     // A job BullMQ gives up on (attempts spent, stalled too often) fails its run, unless the run moved on.

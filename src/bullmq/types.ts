@@ -109,11 +109,12 @@ export type RunWorkerOptions = {
   /** Called per job with the run's id and meta; gives the run its client and tools. */
   setup: (run: { runId: string; meta?: unknown }) => Promise<RunSetup>;
   /**
-   * BullMQ lock duration in ms (default 30000): a worker that does not renew its lock in time (a dead process,
-   * or an event loop blocked by a tool) loses the job to another worker.
+   * BullMQ lock duration in ms (default 6000, renewed every quarter): a worker that does not renew its lock in time
+   * (a dead process, or an event loop blocked by a tool for about three quarters of it) loses the job to another
+   * worker. A killed worker's run goes on elsewhere within about `lockDuration` plus `stalledInterval`.
    */
   lockDuration?: number;
-  /** How often workers look for stalled jobs, in ms (default `lockDuration`). */
+  /** How often workers look for stalled jobs, in ms (default a third of `lockDuration`). */
   stalledInterval?: number;
   /** Times a job may stall before it fails (default 3). */
   maxStalledCount?: number;

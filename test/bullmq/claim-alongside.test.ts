@@ -5,7 +5,7 @@ import { decodeEvent } from '../../src/bullmq/event-reader';
 import { useQueueTestbed } from '../helpers/queue-testbed';
 import { fakeTool, user } from '../helpers/tools';
 
-/** A Redis store whose claims answer late: the model's first answer (a tool call) is back before the claim is. */
+/** A Redis store whose claims answer late, and that counts them. */
 class LateClaims extends RedisRunStore {
   claims = 0;
   override async claim(
@@ -20,7 +20,7 @@ class LateClaims extends RedisRunStore {
   }
 }
 
-describe("a run's first job claims it alongside the first model request", () => {
+describe("a run's first job claims it without a read", () => {
   const bed = useQueueTestbed();
 
   function open(): { runs: AgentRuns; store: LateClaims; connection: RunsConnection; queueName: string } {
@@ -36,7 +36,7 @@ describe("a run's first job claims it alongside the first model request", () => 
     return entries.map(([id, fields]) => decodeEvent(id, fields)).map((e: RunEvent) => describeEvent(e));
   }
 
-  it('runs no tool of a run cancelled while queued, although the model answered before the claim', async () => {
+  it('runs nothing of a run cancelled while queued: no setup, no model request, no tool', async () => {
     const lookup = fakeTool('lookup', () => ({ response: 'found' }));
     bed.server.enqueue(
       { text: 'Looking.', toolCalls: [{ id: 'c1', name: 'lookup', arguments: {} }] },
@@ -46,11 +46,17 @@ describe("a run's first job claims it alongside the first model request", () => 
     const { runId } = await runs.start({ body: { model: 'm', messages: [user('go')] } });
     await runs.cancel(runId);
     // The worker starts after the cancel: its subscription never hears it, only the claim can refuse the run.
-    const setup = async (): Promise<RunSetup> => ({ client: bed.server.client(), tools: [lookup] });
+    let setups = 0;
+    const setup = async (): Promise<RunSetup> => {
+      setups++;
+      return { client: bed.server.client(), tools: [lookup] };
+    };
     await runs.worker({ setup }).waitUntilReady();
-    await until(() => store.claims === 1 && bed.server.requests.length === 1);
+    await until(() => store.claims === 1);
     await new Promise((resolve) => setTimeout(resolve, 500));
 
+    expect(setups).toBe(0);
+    expect(bed.server.requests).toHaveLength(0);
     expect(lookup.calls).toHaveLength(0);
     expect((await runs.get(runId)).status).toBe('cancelled');
     expect(await eventsOf(store, runId)).toEqual(['status:queued', 'status:cancelled']);

@@ -79,6 +79,48 @@ describe('samples/queue/postgres-run-store: AgentRuns on PostgreSQL (jobs in Red
     ]);
   });
 
+  it('completes a run whose answer holds U+0000, at its first attempt', async () => {
+    const answer = 'before\u0000after';
+    bed.server.enqueue({ text: answer });
+    const runs = open();
+    await runs.worker({ setup: async () => ({ client: bed.server.client(), tools: [] }) }).waitUntilReady();
+    const { runId } = await runs.start({ body: { model: 'm', messages: [user('odd')] } });
+    const record = await runs.wait(runId, { timeoutMs: 20_000 });
+    expect(record).toMatchObject({ status: 'completed', text: answer });
+    expect(bed.server.requests).toHaveLength(1);
+  });
+
+  it('keeps at most maxEvents events of a run, the newest, its last status event last', async () => {
+    const store = new PostgresRunStore(config, { schema, maxEvents: 20 });
+    bed.closeAfter(store);
+    const runId = `cap-${randomUUID()}`;
+    const state = { v: 1 as const, runId, messages: [user('go')], turn: 0 };
+    const run = { ...state, usage: { inputTokens: 0, outputTokens: 0 }, loopGuard: { signature: '', repeats: 0 } };
+    await store.create({ runId, state: { ...run, pending: [] }, body: { model: 'm' }, meta: null });
+    await store.claim(runId, 0, { attempt: 1, withJournal: false });
+    for (let i = 0; i < 6; i++)
+      await store.appendEvents(
+        runId,
+        Array.from({ length: 10 }, (_, j) => ({ type: 'text' as const, text: `${i * 10 + j}` })),
+      );
+    await store.checkpoint({
+      runId,
+      seq: 0,
+      state: { ...run, pending: [] },
+      status: 'completed',
+      stopReason: 'completed',
+      text: 'done',
+      events: [{ type: 'text', text: 'done' }],
+    });
+    const reader = store.events(runId);
+    const events = await reader.read('0', { blockMs: 0, count: 1000 });
+    reader.close();
+    expect(events).toHaveLength(20);
+    expect(events.at(-2)).toMatchObject({ type: 'text', text: 'done' });
+    expect(events.at(-1)).toMatchObject({ type: 'status', status: 'completed' });
+    expect(events.at(0)).toMatchObject({ type: 'text', text: '42' });
+  });
+
   it('pauses for an approval, and runs the approved call once after the decision, from another process', async () => {
     const charge = fakeTool('charge', () => ({ response: 'charged' }), { needsApproval: true });
     bed.server.enqueue({ toolCalls: [{ id: 'c1', name: 'charge', arguments: { amount: 5 } }] });
