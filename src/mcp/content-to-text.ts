@@ -1,4 +1,4 @@
-import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { ContentBlock } from '@modelcontextprotocol/client';
 
 /**
  * The text a model reads for a tool result's content: text blocks as they are, embedded text resources with

@@ -1,6 +1,7 @@
 /**
  * agentcall/mcp: serve agentcall tools over the Model Context Protocol, and use an MCP server's tools in
- * `runAgentLoop`. Needs the optional peers `@modelcontextprotocol/sdk` (1.x), `ajv` and `ajv-formats`.
+ * `runAgentLoop`. Needs the optional peers `@modelcontextprotocol/server` and `@modelcontextprotocol/client` (2.x),
+ * `ajv` and `ajv-formats`. A v1 `Client` (`@modelcontextprotocol/sdk`) still works with `mcpTools`.
  */
 export { createMcpServer } from './create-mcp-server';
 export { createMcpHttpHandler } from './create-mcp-http-handler';
@@ -9,7 +10,13 @@ export { serveStdio } from './serve-stdio';
 export { mcpHandlerForRegistry } from './serve-tool-registry';
 export type { ToolRegistryLike } from './serve-tool-registry';
 export { mcpTools, McpToolCallError } from './mcp-tools';
-export type { McpListingReport, McpToolsClient, McpToolsOptions } from './mcp-tools';
+export type {
+  McpListingReport,
+  McpToolsClient,
+  McpToolsOptions,
+  McpV1ToolsClient,
+  McpV2ToolsClient,
+} from './mcp-tools';
 export { McpSchemaError } from './mcp-schema-error';
 export type { McpSchemaProblem } from './mcp-schema-error';
 export type {

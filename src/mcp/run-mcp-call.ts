@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, RequestId } from '@modelcontextprotocol/server';
 import { runTool, type ToolDefinition, type ToolExecuteResult } from '../index';
 import { capText } from './cap-text';
 
@@ -6,7 +6,7 @@ import { capText } from './cap-text';
 export type McpCallInput = {
   tool: ToolDefinition;
   /** The JSON-RPC request id, to give the call an id tools can log. */
-  requestId: string | number;
+  requestId: RequestId;
   args: Record<string, unknown> | undefined;
   /** Aborted when the client cancels the request (`notifications/cancelled`) or the connection closes. */
   signal: AbortSignal;
