@@ -100,12 +100,14 @@ export { modelSafeText } from './text/model-text';
 export type { HookErrorEvent, HookErrorHandler } from './utils/call-hook';
 export type {
   ToolApprovalContext,
+  ToolContentPart,
   ToolDefinition,
   ToolExecuteContext,
   ToolExecuteResult,
   ToolInteractive,
   ToolOutcome,
   ToolParseResult,
+  ToolProgress,
   RunToolResult,
 } from './toolCall/type';
 

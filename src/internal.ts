@@ -8,3 +8,4 @@ export { toModelText } from './text/model-text';
 export { runObservedLoop } from './output/run-agent-loop';
 export { isEventStream } from './llm/event-stream-check';
 export type { RunEventMap, RunEventName, RunObserver, RunScope } from './agentCall/run-events';
+export { describeContent } from './definitions/results/describe-content';

@@ -3,9 +3,11 @@ import {
   ProtocolErrorCode,
   Server,
   type AuthInfo,
+  type ProgressToken,
+  type ServerContext,
   type Tool as McpTool,
 } from '@modelcontextprotocol/server';
-import { maskSecrets, type ToolDefinition } from '../index';
+import { maskSecrets, type ToolDefinition, type ToolProgress } from '../index';
 import type { McpServerOptions, McpToolSource, McpToolVisibility } from './mcp-server-options';
 import { runMcpCall } from './run-mcp-call';
 
@@ -69,7 +71,10 @@ export function buildMcpServer(served: ServedTools, options: McpServerOptions, c
   const { byName, described } = served;
   const server = new Server(
     { name: options.name, version: options.version },
-    { capabilities: { tools: {} }, ...(options.instructions !== undefined && { instructions: options.instructions }) },
+    {
+      capabilities: { tools: {}, logging: {} },
+      ...(options.instructions !== undefined && { instructions: options.instructions }),
+    },
   );
   const { visible } = options;
   server.setRequestHandler('tools/list', async (_request, ctx) => {
@@ -94,6 +99,8 @@ export function buildMcpServer(served: ServedTools, options: McpServerOptions, c
       caller,
       defaultTimeoutMs: options.defaultTimeoutMs,
       maxResponseChars: options.maxResponseChars,
+      onProgress: progressTo(ctx, request.params._meta?.progressToken),
+      onLog: (level, data) => void ctx.mcpReq.log(level, data).catch(() => undefined),
     });
   });
   return server;
@@ -108,13 +115,36 @@ async function isVisible(visible: McpToolVisibility, tool: ToolDefinition, calle
   }
 }
 
+/** Progress notifications for a request whose client asked for them (sent a `progressToken`); else none. */
+function progressTo(
+  ctx: ServerContext,
+  token: ProgressToken | undefined,
+): ((progress: ToolProgress) => void) | undefined {
+  if (token === undefined) return undefined;
+  return ({ progress, total, message }) =>
+    void ctx.mcpReq
+      .notify({
+        method: 'notifications/progress',
+        params: {
+          progressToken: token,
+          progress,
+          ...(total !== undefined && { total }),
+          ...(message !== undefined && { message }),
+        },
+      })
+      .catch(() => undefined);
+}
+
 function describeTool(tool: ToolDefinition): McpTool {
   const { name, description, parameters } = tool.schema.function;
   // MCP requires an object schema; a tool without parameters takes an empty object.
   const inputSchema = (parameters ?? { type: 'object', properties: {} }) as McpTool['inputSchema'];
   return {
     name,
+    ...(tool.title !== undefined && { title: tool.title }),
     ...(description !== undefined && { description }),
     inputSchema: inputSchema.type === 'object' ? inputSchema : { ...inputSchema, type: 'object' },
+    ...(tool.outputSchema !== undefined && { outputSchema: tool.outputSchema }),
+    ...(tool.annotations !== undefined && { annotations: { ...tool.annotations } }),
   };
 }

@@ -39,6 +39,24 @@ export type ToolOptions = {
    * see `ToolDefinition.deferred`. For classes with many tools the model rarely needs.
    */
   deferred?: boolean;
+  /** A name for people, shown by MCP clients; the model reads `name`. */
+  title?: string;
+  /**
+   * Hints MCP clients may show or act on: `readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`.
+   *
+   * @example @Tool({ annotations: { readOnlyHint: true, openWorldHint: false } })
+   */
+  annotations?: {
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
+  /**
+   * The class of the object the method returns: MCP clients get its JSON Schema as the tool's `outputSchema` and
+   * each result as `structuredContent` (the model reads the same object as JSON).
+   */
+  output?: ClassType;
 };
 
 /** Options of `@Param`, on a method parameter or on a DTO property. */

@@ -7,7 +7,7 @@ import { getErrText } from '../text/error-text';
 import { modelSafeText, toolErrorText, toolNotFoundText } from '../text/model-text';
 import { parseDefaultArgs } from './parse-json-args';
 import { normalizeToolResult } from './normalize-tool-result';
-import type { RunToolResult, ToolDefinition, ToolParseResult } from './type';
+import type { RunToolResult, ToolDefinition, ToolLogLevel, ToolParseResult, ToolProgress } from './type';
 
 /** Arguments of {@link runTool}. */
 export type RunToolProps = {
@@ -22,6 +22,10 @@ export type RunToolProps = {
   idempotencyKey?: string;
   /** Who the call is made for; reaches the tool as `ctx.caller` and is never shown to the model. */
   caller?: unknown;
+  /** Hears the tool's `ctx.progress(…)` reports. */
+  onProgress?: (progress: ToolProgress) => void;
+  /** Hears the tool's `ctx.log(level, data)`. */
+  onLog?: (level: ToolLogLevel, data: unknown) => void;
 };
 
 /**
@@ -50,6 +54,8 @@ export async function runTool({
   defaultTimeoutMs,
   idempotencyKey,
   caller,
+  onProgress,
+  onLog,
 }: RunToolProps): Promise<RunToolResult> {
   const name = call?.function?.name;
   const tool = findTool(tools, name);
@@ -72,7 +78,11 @@ export async function runTool({
     };
   }
 
-  const key = idempotencyKey === undefined ? undefined : { idempotencyKey };
+  const key = {
+    idempotencyKey,
+    progress: onProgress ? listened(onProgress) : NOOP,
+    log: onLog ? listened(onLog) : NOOP,
+  };
   const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
   // The tool's own signal, so listeners it (or a client it hands the signal to) adds never pile up on a signal
   // that outlives the call; made only if the tool reads it.
@@ -109,6 +119,27 @@ export async function runTool({
   }
 }
 
+/** What a call's context gets besides the call itself. */
+type CallExtras = {
+  idempotencyKey: string | undefined;
+  progress: (progress: ToolProgress) => void;
+  log: (level: ToolLogLevel, data: unknown) => void;
+};
+
+/** What `ctx.progress` and `ctx.log` are where nobody listens: one function for every call. */
+const NOOP = (): void => undefined;
+
+/** A listener a tool cannot break: whatever it throws stays out of the tool. */
+function listened<A extends unknown[]>(listener: (...args: A) => void): (...args: A) => void {
+  return (...args) => {
+    try {
+      listener(...args);
+    } catch {
+      // A listener's failure is its own: the tool's work goes on.
+    }
+  };
+}
+
 const owners = new WeakMap<object, LazyAbort>();
 // One getter for every context: a getter written in an object literal is a new function per call, and gives
 // each context a hidden class of its own, which costs more than the signal it saves.
@@ -127,12 +158,14 @@ function lazySignalContext(
   params: unknown,
   own: LazyAbort,
   caller: unknown,
-  key: { idempotencyKey: string } | undefined,
+  key: CallExtras,
 ): Parameters<ToolDefinition['execute']>[0] {
   const ctx = { call, messages, params } as Parameters<ToolDefinition['execute']>[0];
   Object.defineProperty(ctx, 'signal', SIGNAL);
   ctx.caller = caller;
-  if (key) ctx.idempotencyKey = key.idempotencyKey;
+  if (key.idempotencyKey !== undefined) ctx.idempotencyKey = key.idempotencyKey;
+  ctx.progress = key.progress;
+  ctx.log = key.log;
   owners.set(ctx, own);
   return ctx;
 }
