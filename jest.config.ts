@@ -1,4 +1,5 @@
 import type { Config } from 'jest';
+import { stretchedTimeout } from './test/helpers/stretched-timeout';
 
 type Project = NonNullable<Config['projects']>[number] & object;
 
@@ -61,8 +62,8 @@ const base = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
-  // The loop tests start real HTTP servers; a generous timeout keeps a loaded 2-core CI box from flaking.
-  testTimeout: 30_000,
+  // The loop tests start real HTTP servers; a generous timeout, stretched by the load, keeps a busy box from flaking.
+  testTimeout: stretchedTimeout(30_000),
   setupFiles: ['<rootDir>/test/helpers/fast-check-seed.ts'],
   roots: ['<rootDir>/test'],
   testPathIgnorePatterns: ['/node_modules/', ...tierIgnore[tier]],

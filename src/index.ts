@@ -12,7 +12,6 @@ export { Ctx } from './decorators/ctx.decorator';
 export type { ClassType, ParamOptions, ToolOptions, TypeSpec } from './metadata/options';
 export { toolsFrom } from './definitions/tools-from';
 export type { ToolsFromOptions } from './definitions/tools-from';
-export { SCHEMA_PROFILES } from './definitions/profiles/schema-profile';
 export type { SchemaProfile } from './definitions/profiles/schema-profile';
 export type { JsonSchema, JsonSchemaType } from './definitions/schema/json-schema';
 export { schemaReport } from './definitions/profiles/schema-report';
@@ -27,11 +26,8 @@ export type {
   StandardSchemaIssue,
   StandardSchemaResult,
 } from './definitions/standard/standard-schema.types';
-export { isToolResult, toolResult } from './definitions/results/tool-result';
+export { toolResult } from './definitions/results/tool-result';
 export type { ToolResult, ToolResultOptions } from './definitions/results/tool-result';
-export { mapToolReturn } from './definitions/results/map-tool-return';
-export { toolMethodsOf } from './definitions/tool-methods-of';
-export type { ToolMethod, ToolMethodParameter } from './definitions/tool-methods-of';
 export {
   AgentcallError,
   DuplicateToolNameError,
@@ -70,7 +66,6 @@ export type {
   OutputValidationResult,
 } from './agentCall/output-types';
 export { isRetryableModelError } from './llm/retryable-error';
-export { RUN_STATE_VERSION } from './agentCall/run-state';
 export type { Decision, PendingCall, RunSpent, RunState } from './agentCall/run-state';
 export type { ModelPrice, RunBudget } from './agentCall/budget-types';
 export type { FallbackEntry } from './agentCall/fallback-entry';
@@ -95,8 +90,7 @@ export { runTool } from './toolCall/run-tool';
 export type { RunToolProps } from './toolCall/run-tool';
 export { parseJsonArgs, safeParseJsonArgs } from './toolCall/parse-json-args';
 export type { JsonArgsLimits } from './toolCall/parse-json-args';
-export { getErrText, maskSecrets } from './text/error-text';
-export { modelSafeText } from './text/model-text';
+export { getErrText } from './text/error-text';
 export type { HookErrorEvent, HookErrorHandler } from './utils/call-hook';
 export type {
   ToolApprovalContext,
@@ -117,7 +111,7 @@ export type { ToolCallStreamEvents, ToolParamEvent } from './llm/tool-call-accum
 export type { LLMClient, LLMCompletionPromise, LLMRequestOptions, LLMResponsesPromise, UserKey } from './llm/client';
 export type { Wire } from './llm/wire';
 export type { TokenUsage } from './llm/usage';
-export { estimateTokens, estimateMessageTokens, estimateMessagesTokens } from './llm/tokens';
+export { estimateTokens } from './llm/tokens';
 export type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionMessageParam,
@@ -127,17 +121,3 @@ export type {
   ReasoningItem,
   UsageItem,
 } from './llm/type';
-
-export {
-  DEFAULT_MAX_ARGS_DEPTH,
-  DEFAULT_MAX_ARGS_KEYS,
-  DEFAULT_MAX_ARGS_LENGTH,
-  DEFAULT_MAX_CONSECUTIVE_TOOL_TURNS,
-  MAX_ERROR_TEXT_LENGTH,
-  DEFAULT_MAX_MODEL_TEXT_CHARS,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_MAX_RUN_AGENT_TIMES,
-  DEFAULT_MAX_SSE_LINE_BYTES,
-  DEFAULT_MAX_TOOL_CALLS_PER_TURN,
-  DEFAULT_MAX_VALIDATION_LINES,
-} from './constants';

@@ -3,7 +3,29 @@
  *
  * @internal Not part of the public API: names here may change in any release. Import `agentcall` instead.
  */
-export { TOOL_NAME_PATTERN } from './constants';
+export {
+  DEFAULT_MAX_ARGS_DEPTH,
+  DEFAULT_MAX_ARGS_KEYS,
+  DEFAULT_MAX_ARGS_LENGTH,
+  DEFAULT_MAX_CONSECUTIVE_TOOL_TURNS,
+  DEFAULT_MAX_MODEL_TEXT_CHARS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_MAX_RUN_AGENT_TIMES,
+  DEFAULT_MAX_SSE_LINE_BYTES,
+  DEFAULT_MAX_TOOL_CALLS_PER_TURN,
+  DEFAULT_MAX_VALIDATION_LINES,
+  MAX_ERROR_TEXT_LENGTH,
+  TOOL_NAME_PATTERN,
+} from './constants';
+export { SCHEMA_PROFILES } from './definitions/profiles/schema-profile';
+export { isToolResult } from './definitions/results/tool-result';
+export { mapToolReturn } from './definitions/results/map-tool-return';
+export { toolMethodsOf } from './definitions/tool-methods-of';
+export type { ToolMethod, ToolMethodParameter } from './definitions/tool-methods-of';
+export { RUN_STATE_VERSION } from './agentCall/run-state';
+export { maskSecrets } from './text/error-text';
+export { modelSafeText } from './text/model-text';
+export { estimateMessageTokens, estimateMessagesTokens } from './llm/tokens';
 export { toModelText } from './text/model-text';
 export { runObservedLoop } from './output/run-agent-loop';
 export { isEventStream } from './llm/event-stream-check';

@@ -16,7 +16,8 @@ import {
 } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { Observable } from 'rxjs';
-import { AgentRuns, ResumeTokenError, RunNotFoundError, type Decision, type RunRecord } from '../../src/bullmq';
+import type { Decision } from '../../src';
+import { AgentRuns, ResumeTokenError, RunNotFoundError, type RunRecord } from '../../src/bullmq';
 import { MODEL_NAME } from './agent.tokens';
 import { callerOf } from './caller';
 

@@ -2,7 +2,7 @@
  * The decider process: approves (or rejects) what a waiting run waits on, then waits for its end.
  * `RUNS_SECRET=… node decider.js <runId> approve|reject`
  */
-import type { Decision } from '../../src/bullmq';
+import type { Decision } from '../../src';
 import { connect, openRuns } from './runs';
 
 async function main(runId: string, approve: boolean): Promise<void> {

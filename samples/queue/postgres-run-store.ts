@@ -14,7 +14,6 @@ import type {
   CancelSubscription,
   CheckpointInput,
   Claimed,
-  Decision,
   DecideOutcome,
   NewRun,
   RunEvent,
@@ -26,6 +25,7 @@ import type {
   StoredError,
   StoredRun,
 } from '../../src/bullmq';
+import type { Decision } from '../../src';
 
 /** Options of {@link PostgresRunStore}. */
 export type PostgresRunStoreOptions = {

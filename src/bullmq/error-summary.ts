@@ -1,4 +1,4 @@
-import { maskSecrets } from '../index';
+import { maskSecrets } from '../internal';
 
 /** Characters of `RunRecord.error.message`; the name is cut to 200. */
 export const MAX_ERROR_MESSAGE_CHARS = 2000;

@@ -31,19 +31,14 @@ export { listRuns } from './list-runs';
 export type { ListRunsOptions, RunListing } from './list-runs';
 export type {
   AgentRunsOptions,
-  Decision,
-  PendingCall,
   QueuedRunClient,
   RunEvent,
   RunEventData,
   RunRecord,
   RunSetup,
-  RunState,
   RunStatus,
   RunWorkerOptions,
   RunsConnection,
   StartRunOptions,
 } from './types';
-/** @deprecated Import `AgentRunsModule` from `agentcall/nestjs`. */
-export { AgentRunsModule } from './agent-runs.module';
 export type { AgentRunsModuleOptions, AgentRunsModuleWorker, ToolSource } from './agent-runs-module-options';

@@ -3,10 +3,15 @@ import type { ChatCompletionMessageParam } from './type';
 
 /**
  * A fast token estimate without a tokenizer: ~4 ASCII characters per token, one token per other character
- * (CJK text runs close to that). Good enough for budgets and thresholds, never for billing.
+ * (CJK text runs close to that). Good enough for budgets and thresholds, never for billing. Of a chat message:
+ * its text parts, tool calls and a fixed overhead; of a history: the sum over its messages.
  */
-export function estimateTokens(text: string | null | undefined): number {
+export function estimateTokens(
+  text: string | ChatCompletionMessageParam | readonly ChatCompletionMessageParam[] | null | undefined,
+): number {
   if (!text) return 0;
+  // One public name for the one estimate; the loop itself calls the message forms directly.
+  if (typeof text !== 'string') return 'role' in text ? estimateMessageTokens(text) : estimateMessagesTokens(text);
   let ascii = 0;
   let other = 0;
   for (let i = 0; i < text.length; i++) {

@@ -7,7 +7,8 @@ import {
   type ServerContext,
   type Tool as McpTool,
 } from '@modelcontextprotocol/server';
-import { maskSecrets, type ToolDefinition, type ToolProgress } from '../index';
+import type { ToolDefinition, ToolProgress } from '../index';
+import { maskSecrets } from '../internal';
 import type { McpServerOptions, McpToolSource, McpToolVisibility } from './mcp-server-options';
 import { runMcpCall } from './run-mcp-call';
 

@@ -1,6 +1,7 @@
 import type { InjectionToken } from '@nestjs/common';
 import type { DiscoveryService } from '@nestjs/core';
-import { toolMethodsOf, type ClassType } from '../index';
+import type { ClassType } from '../index';
+import { toolMethodsOf } from '../internal';
 
 /** A provider (or controller) whose class has `@Tool` methods. */
 export type ToolProvider = {

@@ -1,7 +1,8 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import type { ContextId, ExternalContextCreator } from '@nestjs/core';
-import { getErrText, mapToolReturn, ToolCallRejectedError } from '../index';
-import type { ToolDefinition, ToolExecuteContext, ToolExecuteResult, ToolMethod } from '../index';
+import { getErrText, ToolCallRejectedError } from '../index';
+import type { ToolDefinition, ToolExecuteContext, ToolExecuteResult } from '../index';
+import { mapToolReturn, type ToolMethod } from '../internal';
 import { AGENT_TOOL_CONTEXT } from './agent-tool-context';
 import { hasLocalEnhancers } from './enhancer-metadata';
 import { recordToolHandlerArgs, TOOL_HANDLER_ARGS_METADATA, toolParamsFactory } from './tool-handler-args';

@@ -1,5 +1,5 @@
 import type { ParamsFactory } from '@nestjs/core';
-import type { ToolMethodParameter } from '../index';
+import type { ToolMethodParameter } from '../internal';
 
 /**
  * The reflect-metadata key of a tool method's parameter map in Nest's handler format (the one `@Body()` and

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnModuleInit, type Type } from '@nestjs/common';
 import { ContextIdFactory, DiscoveryService, ExternalContextCreator, ModuleRef, type ContextId } from '@nestjs/core';
-import { DuplicateToolNameError, toolMethodsOf, toolsFrom, type ClassType, type ToolDefinition } from '../index';
+import { DuplicateToolNameError, toolsFrom, type ClassType, type ToolDefinition } from '../index';
+import { toolMethodsOf } from '../internal';
 import { AGENT_TOOLS_OPTIONS, type AgentToolsModuleOptions } from './agent-tools.options';
 import { discoverToolProviders, type ToolProvider } from './discover-tool-providers';
 import { enhanceTool, type ToolEnhancerSupport, type ToolHost } from './enhance-tool';

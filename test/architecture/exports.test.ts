@@ -20,8 +20,7 @@ describe('the names each entry exports', () => {
     const owners = new Map<string, string[]>();
     for (const { entry, file } of entries)
       for (const name of exportedNames(program, file).values) owners.set(name, [...(owners.get(name) ?? []), entry]);
-    // The bullmq entry keeps `AgentRunsModule` as a deprecated alias of the nestjs one.
-    const shared = [...owners].filter(([name, where]) => where.length > 1 && name !== 'AgentRunsModule');
+    const shared = [...owners].filter(([, where]) => where.length > 1);
     expect(shared).toEqual([]);
   });
 

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { IsString } from 'class-validator';
-import { Ctx, Param, Tool, toolMethodsOf, toolsFrom, type ToolExecuteContext } from '../../src';
+import { Ctx, Param, Tool, toolsFrom, type ToolExecuteContext } from '../../src';
+import { toolMethodsOf } from '../../src/internal';
 
 class NoteDto {
   @Param({ description: 'Text' })

@@ -3,6 +3,10 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import OpenAI from 'openai';
 import { createLLMResponse, type LLMResponse, type StreamParser } from '../../src/llm/request';
+import { stretchedTimeout } from '../helpers/stretched-timeout';
+
+// Hundreds of generated streams over real HTTP: the file's tests may take minutes on a busy machine.
+jest.setTimeout(stretchedTimeout(120_000));
 
 /**
  * The lean stream reader against the openai SDK's own: for random streams, cut into random reads (anywhere, inside
@@ -269,5 +273,5 @@ describe('lean stream reader', () => {
       }),
       { seed: Number(process.env.STREAM_DIFF_SEED ?? 1729), numRuns: Number(process.env.STREAM_DIFF_RUNS ?? 500) },
     );
-  }, 120_000);
+  });
 });

@@ -2,6 +2,7 @@ import { StreamIdleTimeoutError } from '../../src/errors';
 import { createLLMResponse } from '../../src/llm/request';
 import type { ChatCompletionMessageToolCall } from '../../src/llm/type';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
+import { stretchedTimeout } from '../helpers/stretched-timeout';
 
 const messages = [{ role: 'user' as const, content: 'What is the weather in Paris and Rome?' }];
 const tools = [
@@ -207,17 +208,20 @@ describe('createLLMResponse', () => {
   });
 
   it('fails a stream that goes silent for longer than requestOptions.timeout', async () => {
+    const idle = stretchedTimeout(100);
     // The headers arrive at once, then the server pauses between chunks far beyond the test timeout.
     const slow = await startScriptedServer({ turns: [{ text: 'abcdefgh', chunkSize: 2, chunkDelayMs: 600_000 }] });
     try {
       const res = await createLLMResponse({
         client: slow.client(),
         body: { model: 'm', messages },
-        requestOptions: { timeout: 100 },
+        // The same timeout also bounds the wait for the headers: stretched on a busy machine, so they always come
+        // first and this test sees the silence after them.
+        requestOptions: { timeout: idle },
       });
       expect(res.finish_reason).toBe('error');
       expect(res.error).toBeInstanceOf(StreamIdleTimeoutError);
-      expect((res.error as Error).message).toBe('The model stream sent nothing for 100 ms');
+      expect((res.error as Error).message).toBe(`The model stream sent nothing for ${idle} ms`);
     } finally {
       await slow.close();
     }

@@ -4,6 +4,10 @@ import fc from 'fast-check';
 import OpenAI from 'openai';
 import { createLLMResponse, type LLMResponse, type StreamParser } from '../../src/llm/request';
 import { responseEvents, sse, type StreamedItem } from '../helpers/responses-server';
+import { stretchedTimeout } from '../helpers/stretched-timeout';
+
+// Hundreds of generated streams over real HTTP: the file's tests may take minutes on a busy machine.
+jest.setTimeout(stretchedTimeout(120_000));
 
 /**
  * The Responses wire read by the lean reader and by the openai SDK's own iterator: for random event streams (text,
@@ -183,5 +187,5 @@ describe('Responses wire: lean reader against the SDK iterator', () => {
       }),
       { numRuns: Number(process.env.STREAM_DIFF_RUNS ?? 300) },
     );
-  }, 120_000);
+  });
 });

@@ -1,4 +1,4 @@
-import { AgentRuns, AgentRunsModule as DeprecatedAgentRunsModule } from '../../src/bullmq';
+import { AgentRuns } from '../../src/bullmq';
 import { AgentRunsModule } from '../../src/nestjs';
 
 describe('AgentRunsModule', () => {
@@ -6,12 +6,6 @@ describe('AgentRunsModule', () => {
 
   it('lives in agentcall/nestjs and provides the AgentRuns of agentcall/bullmq', () => {
     const module = AgentRunsModule.forRoot(options);
-    expect(module.module).toBe(AgentRunsModule);
-    expect(module.exports).toEqual([AgentRuns]);
-  });
-
-  it('is still reachable from agentcall/bullmq, as an alias that builds the same module', () => {
-    const module = DeprecatedAgentRunsModule.forRoot(options);
     expect(module.module).toBe(AgentRunsModule);
     expect(module.exports).toEqual([AgentRuns]);
   });

@@ -5,6 +5,7 @@ import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { assertValidHistory, assertValidRequests } from '../helpers/history';
 import { expectNoUnhandledRejections } from '../helpers/host-process';
 import { fetchWithRetryAfterMs, unusedPort } from '../helpers/network';
+import { stretchedTimeout } from '../helpers/stretched-timeout';
 import { fakeTool, user } from '../helpers/tools';
 import { onWire } from '../helpers/wire-under-test';
 
@@ -134,7 +135,8 @@ describe('network faults: the loop returns what it gathered, as a value, and lea
       client: server.client(),
       body,
       tools: [weather()],
-      requestOptions: { timeout: 100 },
+      // The first turn must come back within it: stretched on a busy machine (the stall is 10 s).
+      requestOptions: { timeout: stretchedTimeout(100) },
     });
     expect(viaRequest.stopReason).toBe('error');
     // The SDK classifies the timeout abort as APIConnectionTimeoutError in plain Node; under jest's vm realm the
@@ -143,7 +145,11 @@ describe('network faults: the loop returns what it gathered, as a value, and lea
     expect(roles(viaRequest.completeMessages)).toEqual(['user', 'assistant', 'tool']);
 
     server.enqueue({ text: 'too late', delayMs: 10_000 });
-    const viaClient = await runAgentLoop({ client: server.client({ timeout: 100 }), body, tools: [weather()] });
+    const viaClient = await runAgentLoop({
+      client: server.client({ timeout: stretchedTimeout(100) }),
+      body,
+      tools: [weather()],
+    });
     expect(viaClient.stopReason).toBe('error');
     expect(viaClient.error).toBeInstanceOf(APIConnectionError);
     expect(viaClient.completeMessages).toEqual(body.messages);

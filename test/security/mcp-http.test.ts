@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Ctx, Tool, toolsFrom, type ToolExecuteContext } from '../../src';
 import { createMcpHttpHandler, type McpAuthInfo, type McpHttpHandler, type McpHttpOptions } from '../../src/mcp';
+import { stretchedTimeout } from '../helpers/stretched-timeout';
 
 class DangerTools {
   readonly callers: unknown[] = [];
@@ -297,18 +298,22 @@ describe('MCP over HTTP: bodies, sessions and echoed text', () => {
     }
   });
 
-  it('opens at most 100 sessions by default, and refuses more with 503', async () => {
-    const served = await serve({ allowAnonymous: true });
-    try {
-      const statuses: number[] = [];
-      for (let i = 0; i < 105; i++) statuses.push((await post(served.port, JSON.stringify(INITIALIZE))).status);
-      expect(statuses.filter((status) => status === 200)).toHaveLength(100);
-      expect(statuses.slice(100)).toEqual([503, 503, 503, 503, 503]);
-      expect(served.handler.sessionCount).toBe(100);
-    } finally {
-      await served.close();
-    }
-  }, 60_000);
+  it(
+    'opens at most 100 sessions by default, and refuses more with 503',
+    async () => {
+      const served = await serve({ allowAnonymous: true });
+      try {
+        const statuses: number[] = [];
+        for (let i = 0; i < 105; i++) statuses.push((await post(served.port, JSON.stringify(INITIALIZE))).status);
+        expect(statuses.filter((status) => status === 200)).toHaveLength(100);
+        expect(statuses.slice(100)).toEqual([503, 503, 503, 503, 503]);
+        expect(served.handler.sessionCount).toBe(100);
+      } finally {
+        await served.close();
+      }
+    },
+    stretchedTimeout(60_000),
+  );
 
   it('closes a session idle for sessionIdleMs, then frees its place', async () => {
     const served = await serve({ allowAnonymous: true, maxSessions: 1, sessionIdleMs: 200 });

@@ -5,8 +5,21 @@ import type OpenAI from 'openai';
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import { recordedReply, startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { collectResponseStream, emptyResponseStream } from './collect-response-stream';
+import { arrived, fetchWithAbortHeldUntil } from '../helpers/held-abort-fetch';
 
 const INPUT = [{ role: 'user' as const, content: 'hi' }];
+
+const sse = (data: { type: string } & Record<string, unknown>) =>
+  `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+const delta = (sequence_number: number, text: string) => ({
+  type: 'response.output_text.delta',
+  sequence_number,
+  item_id: 'msg_1',
+  output_index: 0,
+  content_index: 0,
+  delta: text,
+  logprobs: [],
+});
 
 describe('startScriptedServer: broken Responses streams, stalls and recordings', () => {
   let server: ScriptedServer;
@@ -98,15 +111,43 @@ describe('startScriptedServer: broken Responses streams, stalls and recordings',
 
   it('delayMs beyond the client timeout: create() rejects with an APIConnectionError', async () => {
     server.enqueue({ text: 'too late', delayMs: 10_000 });
+    // The SDK's timer starts before the request is sent: held until the server has it, it always cuts the stall.
+    const client = server.client({
+      logLevel: 'off',
+      fetch: fetchWithAbortHeldUntil((response) => arrived(server, 1, response)),
+    });
 
-    const error = await stream({ timeout: 150 }).catch((e: unknown) => e);
+    const error = await client.responses
+      .create({ model: 'm', input: INPUT, stream: true }, { timeout: 150 })
+      .catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(server.requests).toHaveLength(1);
   });
 
   it('chunkDelayMs paces the events: aborting mid-stream ends for-await quietly with part of the text', async () => {
-    server.enqueue({ text: 'abcdefghijklmnop', chunkSize: 2, chunkDelayMs: 40 });
+    // The first piece carries the text up to 'abcd'; the rest waits a minute, so the abort always lands mid-stream
+    // however slowly this process reads.
+    const head = [
+      sse({
+        type: 'response.created',
+        sequence_number: 0,
+        response: { id: 'resp_p', status: 'in_progress', output: [] },
+      }),
+      sse(delta(1, 'ab')),
+      sse(delta(2, 'cd')),
+    ].join('');
+    const tail =
+      sse(delta(3, 'efgh')) +
+      sse({
+        type: 'response.completed',
+        sequence_number: 4,
+        response: { id: 'resp_p', status: 'completed', output: [] },
+      });
+    server.enqueue({
+      recorded: { body: [head, tail], headers: { 'content-type': 'text/event-stream' } },
+      chunkDelayMs: 60_000,
+    });
     const controller = new AbortController();
     const response = await stream({ signal: controller.signal });
 
@@ -118,8 +159,7 @@ describe('startScriptedServer: broken Responses streams, stalls and recordings',
       if (text.length >= 4) controller.abort();
     }
 
-    expect(text).toMatch(/^abcd/);
-    expect(text.length).toBeLessThan(16);
+    expect(text).toBe('abcd');
     expect(types).not.toContain('response.completed');
   });
 
@@ -140,15 +180,12 @@ describe('startScriptedServer: broken Responses streams, stalls and recordings',
     });
     afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-    const event = (data: { type: string } & Record<string, unknown>) =>
-      `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
-
     it('serves a recorded Responses stream byte for byte, and the SDK reads it', async () => {
       const file = join(dir, 'answer.sse');
       writeFileSync(
         file,
         ': recorded\n\n' +
-          event({
+          sse({
             type: 'response.output_text.delta',
             sequence_number: 0,
             item_id: 'msg_1',
@@ -157,7 +194,7 @@ describe('startScriptedServer: broken Responses streams, stalls and recordings',
             delta: 'Grüße',
             logprobs: [],
           }) +
-          event({
+          sse({
             type: 'response.completed',
             sequence_number: 1,
             response: { id: 'resp_1', status: 'completed', output: [] },

@@ -1,6 +1,7 @@
 import OpenAI, { type APIError } from 'openai';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { collectStream } from './collect-stream';
+import { stretchedTimeout } from '../helpers/stretched-timeout';
 
 describe('startScriptedServer: sessions and exhausted scripts', () => {
   let server: ScriptedServer;
@@ -34,30 +35,37 @@ describe('startScriptedServer: sessions and exhausted scripts', () => {
     expect([a.pending(), b.pending(), server.pending()]).toEqual([0, 0, 0]);
   });
 
-  it('200 concurrent sessions with interleaved stalls never cross-talk', async () => {
-    const sessions = Array.from({ length: 200 }, (_, i) =>
-      server.session([
-        (request) => ({ text: `session ${i} saw ${String(request.body.messages[0].content)}`, delayMs: (i * 7) % 20 }),
-        { text: `session ${i} second`, chunkSize: 3 },
-      ]),
-    );
+  it(
+    '200 concurrent sessions with interleaved stalls never cross-talk',
+    async () => {
+      const sessions = Array.from({ length: 200 }, (_, i) =>
+        server.session([
+          (request) => ({
+            text: `session ${i} saw ${String(request.body.messages[0].content)}`,
+            delayMs: (i * 7) % 20,
+          }),
+          { text: `session ${i} second`, chunkSize: 3 },
+        ]),
+      );
 
-    const results = await Promise.all(
-      sessions.map(async (session, i) => {
-        const client = session.client();
-        const first = await ask(client, `q${i}`);
-        const second = await ask(client, `q${i}b`);
-        return [first.text, second.text];
-      }),
-    );
+      const results = await Promise.all(
+        sessions.map(async (session, i) => {
+          const client = session.client();
+          const first = await ask(client, `q${i}`);
+          const second = await ask(client, `q${i}b`);
+          return [first.text, second.text];
+        }),
+      );
 
-    results.forEach(([first, second], i) => {
-      expect(first).toBe(`session ${i} saw q${i}`);
-      expect(second).toBe(`session ${i} second`);
-    });
-    expect(server.requests).toHaveLength(400);
-    expect(sessions.every((s) => s.pending() === 0 && s.requests.length === 2)).toBe(true);
-  }, 60_000); // 400 SDK round trips: ~1.5 s alone, far more on a saturated 2-core box
+      results.forEach(([first, second], i) => {
+        expect(first).toBe(`session ${i} saw q${i}`);
+        expect(second).toBe(`session ${i} second`);
+      });
+      expect(server.requests).toHaveLength(400);
+      expect(sessions.every((s) => s.pending() === 0 && s.requests.length === 2)).toBe(true);
+    },
+    stretchedTimeout(60_000),
+  ); // 400 SDK round trips: ~1.5 s alone, far more on a saturated 2-core box
 
   it('answers an exhausted default script with 500 "no scripted turn left for request #<index>"', async () => {
     server.enqueue({ text: 'only one' });
