@@ -9,6 +9,9 @@ export { Tool } from './decorators/tool.decorator';
 export { Param } from './decorators/param.decorator';
 export type { ParamDecorator } from './decorators/param.decorator';
 export { Ctx } from './decorators/ctx.decorator';
+export { Resource } from './decorators/resource.decorator';
+export { Prompt } from './decorators/prompt.decorator';
+export type { ArgumentCompleter, McpMemberOptions, PromptOptions, ResourceOptions } from './metadata/options';
 export type { ClassType, ParamOptions, ToolOptions, TypeSpec } from './metadata/options';
 export { toolsFrom } from './definitions/tools-from';
 export type { ToolsFromOptions } from './definitions/tools-from';
@@ -103,6 +106,9 @@ export type {
   ToolParseResult,
   ToolProgress,
   RunToolResult,
+  ToolAnnotations,
+  ToolEmbeddedResource,
+  ToolLogLevel,
 } from './toolCall/type';
 
 export { createLLMResponse } from './llm/request';

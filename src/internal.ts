@@ -31,3 +31,5 @@ export { runObservedLoop } from './output/run-agent-loop';
 export { isEventStream } from './llm/event-stream-check';
 export type { RunEventMap, RunEventName, RunObserver, RunScope } from './agentCall/run-events';
 export { describeContent } from './definitions/results/describe-content';
+export { getMetadataStorage } from './metadata/metadata-storage';
+export { classChain, classOf } from './metadata/class-chain';

@@ -11,6 +11,7 @@ import type { ToolDefinition, ToolProgress } from '../index';
 import { maskSecrets } from '../internal';
 import type { McpServerOptions, McpToolSource, McpToolVisibility } from './mcp-server-options';
 import { runMcpCall } from './run-mcp-call';
+import { resourceAndPromptCapabilities, serveResourcesAndPrompts } from './serve-resources-and-prompts';
 
 /** The longest part of a requested tool name an error repeats; the core cuts a made-up name the same way. */
 const MAX_ECHOED_NAME_CHARS = 200;
@@ -73,7 +74,11 @@ export function buildMcpServer(served: ServedTools, options: McpServerOptions, c
   const server = new Server(
     { name: options.name, version: options.version },
     {
-      capabilities: { tools: {}, logging: {} },
+      capabilities: {
+        tools: {},
+        logging: {},
+        ...resourceAndPromptCapabilities(options.resources ?? [], options.prompts ?? []),
+      },
       ...(options.instructions !== undefined && { instructions: options.instructions }),
     },
   );
@@ -104,6 +109,7 @@ export function buildMcpServer(served: ServedTools, options: McpServerOptions, c
       onLog: (level, data) => void ctx.mcpReq.log(level, data).catch(() => undefined),
     });
   });
+  serveResourcesAndPrompts(server, options.resources ?? [], options.prompts ?? []);
   return server;
 }
 

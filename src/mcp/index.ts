@@ -7,6 +7,10 @@ export { createMcpServer } from './create-mcp-server';
 export { createMcpHttpHandler } from './create-mcp-http-handler';
 export type { McpHttpHandler } from './create-mcp-http-handler';
 export { serveStdio } from './serve-stdio';
+export { resourcesFrom } from './resources-from';
+export type { McpResourceDefinition } from './resources-from';
+export { promptsFrom } from './prompts-from';
+export type { McpPromptDefinition } from './prompts-from';
 export { mcpHandlerForRegistry } from './serve-tool-registry';
 export type { ToolRegistryLike } from './serve-tool-registry';
 export { mcpTools, McpToolCallError } from './mcp-tools';
@@ -17,11 +21,13 @@ export type {
   McpV1ToolsClient,
   McpV2ToolsClient,
 } from './mcp-tools';
+export type { RemoteCallParams, RemoteCallResult, RemoteTool, ToolsPage } from './mcp-tools-client';
 export { McpSchemaError } from './mcp-schema-error';
 export type { McpSchemaProblem } from './mcp-schema-error';
 export type {
   McpAuthInfo,
   McpHttpOptions,
+  McpProtectedResource,
   McpServerOptions,
   McpToolSource,
   McpToolVisibility,

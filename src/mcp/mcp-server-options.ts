@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { ToolDefinition } from '../index';
+import type { McpPromptDefinition } from './prompts-from';
+import type { McpResourceDefinition } from './resources-from';
 
 /** Options of {@link createMcpServer} and `serveStdio`. */
 export type McpServerOptions = {
@@ -23,6 +25,10 @@ export type McpServerOptions = {
    * visible: (tool, caller) => !tool.schema.function.name.startsWith('admin_') || isAdmin(caller)
    */
   visible?: McpToolVisibility;
+  /** Resources to list and read (`resourcesFrom(...instances)`), templates included. */
+  resources?: readonly McpResourceDefinition[];
+  /** Prompts to list and get (`promptsFrom(...instances)`). */
+  prompts?: readonly McpPromptDefinition[];
 };
 
 /** Whether a caller may see a tool (see `McpServerOptions.visible`). */

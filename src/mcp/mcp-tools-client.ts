@@ -10,13 +10,18 @@ export type RemoteTool = {
 };
 
 /** A `tools/list` page as every SDK returns it. */
-type ToolsPage = { tools: RemoteTool[]; nextCursor?: string };
+export type ToolsPage = { tools: RemoteTool[]; nextCursor?: string };
 
 /** A `tools/call` result as every SDK returns it (read loosely: a remote server is not trusted to follow the spec). */
-type RemoteCallResult = { content?: unknown; structuredContent?: unknown; toolResult?: unknown; isError?: unknown };
+export type RemoteCallResult = {
+  content?: unknown;
+  structuredContent?: unknown;
+  toolResult?: unknown;
+  isError?: unknown;
+};
 
 /** What one remote call needs: its name and arguments. */
-type RemoteCallParams = { name: string; arguments?: Record<string, unknown> };
+export type RemoteCallParams = { name: string; arguments?: Record<string, unknown> };
 
 /** A connected SDK v2 `Client` (`@modelcontextprotocol/client`), or anything with the same methods. */
 export type McpV2ToolsClient = Pick<Client, 'listTools' | 'callTool' | 'getProtocolEra' | 'request'>;
