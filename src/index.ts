@@ -87,6 +87,7 @@ export type {
   RunAgentResponse,
   ToolCallChildrenInteractive,
   ToolCompressEvent,
+  ToolProgressEvent,
 } from './agentCall/type';
 
 export { runTool } from './toolCall/run-tool';

@@ -3,7 +3,7 @@ import { journalKey, type ToolJournal } from '../toolCall/journal';
 import { normalizeToolResult } from '../toolCall/normalize-tool-result';
 import { toolErrorText } from '../text/model-text';
 import { runTool } from '../toolCall/run-tool';
-import type { RunToolResult, ToolDefinition, ToolExecuteResult, ToolOutcome } from '../toolCall/type';
+import type { RunToolResult, ToolDefinition, ToolExecuteResult, ToolOutcome, ToolProgress } from '../toolCall/type';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
 import { RunEvents } from './observers';
 import { budgetSpentText } from './run-budget';
@@ -78,9 +78,12 @@ export async function runToolCalls({
       };
     }
     const idempotencyKey = runId === undefined ? undefined : journalKey(runId, call.id);
+    const onProgress = events.has('toolProgress')
+      ? (progress: ToolProgress) => events.emit('toolProgress', { ...progress, call })
+      : undefined;
     if (!journal || idempotencyKey === undefined) {
       if (admit && !admit()) return { response: budgetSpentText(call), outcome: 'skipped' };
-      return runTool({ call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller });
+      return runTool({ call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller, onProgress });
     }
     let recorded: (ToolExecuteResult & { outcome?: unknown }) | undefined;
     try {
@@ -97,7 +100,16 @@ export async function runToolCalls({
       return { ...normalizeToolResult(recorded), outcome: isOutcome(recorded.outcome) ? recorded.outcome : 'ok' };
     }
     if (admit && !admit()) return { response: budgetSpentText(call), outcome: 'skipped' };
-    const result = await runTool({ call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller });
+    const result = await runTool({
+      call,
+      messages,
+      tools,
+      signal,
+      defaultTimeoutMs,
+      idempotencyKey,
+      caller,
+      onProgress,
+    });
     // The raw error stays in this process: it is for logs, and rarely survives serialisation anyway.
     const { error: _raw, ...journaled } = result;
     try {
