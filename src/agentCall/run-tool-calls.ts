@@ -81,9 +81,10 @@ export async function runToolCalls({
     const onProgress = events.has('toolProgress')
       ? (progress: ToolProgress) => events.emit('toolProgress', { ...progress, call })
       : undefined;
+    const toolProps = { call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller, onProgress };
     if (!journal || idempotencyKey === undefined) {
       if (admit && !admit()) return { response: budgetSpentText(call), outcome: 'skipped' };
-      return runTool({ call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller, onProgress });
+      return runTool(toolProps);
     }
     let recorded: (ToolExecuteResult & { outcome?: unknown }) | undefined;
     try {
@@ -100,16 +101,7 @@ export async function runToolCalls({
       return { ...normalizeToolResult(recorded), outcome: isOutcome(recorded.outcome) ? recorded.outcome : 'ok' };
     }
     if (admit && !admit()) return { response: budgetSpentText(call), outcome: 'skipped' };
-    const result = await runTool({
-      call,
-      messages,
-      tools,
-      signal,
-      defaultTimeoutMs,
-      idempotencyKey,
-      caller,
-      onProgress,
-    });
+    const result = await runTool(toolProps);
     // The raw error stays in this process: it is for logs, and rarely survives serialisation anyway.
     const { error: _raw, ...journaled } = result;
     try {
