@@ -11,6 +11,9 @@ export type { ParamDecorator } from './decorators/param.decorator';
 export { Ctx } from './decorators/ctx.decorator';
 export { Agent } from './decorators/agent.decorator';
 export type { AgentDecoratorOptions } from './metadata/agent-metadata';
+export { Resource } from './decorators/resource.decorator';
+export { Prompt } from './decorators/prompt.decorator';
+export type { ArgumentCompleter, McpMemberOptions, PromptOptions, ResourceOptions } from './metadata/options';
 export type { ClassType, ParamOptions, ToolOptions, TypeSpec } from './metadata/options';
 export { toolsFrom } from './definitions/tools-from';
 export type { ToolsFromOptions } from './definitions/tools-from';
@@ -92,6 +95,7 @@ export type {
   RunAgentResponse,
   ToolCallChildrenInteractive,
   ToolCompressEvent,
+  ToolProgressEvent,
 } from './agentCall/type';
 
 export { runTool } from './toolCall/run-tool';
@@ -102,13 +106,18 @@ export { getErrText } from './text/error-text';
 export type { HookErrorEvent, HookErrorHandler } from './utils/call-hook';
 export type {
   ToolApprovalContext,
+  ToolContentPart,
   ToolDefinition,
   ToolExecuteContext,
   ToolExecuteResult,
   ToolInteractive,
   ToolOutcome,
   ToolParseResult,
+  ToolProgress,
   RunToolResult,
+  ToolAnnotations,
+  ToolEmbeddedResource,
+  ToolLogLevel,
 } from './toolCall/type';
 
 export { createLLMResponse } from './llm/request';

@@ -32,3 +32,6 @@ export { isEventStream } from './llm/event-stream-check';
 export type { RunEventMap, RunEventName, RunObserver, RunScope, WithRunObservers } from './agentCall/run-events';
 export { RUN_OBSERVERS } from './agentCall/run-events';
 export { signRunState } from './agentCall/run-state-signature';
+export { describeContent } from './definitions/results/describe-content';
+export { getMetadataStorage } from './metadata/metadata-storage';
+export { classChain, classOf } from './metadata/class-chain';

@@ -13,6 +13,7 @@ const USER_HOOKS = {
   toolCall: 'onToolCall',
   toolParam: 'onToolParam',
   toolEnd: 'onAfterToolCall',
+  toolProgress: 'onToolProgress',
   usage: 'usagePush',
 } as const satisfies Partial<Record<RunEventName, keyof RunAgentCallProps>>;
 

@@ -1,7 +1,7 @@
 import type { ToolParamEvent } from '../llm/tool-call-accumulator';
 import type { ChatCompletionMessageToolCall, UsageItem } from '../llm/type';
 import type { PendingCall, RunState } from './run-state';
-import type { AfterToolCallEvent, RequestEndEvent, RunAgentResponse } from './type';
+import type { AfterToolCallEvent, RequestEndEvent, RunAgentResponse, ToolProgressEvent } from './type';
 
 /**
  * What the loop reports as a run goes, by event name: the one vocabulary user hooks, tracing and the queue's
@@ -29,6 +29,8 @@ export type RunEventMap = {
   toolStart: { call: ChatCompletionMessageToolCall };
   /** A call has its result (the tool's own text, before any compression). */
   toolEnd: AfterToolCallEvent;
+  /** A running tool reported how far it has got (`ctx.progress`). */
+  toolProgress: ToolProgressEvent;
   /** A call's text is final, as the model reads it (after any compression). */
   toolSettled: { call: ChatCompletionMessageToolCall; modelText: string };
   /** Billable items, as they happen. */

@@ -3,7 +3,7 @@ import { journalKey, type ToolJournal } from '../toolCall/journal';
 import { normalizeToolResult } from '../toolCall/normalize-tool-result';
 import { toolErrorText } from '../text/model-text';
 import { findTool, runParsedTool, runTool } from '../toolCall/run-tool';
-import type { RunToolResult, ToolDefinition, ToolExecuteResult, ToolOutcome } from '../toolCall/type';
+import type { RunToolResult, ToolDefinition, ToolExecuteResult, ToolOutcome, ToolProgress } from '../toolCall/type';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
 import type { ParsedCall } from './approvals';
 import { RunEvents } from './observers';
@@ -73,8 +73,12 @@ export async function runToolCalls({
   keyPrefix = '',
   held,
 }: RunToolCallsProps): Promise<RunToolResult[]> {
-  const run = (call: ChatCompletionMessageToolCall, idempotencyKey: string | undefined): Promise<RunToolResult> => {
-    const props = { call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller, nest };
+  const run = (
+    call: ChatCompletionMessageToolCall,
+    idempotencyKey: string | undefined,
+    onProgress: ((progress: ToolProgress) => void) | undefined,
+  ): Promise<RunToolResult> => {
+    const props = { call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller, nest, onProgress };
     const known = parsed?.get(call);
     const tool = known && findTool(tools, call.function.name);
     if (!known || !tool) return runTool(props);
@@ -98,9 +102,12 @@ export async function runToolCalls({
       };
     }
     const idempotencyKey = runId === undefined ? undefined : journalKey(runId, keyPrefix + call.id);
+    const onProgress = events.has('toolProgress')
+      ? (progress: ToolProgress) => events.emit('toolProgress', { ...progress, call })
+      : undefined;
     if (!journal || idempotencyKey === undefined) {
       if (admit && !admit(call)) return { response: budgetSpentText(call), outcome: 'skipped' };
-      return run(call, idempotencyKey);
+      return run(call, idempotencyKey, onProgress);
     }
     let recorded: (ToolExecuteResult & { outcome?: unknown }) | undefined;
     try {
@@ -117,7 +124,7 @@ export async function runToolCalls({
       return { ...normalizeToolResult(recorded), outcome: isOutcome(recorded.outcome) ? recorded.outcome : 'ok' };
     }
     if (admit && !admit(call)) return { response: budgetSpentText(call), outcome: 'skipped' };
-    const result = await run(call, idempotencyKey);
+    const result = await run(call, idempotencyKey, onProgress);
     if (held?.(call)) return result;
     // The raw error stays in this process: it is for logs, and rarely survives serialisation anyway.
     const { error: _raw, ...journaled } = result;

@@ -9,7 +9,7 @@ import type {
   UsageItem,
 } from '../llm/type';
 import type { ToolJournal } from '../toolCall/journal';
-import type { ToolDefinition, ToolExecuteResult, ToolInteractive, ToolOutcome } from '../toolCall/type';
+import type { ToolDefinition, ToolExecuteResult, ToolInteractive, ToolOutcome, ToolProgress } from '../toolCall/type';
 import type { ModelPrice, RunBudget } from './budget-types';
 import type { FallbackEntry } from './fallback-entry';
 import type { OutputMode, OutputProfile, OutputSpec } from './output-types';
@@ -97,6 +97,12 @@ export type ToolCompressEvent = {
   originalResponse: string;
   /** The summarising request's usage, when a model did the shortening (truncation has none). */
   usage?: UsageItem;
+};
+
+/** Reported by `onToolProgress` for each `ctx.progress(…)` of a running tool. */
+export type ToolProgressEvent = ToolProgress & {
+  /** The call whose tool reported. */
+  call: ChatCompletionMessageToolCall;
 };
 
 /** Reported by `onAfterToolCall` once per tool call, on every path, before compression and before its message is appended. */
@@ -229,6 +235,8 @@ export type RunAgentCallProps<T = unknown> = ResponseEvents & {
   onToolCompress?: (e: ToolCompressEvent) => void;
   /** After every tool call on every path (found, not found, bad arguments, throw, timeout, skipped), before compression. */
   onAfterToolCall?: (e: AfterToolCallEvent) => void;
+  /** Each `ctx.progress(…)` report of a running tool, with its call; a tool nobody listens to reports into nothing. */
+  onToolProgress?: (e: ToolProgressEvent) => void;
   /** After each main model request: its id, usage and timing, for users without a tracer. */
   onRequestEnd?: (e: RequestEndEvent) => void;
   /**

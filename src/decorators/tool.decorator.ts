@@ -27,6 +27,9 @@ export function Tool(options: ToolOptions = {}): MethodDecorator {
       timeoutMs: options.timeoutMs,
       needsApproval: options.needsApproval,
       deferred: options.deferred,
+      title: options.title,
+      annotations: options.annotations,
+      output: options.output,
     });
   };
 }

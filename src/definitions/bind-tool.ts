@@ -2,6 +2,7 @@ import type { ToolDefinition, ToolExecuteContext } from '../toolCall/type';
 import type { ToolBlueprint } from './build-tool-blueprint';
 import { resolveProfile, type SchemaProfile } from './profiles/schema-profile';
 import { mapToolReturn } from './results/map-tool-return';
+import { isToolResult } from './results/tool-result';
 
 /** Options of the list form of `toolsFrom`: defaults it applies to every tool that does not set its own. */
 export type ToolsFromOptions = {
@@ -49,7 +50,11 @@ export function bindTool(
         const slot = slots[i];
         args[i] = slot.kind === 'param' ? Reflect.get(ctx.params, slot.name) : slot.kind === 'args' ? ctx.params : ctx;
       }
-      return mapToolReturn(await method.apply(instance, args));
+      const returned: unknown = await method.apply(instance, args);
+      const result = mapToolReturn(returned);
+      // A declared result class: the object itself goes to MCP clients as `structuredContent`.
+      if (blueprint.outputSchema && isPlainResult(returned)) result.structuredContent = { ...returned };
+      return result;
     },
     ...(timeoutMs !== undefined && { timeoutMs }),
     // The validated arguments are always a plain-keyed object (the DTO or the synthesized arguments class).
@@ -57,5 +62,13 @@ export function bindTool(
       needsApproval: blueprint.needsApproval as ToolDefinition<object>['needsApproval'],
     }),
     ...(blueprint.deferred === true && { deferred: true }),
+    ...(blueprint.title !== undefined && { title: blueprint.title }),
+    ...(blueprint.annotations !== undefined && { annotations: { ...blueprint.annotations } }),
+    ...(blueprint.outputSchema !== undefined && { outputSchema: blueprint.outputSchema }),
   };
+}
+
+/** A returned object that is the result itself, not a `toolResult(…)` wrapping one. */
+function isPlainResult(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isToolResult(value);
 }

@@ -41,6 +41,10 @@ export type ToolBlueprint = {
   readonly timeoutMs?: number;
   readonly needsApproval?: ToolMetadata['needsApproval'];
   readonly deferred?: boolean;
+  readonly title?: string;
+  readonly annotations?: ToolMetadata['annotations'];
+  /** The JSON Schema of the declared result class (`@Tool({ output })`). */
+  readonly outputSchema?: JsonSchema;
   readonly slots: readonly ArgumentSlot[];
   readonly parseParams: (rawArgs: string) => ToolParseResult<object>;
   /** The schema in one profile, built on first use and kept: once per class and profile. */
@@ -99,6 +103,9 @@ export function buildToolBlueprint(className: string, tool: ToolMetadata): ToolB
     timeoutMs: tool.timeoutMs,
     needsApproval: tool.needsApproval,
     deferred: tool.deferred,
+    title: tool.title,
+    annotations: tool.annotations,
+    ...(tool.output && { outputSchema: deepFreeze(buildParametersSchema(collectClassGraph(tool.output))) }),
     slots: plan.slots,
     parseParams: createParseParams(tool.name, plan.argsClass),
     schemaFor,

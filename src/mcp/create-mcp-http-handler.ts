@@ -1,18 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  createMcpHandler,
+  getOAuthProtectedResourceMetadataUrl,
+  isInitializeRequest,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+} from '@modelcontextprotocol/server';
 import { hostOriginProblem } from './check-host-origin';
-import { buildMcpServer } from './create-mcp-server';
+import { buildMcpServer, servedTools, type ServedTools } from './create-mcp-server';
 import type { McpHttpOptions, McpToolSource } from './mcp-server-options';
 import { McpSessions, type McpSession } from './mcp-sessions';
+import { sendWebResponse, toWebRequest } from './node-web-bridge';
 import { readJsonBody } from './read-json-body';
+import { SessionEventStore } from './session-event-store';
 
 /** Defaults of the HTTP guards (see {@link McpHttpOptions}). */
 const DEFAULT_MAX_SESSIONS = 100;
 const DEFAULT_SESSION_IDLE_MS = 10 * 60_000;
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Messages a session keeps for a client that reconnects to a broken SSE stream. */
+const REPLAYED_EVENTS = 100;
+/** How long a client waits before reconnecting to a closed SSE stream (the `retry` field of the priming event). */
+const SSE_RETRY_MS = 1_000;
+
+/** JSON-RPC's code for a body that is not JSON, and the one the transports use for HTTP-level refusals. */
+const PARSE_ERROR = -32700;
+const SERVER_ERROR = -32000;
 
 /**
  * A Streamable HTTP endpoint: call it with every request to the MCP path (POST, GET and DELETE). `body` is the
@@ -23,7 +38,7 @@ export type McpHttpHandler = {
   (req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void>;
   /** End every open session (call it when the HTTP server shuts down). */
   close(): Promise<void>;
-  /** How many sessions are open. */
+  /** How many 2025-era sessions are open. */
   readonly sessionCount: number;
 };
 
@@ -31,15 +46,23 @@ type AuthenticatedRequest = IncomingMessage & { auth?: AuthInfo };
 
 /**
  * Serve tools over MCP's Streamable HTTP transport, on any Node HTTP stack: a `node:http` server, an Express
- * route or a NestJS controller. Each client gets a session (the `mcp-session-id` header) with its own server, so
- * a client's `notifications/cancelled` reaches the call it cancels; a session ends when the client sends
- * DELETE, when it has been idle for `sessionIdleMs`, or when `close()` is called.
+ * route or a NestJS controller. One endpoint answers both protocol eras:
  *
- * Every request is checked, in this order, before any session sees it:
+ * - a 2026-07-28 client (its requests carry the `_meta` envelope) is served statelessly, each request by a
+ *   server of its own, so any instance behind a load balancer can answer it;
+ * - a 2025-11-25 client gets a session (the `mcp-session-id` header) with its own server, so its
+ *   `notifications/cancelled` reaches the call it cancels and a server request (elicitation) reaches it; a
+ *   session ends when the client sends DELETE, when it has been idle for `sessionIdleMs`, or on `close()`. Its
+ *   SSE streams start with a priming event and a `retry` field, and a client that reconnects with
+ *   `Last-Event-ID` gets the messages it missed (the last 100).
+ *
+ * Every request is checked, in this order, before any server sees it:
  * 1. `Host` and `Origin` name loopback hosts or what `allowedHosts` / `allowedOrigins` list, else 403;
  * 2. it has an identity (`req.auth`, or what `caller(authInfo, req)` returns), else 401 unless
- *    `allowAnonymous: true`; the identity reaches tools as `ctx.caller`;
- * 3. its body is at most `maxBodyBytes` (4 MiB), else 413, before anything parses it;
+ *    `allowAnonymous: true` (with `protectedResource`, the 401 points clients at its metadata); the identity
+ *    reaches tools as `ctx.caller`;
+ * 3. its body is at most `maxBodyBytes` (4 MiB), else 413, before anything parses it, and is JSON, else 400
+ *    with JSON-RPC's `-32700`;
  * 4. a new session fits in `maxSessions` (100), else 503.
  *
  * Authentication itself stays the app's job: run your auth middleware in front (the SDK's `requireBearerAuth`
@@ -57,49 +80,37 @@ export function createMcpHttpHandler(tools: McpToolSource, options: McpHttpOptio
   );
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // Each request's identity, keyed by the auth object handed to the SDK with it: the SDK gives that object back
-  // to the request handlers of that message, whichever session serves it.
+  // to the request handlers of that message, whichever server serves it.
   const callers = new WeakMap<object, unknown>();
   const callerOf = (authInfo: AuthInfo | undefined) => (authInfo ? callers.get(authInfo) : undefined);
+  // A fixed list is indexed once; a function (a registry filled later) is read for each server.
+  const fixed = typeof tools === 'function' ? undefined : servedTools(tools);
+  const served = (): ServedTools => fixed ?? servedTools(tools);
+  const modern = createMcpHandler(() => buildMcpServer(served(), options, callerOf), {
+    legacy: 'reject',
+    maxRequestBodySize: maxBodyBytes,
+  });
+  const metadata = protectedResourceMetadata(options);
 
-  const serve = (
-    session: McpSession,
-    req: AuthenticatedRequest,
-    res: ServerResponse,
-    body: unknown,
-    caller: unknown,
-  ) => {
+  const carry = (req: AuthenticatedRequest, caller: unknown): AuthInfo => {
     const carrier: AuthInfo = { token: '', clientId: '', scopes: [], ...req.auth };
     callers.set(carrier, caller);
-    sessions.track(session, res);
-    // The transport reads `req.auth` once, synchronously, when the call starts; the app's value is put back at once.
-    const previous = req.auth;
-    req.auth = carrier;
-    try {
-      return session.transport.handleRequest(req, res, body);
-    } finally {
-      req.auth = previous;
-    }
+    return carrier;
   };
 
-  const handler = async (req: AuthenticatedRequest, res: ServerResponse, parsedBody?: unknown): Promise<void> => {
-    const refused = hostOriginProblem(req, options);
-    if (refused) return reply(res, 403, refused);
-    const caller = await identify(req, options);
-    if (caller === undefined && options.allowAnonymous !== true) {
-      return reply(res, 401, 'Unauthorized', { 'www-authenticate': 'Bearer' });
-    }
-    let body = parsedBody;
-    if (req.method === 'POST' && body === undefined) {
-      const read = await readJsonBody(req, maxBodyBytes);
-      if (!read.ok) return reply(res, read.status, read.message, read.status === 413 ? { connection: 'close' } : {});
-      body = read.body;
-    }
-
+  const serveLegacy = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    authInfo: AuthInfo,
+  ): Promise<void> => {
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
-      if (session) return serve(session, req, res, body, caller);
-      return reply(res, 404, 'Session not found');
+      if (!session) return reply(res, 404, 'Session not found');
+      sessions.track(session, res);
+      const request = toWebRequest(req, res, body);
+      return sendWebResponse(await session.transport.handleRequest(request, { parsedBody: body, authInfo }), res);
     }
     if (req.method !== 'POST' || !opensSession(body)) {
       return reply(res, 400, 'No session: start one with an initialize request');
@@ -107,17 +118,21 @@ export function createMcpHttpHandler(tools: McpToolSource, options: McpHttpOptio
     const release = sessions.reserve();
     if (!release) return reply(res, 503, 'Too many open sessions', { 'retry-after': '60' });
     try {
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
           release();
           sessions.add(id, session);
         },
+        eventStore: new SessionEventStore(REPLAYED_EVENTS),
+        retryInterval: SSE_RETRY_MS,
       });
-      const session: McpSession = { transport, server: buildMcpServer(tools, options, callerOf), inflight: 0 };
+      const session: McpSession = { transport, server: buildMcpServer(served(), options, callerOf), inflight: 0 };
       transport.onclose = () => sessions.remove(transport.sessionId);
       await session.server.connect(transport);
-      await serve(session, req, res, body, caller);
+      sessions.track(session, res);
+      const request = toWebRequest(req, res, body);
+      await sendWebResponse(await transport.handleRequest(request, { parsedBody: body, authInfo }), res);
       // An initialize the transport refused opened no session: nothing will ever reach this server again.
       if (transport.sessionId === undefined) await session.server.close();
     } finally {
@@ -125,10 +140,59 @@ export function createMcpHttpHandler(tools: McpToolSource, options: McpHttpOptio
     }
   };
 
+  const handler = async (req: AuthenticatedRequest, res: ServerResponse, parsedBody?: unknown): Promise<void> => {
+    const refused = hostOriginProblem(req, options);
+    if (refused) return reply(res, 403, refused);
+    if (metadata && req.method === 'GET' && req.url?.startsWith('/.well-known/oauth-protected-resource')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end(JSON.stringify(metadata.document));
+    }
+    const caller = await identify(req, options);
+    if (caller === undefined && options.allowAnonymous !== true) {
+      const challenge = metadata ? `Bearer resource_metadata="${metadata.url}"` : 'Bearer';
+      return reply(res, 401, UNAUTHORIZED, { 'www-authenticate': challenge });
+    }
+    let body = parsedBody;
+    if (req.method === 'POST' && body === undefined) {
+      const read = await readJsonBody(req, maxBodyBytes);
+      if (!read.ok) {
+        if (read.status === 413) return reply(res, 413, read.message, { connection: 'close' });
+        return reply(res, 400, read.message, {}, PARSE_ERROR);
+      }
+      body = read.body;
+    }
+    const authInfo = carry(req, caller);
+    const request = toWebRequest(req, res, body);
+    // A request without the 2026 envelope (an initialize, a session's traffic) belongs to the 2025 era.
+    if (typeof req.headers['mcp-session-id'] === 'string' || (await isLegacyRequest(request, body ?? null))) {
+      return serveLegacy(req, res, body, authInfo);
+    }
+    return sendWebResponse(await modern.fetch(request, { authInfo, parsedBody: body }), res);
+  };
+
   return Object.defineProperties(handler, {
-    close: { value: () => sessions.closeAll() },
+    close: { value: () => Promise.all([sessions.closeAll(), modern.close()]).then(() => undefined) },
     sessionCount: { get: () => sessions.size },
   }) as McpHttpHandler;
+}
+
+/** What a 401 says: how to give the request an identity, or to serve without one. */
+const UNAUTHORIZED =
+  'Unauthorized: this MCP endpoint needs a caller. Put auth middleware in front (it sets req.auth), pass ' +
+  '`caller: (authInfo, req) => …` to name who calls, or set `allowAnonymous: true` for a server nothing untrusted reaches.';
+
+/** The protected-resource metadata document and where it is served, when the app configured it. */
+function protectedResourceMetadata(options: McpHttpOptions): { url: string; document: object } | undefined {
+  const configured = options.protectedResource;
+  if (!configured) return undefined;
+  return {
+    url: getOAuthProtectedResourceMetadataUrl(new URL(configured.resource)),
+    document: {
+      resource: configured.resource,
+      authorization_servers: [...configured.authorizationServers],
+      ...(configured.scopesSupported && { scopes_supported: [...configured.scopesSupported] }),
+    },
+  };
 }
 
 /** The request's identity: `caller(authInfo, req)` when given, else `req.auth`; nothing, null or a throw is none. */
@@ -145,7 +209,13 @@ function opensSession(body: unknown): boolean {
   return Array.isArray(body) ? body.some((message) => isInitializeRequest(message)) : isInitializeRequest(body);
 }
 
-function reply(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+function reply(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+  code = SERVER_ERROR,
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }

@@ -1,85 +1,115 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type AuthInfo,
+  type ProgressToken,
+  type ServerContext,
   type Tool as McpTool,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { ToolDefinition } from '../index';
+} from '@modelcontextprotocol/server';
+import type { ToolDefinition, ToolProgress } from '../index';
 import { maskSecrets } from '../internal';
 import type { McpServerOptions, McpToolSource, McpToolVisibility } from './mcp-server-options';
 import { runMcpCall } from './run-mcp-call';
+import { resourceAndPromptCapabilities, serveResourcesAndPrompts } from './serve-resources-and-prompts';
 
 /** The longest part of a requested tool name an error repeats; the core cuts a made-up name the same way. */
 const MAX_ECHOED_NAME_CHARS = 200;
 
 /** Who sent a request, from what the transport attached to it. */
-type CallerOf = (authInfo: AuthInfo | undefined) => unknown;
+export type CallerOf = (authInfo: AuthInfo | undefined) => unknown;
 
 /**
- * An MCP server (the SDK's `Server`) that lists each tool with its description and JSON Schema and runs each
+ * An MCP server (SDK v2's `Server`) that lists each tool with its description and JSON Schema and runs each
  * `tools/call` through `runTool`: the same validation, timeouts, abort signal and masked error text as in
  * `runAgentLoop`. A failed call is a result with `isError: true` carrying that text (the model reads it and can
  * correct itself); an unknown tool name is a protocol error, as the MCP specification asks, repeating at most
  * 200 characters of the name. Cancelling a request aborts the tool's `signal`.
  *
+ * The same server answers both protocol eras: a 2025-11-25 client that opens with `initialize`, and a
+ * 2026-07-28 client that sends `server/discover` and a `_meta` envelope with every request.
+ *
  * Tools get the transport's `authInfo` (what auth middleware put on `req.auth`) as `ctx.caller`; a `visible`
  * option hides tools from callers.
  *
- * Connect it to any transport: `serveStdio`, `createMcpHttpHandler`, or the SDK's own (`InMemoryTransport` in tests).
+ * Connect it to any transport: `serveStdio` and `createMcpHttpHandler` build one per connection or request;
+ * the SDK's `InMemoryTransport` suits tests.
  *
  * @example
  * const server = createMcpServer(toolsFrom(new WeatherTools(api)), { name: 'weather', version: '1.0.0' });
  * await server.connect(new StdioServerTransport());
  */
 export function createMcpServer(tools: McpToolSource, options: McpServerOptions): Server {
-  return buildMcpServer(tools, options, (authInfo) => authInfo);
+  return buildMcpServer(servedTools(tools), options, (authInfo) => authInfo);
 }
 
+/** The tools a server serves, each once, and how each is described, built once for every server made from them. */
+export type ServedTools = {
+  readonly byName: ReadonlyMap<string, ToolDefinition>;
+  readonly described: ReadonlyMap<ToolDefinition, McpTool>;
+};
+
 /**
- * {@link createMcpServer} with the caller of each request found by `callerOf`.
+ * Index `tools` by name (the first of a name wins, as in `runTool`) and describe each for `tools/list`.
  *
  * @internal
  */
-export function buildMcpServer(tools: McpToolSource, options: McpServerOptions, callerOf: CallerOf): Server {
+export function servedTools(tools: McpToolSource): ServedTools {
   const list = typeof tools === 'function' ? tools() : tools;
   const byName = new Map<string, ToolDefinition>();
   for (const tool of list) {
     const name = tool.schema.function.name;
-    if (!byName.has(name)) byName.set(name, tool); // runTool's rule: the first of a name wins
+    if (!byName.has(name)) byName.set(name, tool);
   }
-  const described = new Map([...byName.values()].map((tool) => [tool, describeTool(tool)]));
+  return { byName, described: new Map([...byName.values()].map((tool) => [tool, describeTool(tool)])) };
+}
+
+/**
+ * {@link createMcpServer} over tools already indexed, with the caller of each request found by `callerOf`.
+ *
+ * @internal
+ */
+export function buildMcpServer(served: ServedTools, options: McpServerOptions, callerOf: CallerOf): Server {
+  const { byName, described } = served;
   const server = new Server(
     { name: options.name, version: options.version },
-    { capabilities: { tools: {} }, ...(options.instructions !== undefined && { instructions: options.instructions }) },
+    {
+      capabilities: {
+        tools: {},
+        logging: {},
+        ...resourceAndPromptCapabilities(options.resources ?? [], options.prompts ?? []),
+      },
+      ...(options.instructions !== undefined && { instructions: options.instructions }),
+    },
   );
   const { visible } = options;
-  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
-    const caller = callerOf(extra.authInfo);
+  server.setRequestHandler('tools/list', async (_request, ctx) => {
+    const caller = callerOf(ctx.http?.authInfo);
     const tools = [...described.keys()];
     const shown = visible ? await Promise.all(tools.map((tool) => isVisible(visible, tool, caller))) : undefined;
     return { tools: tools.filter((_tool, i) => !shown || shown[i]).map((tool) => described.get(tool)!) };
   });
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const caller = callerOf(extra.authInfo);
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const caller = callerOf(ctx.http?.authInfo);
     const tool = byName.get(request.params.name);
     // A hidden tool is answered like one that does not exist: the caller learns nothing of it.
     if (!tool || (visible && !(await isVisible(visible, tool, caller)))) {
       const name = request.params.name.slice(0, MAX_ECHOED_NAME_CHARS);
-      throw new McpError(ErrorCode.InvalidParams, `Call tool not found: ${maskSecrets(name)}`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Call tool not found: ${maskSecrets(name)}`);
     }
     return runMcpCall({
       tool,
-      requestId: extra.requestId,
+      requestId: ctx.mcpReq.id,
       args: request.params.arguments,
-      signal: extra.signal,
+      signal: ctx.mcpReq.signal,
       caller,
       defaultTimeoutMs: options.defaultTimeoutMs,
       maxResponseChars: options.maxResponseChars,
+      onProgress: progressTo(ctx, request.params._meta?.progressToken),
+      onLog: (level, data) => void ctx.mcpReq.log(level, data).catch(() => undefined),
     });
   });
+  serveResourcesAndPrompts(server, options.resources ?? [], options.prompts ?? []);
   return server;
 }
 
@@ -92,13 +122,36 @@ async function isVisible(visible: McpToolVisibility, tool: ToolDefinition, calle
   }
 }
 
+/** Progress notifications for a request whose client asked for them (sent a `progressToken`); else none. */
+function progressTo(
+  ctx: ServerContext,
+  token: ProgressToken | undefined,
+): ((progress: ToolProgress) => void) | undefined {
+  if (token === undefined) return undefined;
+  return ({ progress, total, message }) =>
+    void ctx.mcpReq
+      .notify({
+        method: 'notifications/progress',
+        params: {
+          progressToken: token,
+          progress,
+          ...(total !== undefined && { total }),
+          ...(message !== undefined && { message }),
+        },
+      })
+      .catch(() => undefined);
+}
+
 function describeTool(tool: ToolDefinition): McpTool {
   const { name, description, parameters } = tool.schema.function;
   // MCP requires an object schema; a tool without parameters takes an empty object.
   const inputSchema = (parameters ?? { type: 'object', properties: {} }) as McpTool['inputSchema'];
   return {
     name,
+    ...(tool.title !== undefined && { title: tool.title }),
     ...(description !== undefined && { description }),
     inputSchema: inputSchema.type === 'object' ? inputSchema : { ...inputSchema, type: 'object' },
+    ...(tool.outputSchema !== undefined && { outputSchema: tool.outputSchema }),
+    ...(tool.annotations !== undefined && { annotations: { ...tool.annotations } }),
   };
 }

@@ -1,16 +1,15 @@
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import type { McpToolsClient } from './mcp-tools-client';
+import type { RemoteTool, RemoteToolsClient } from './mcp-tools-client';
 
 /** How much of a server's listing `mcpTools` reads. */
 export type ListingBounds = {
   readonly maxPages: number;
   readonly maxTools: number;
-  readonly keep: (tool: McpTool) => boolean;
+  readonly keep: (tool: RemoteTool) => boolean;
 };
 
 /** What was read, and what of the listing was left out. */
 export type ListingRead = {
-  readonly tools: McpTool[];
+  readonly tools: RemoteTool[];
   readonly pagesRead: number;
   /** The server offered another page that was not read. */
   readonly unreadPages: boolean;
@@ -25,14 +24,14 @@ export type ListingRead = {
  *
  * @internal
  */
-export async function listRemoteTools(client: McpToolsClient, bounds: ListingBounds): Promise<ListingRead> {
-  const tools: McpTool[] = [];
+export async function listRemoteTools(client: RemoteToolsClient, bounds: ListingBounds): Promise<ListingRead> {
+  const tools: RemoteTool[] = [];
   let pagesRead = 0;
   let droppedTools = 0;
   let cursor: string | undefined;
   do {
     if (pagesRead >= bounds.maxPages) return { tools, pagesRead, unreadPages: true, droppedTools };
-    const page = await client.listTools(cursor === undefined ? undefined : { cursor });
+    const page = await client.listTools(cursor);
     pagesRead++;
     for (const tool of page.tools) {
       if (!bounds.keep(tool)) continue;

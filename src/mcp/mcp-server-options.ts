@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { ToolDefinition } from '../index';
+import type { McpPromptDefinition } from './prompts-from';
+import type { McpResourceDefinition } from './resources-from';
 
 /** Options of {@link createMcpServer} and `serveStdio`. */
 export type McpServerOptions = {
@@ -23,6 +25,10 @@ export type McpServerOptions = {
    * visible: (tool, caller) => !tool.schema.function.name.startsWith('admin_') || isAdmin(caller)
    */
   visible?: McpToolVisibility;
+  /** Resources to list and read (`resourcesFrom(...instances)`), templates included. */
+  resources?: readonly McpResourceDefinition[];
+  /** Prompts to list and get (`promptsFrom(...instances)`). */
+  prompts?: readonly McpPromptDefinition[];
 };
 
 /** Whether a caller may see a tool (see `McpServerOptions.visible`). */
@@ -74,6 +80,25 @@ export type McpHttpOptions = McpServerOptions & {
   sessionIdleMs?: number;
   /** A request body over this many bytes is answered 413 before anything parses it. Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * OAuth protected-resource metadata (RFC 9728) for MCP clients that log in by themselves: a 401 then says
+   * `WWW-Authenticate: Bearer resource_metadata="…"`, and a GET of `/.well-known/oauth-protected-resource…`
+   * routed to the handler answers the document. Verifying the tokens stays the job of the auth in front.
+   *
+   * @example
+   * protectedResource: { resource: 'https://mcp.example.com/mcp', authorizationServers: ['https://auth.example.com'] }
+   */
+  protectedResource?: McpProtectedResource;
+};
+
+/** What `McpHttpOptions.protectedResource` announces. */
+export type McpProtectedResource = {
+  /** This server's MCP endpoint URL, the audience its tokens are issued for. */
+  resource: string;
+  /** The authorization servers' issuer URLs. */
+  authorizationServers: readonly string[];
+  /** The scopes a client may ask for. */
+  scopesSupported?: readonly string[];
 };
 
 /** The tools to serve: a list, or a function read each time a server is created (a registry filled later). */

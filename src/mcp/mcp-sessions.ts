@@ -1,10 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 
-/** One client's session: its transport, its server, and what keeps it from expiring. */
+/** One 2025-era client's session: its transport, its server, and what keeps it from expiring. */
 export type McpSession = {
-  readonly transport: StreamableHTTPServerTransport;
+  readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: Server;
   /** Responses still open (a call running, an SSE stream); the session is idle only at zero. */
   inflight: number;

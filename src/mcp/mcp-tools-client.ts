@@ -1,4 +1,69 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client, RequestOptions } from '@modelcontextprotocol/client';
 
-/** The client calls `mcpTools` needs: a connected SDK `Client`, or anything with the same two methods. */
-export type McpToolsClient = Pick<Client, 'listTools' | 'callTool'>;
+/** A remote tool as either SDK lists it, read loosely: a remote server is not trusted to follow the spec. */
+export type RemoteTool = {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: { type: 'object'; [keyword: string]: unknown };
+  annotations?: { title?: string };
+};
+
+/** A `tools/list` page as every SDK returns it. */
+export type ToolsPage = { tools: RemoteTool[]; nextCursor?: string };
+
+/** A `tools/call` result as every SDK returns it (read loosely: a remote server is not trusted to follow the spec). */
+export type RemoteCallResult = {
+  content?: unknown;
+  structuredContent?: unknown;
+  toolResult?: unknown;
+  isError?: unknown;
+};
+
+/** What one remote call needs: its name and arguments. */
+export type RemoteCallParams = { name: string; arguments?: Record<string, unknown> };
+
+/** A connected SDK v2 `Client` (`@modelcontextprotocol/client`), or anything with the same methods. */
+export type McpV2ToolsClient = Pick<Client, 'listTools' | 'callTool' | 'getProtocolEra' | 'request'>;
+
+/**
+ * A connected SDK v1 `Client` (`@modelcontextprotocol/sdk`, fixed until about the end of January 2027): its
+ * `callTool` takes a result schema before the options.
+ */
+export type McpV1ToolsClient = {
+  listTools(params?: { cursor?: string }): Promise<ToolsPage>;
+  callTool(params: RemoteCallParams, resultSchema?: undefined, options?: RequestOptions): Promise<RemoteCallResult>;
+};
+
+/** The client `mcpTools` reads tools from and calls them through: an SDK v2 or v1 `Client`. */
+export type McpToolsClient = McpV2ToolsClient | McpV1ToolsClient;
+
+/** The client's calls in one shape, whichever SDK made it. */
+export type RemoteToolsClient = {
+  listTools(cursor: string | undefined): Promise<ToolsPage>;
+  callTool(params: RemoteCallParams, options: RequestOptions): Promise<RemoteCallResult>;
+};
+
+/**
+ * Both SDKs' clients behind one shape: v2's `callTool(params, options)` and v1's `callTool(params, schema,
+ * options)` (told apart by v2's `getProtocolEra`).
+ *
+ * @internal
+ */
+export function remoteToolsClient(client: McpToolsClient): RemoteToolsClient {
+  if ('getProtocolEra' in client && typeof client.getProtocolEra === 'function') {
+    const v2 = client;
+    return {
+      // v2's `listTools()` without a cursor walks every page itself; the first page is asked for alone so that
+      // `maxPages` and `maxTools` bound the walk here.
+      listTools: (cursor) =>
+        cursor === undefined ? v2.request({ method: 'tools/list', params: {} }) : v2.listTools({ cursor }),
+      callTool: (params, options) => v2.callTool(params, options),
+    };
+  }
+  const v1 = client;
+  return {
+    listTools: (cursor) => v1.listTools(cursor === undefined ? undefined : { cursor }),
+    callTool: (params, options) => v1.callTool(params, undefined, options),
+  };
+}

@@ -1,14 +1,14 @@
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { ContentBlock } from '@modelcontextprotocol/client';
 import type { ToolDefinition, ToolExecuteResult } from '../index';
 import { capText } from './cap-text';
 import { contentToText } from './content-to-text';
 import { listRemoteTools } from './list-remote-tools';
 import type { McpSchemaError } from './mcp-schema-error';
-import type { McpToolsClient } from './mcp-tools-client';
+import { remoteToolsClient, type McpToolsClient, type RemoteTool, type RemoteToolsClient } from './mcp-tools-client';
 import { createRemoteArgsChecker, type RemoteArgsChecker } from './remote-args-check';
 import { ToolNamer } from './tool-names';
 
-export type { McpToolsClient } from './mcp-tools-client';
+export type { McpToolsClient, McpV1ToolsClient, McpV2ToolsClient } from './mcp-tools-client';
 
 /** Options of {@link mcpTools}. */
 export type McpToolsOptions = {
@@ -123,7 +123,8 @@ const NO_PARAMETERS = { type: 'object', properties: {} } as const;
  * // A server with hundreds of tools: the model finds the ones it needs with `search_tools`.
  * const github = await mcpTools(githubClient, { prefix: 'gh_', deferred: true });
  */
-export async function mcpTools(client: McpToolsClient, options: McpToolsOptions = {}): Promise<ToolDefinition[]> {
+export async function mcpTools(connected: McpToolsClient, options: McpToolsOptions = {}): Promise<ToolDefinition[]> {
+  const client = remoteToolsClient(connected);
   const include = options.include && new Set(options.include);
   const exclude = new Set(options.exclude ?? []);
   const read = await listRemoteTools(client, {
@@ -173,8 +174,8 @@ type BuiltTool = {
 };
 
 function remoteTool(
-  client: McpToolsClient,
-  tool: McpTool,
+  client: RemoteToolsClient,
+  tool: RemoteTool,
   name: string,
   checker: RemoteArgsChecker,
   options: McpToolsOptions,
@@ -199,11 +200,14 @@ function remoteTool(
     parseParams: check.parse,
     execute: async ({ params, signal }): Promise<ToolExecuteResult> => {
       if (schemaError) throw schemaError;
-      const result = await client.callTool({ name: tool.name, arguments: params }, undefined, {
-        signal,
-        ...(options.timeoutMs !== undefined && { timeout: options.timeoutMs }),
-      });
-      const content = Array.isArray(result.content) ? result.content : undefined;
+      const result = await client.callTool(
+        { name: tool.name, arguments: params },
+        {
+          signal,
+          ...(options.timeoutMs !== undefined && { timeout: options.timeoutMs }),
+        },
+      );
+      const content = Array.isArray(result.content) ? (result.content as ContentBlock[]) : undefined;
       const text = contentToText(content, result.structuredContent ?? result.toolResult);
       // An agentcall server already said `Tool error: `; runTool says it again for every throw.
       if (result.isError === true)

@@ -1,12 +1,21 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { runTool, type ToolDefinition, type ToolExecuteResult } from '../index';
+import type { CallToolResult, ContentBlock, RequestId } from '@modelcontextprotocol/server';
+import {
+  runTool,
+  type ToolDefinition,
+  type ToolExecuteContext,
+  type ToolExecuteResult,
+  type ToolProgress,
+} from '../index';
+
+/** The levels of a tool's `ctx.log`. */
+type ToolLogLevel = Parameters<NonNullable<ToolExecuteContext['log']>>[0];
 import { capText } from './cap-text';
 
 /** What one `tools/call` needs. */
 export type McpCallInput = {
   tool: ToolDefinition;
   /** The JSON-RPC request id, to give the call an id tools can log. */
-  requestId: string | number;
+  requestId: RequestId;
   args: Record<string, unknown> | undefined;
   /** Aborted when the client cancels the request (`notifications/cancelled`) or the connection closes. */
   signal: AbortSignal;
@@ -14,6 +23,10 @@ export type McpCallInput = {
   caller?: unknown;
   defaultTimeoutMs?: number;
   maxResponseChars?: number;
+  /** Where the tool's `ctx.progress` reports go (a progress notification when the client asked for them). */
+  onProgress?: (progress: ToolProgress) => void;
+  /** Where the tool's `ctx.log` goes (a logging notification). */
+  onLog?: (level: ToolLogLevel, data: unknown) => void;
 };
 
 /**
@@ -26,12 +39,12 @@ export type McpCallInput = {
 export async function runMcpCall(input: McpCallInput): Promise<CallToolResult> {
   const { tool } = input;
   // runTool answers every failure with text; this flag tells them apart from a result without matching on it.
-  let returned = false;
+  let returned: ToolExecuteResult | undefined;
   const observed: ToolDefinition = {
     ...tool,
     execute: async (ctx): Promise<ToolExecuteResult> => {
       const result = await tool.execute(ctx);
-      returned = true;
+      returned = result;
       return result;
     },
   };
@@ -47,7 +60,18 @@ export async function runMcpCall(input: McpCallInput): Promise<CallToolResult> {
     signal: input.signal,
     caller: input.caller,
     defaultTimeoutMs: input.defaultTimeoutMs,
+    onProgress: input.onProgress,
+    onLog: input.onLog,
   });
-  const text = capText(result.response, input.maxResponseChars);
-  return { content: [{ type: 'text', text }], ...(!returned && { isError: true }) };
+  const ok = result.outcome === 'ok' ? returned : undefined;
+  if (!ok)
+    return { content: [{ type: 'text', text: capText(result.response, input.maxResponseChars) }], isError: true };
+  const content: ContentBlock[] = Array.isArray(ok.content)
+    ? ok.content
+    : [{ type: 'text', text: capText(result.response, input.maxResponseChars) }];
+  const structured = ok.structuredContent;
+  return {
+    content,
+    ...(structured !== null && typeof structured === 'object' && { structuredContent: structured }),
+  };
 }

@@ -1,13 +1,14 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createMcpServer } from './create-mcp-server';
+import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
+import { buildMcpServer, servedTools } from './create-mcp-server';
 import type { McpServerOptions, McpToolSource } from './mcp-server-options';
 
 /**
  * Serve tools over this process's stdin and stdout, the transport desktop hosts and IDEs start servers with.
- * Nothing else may write to stdout while it runs (log to stderr): every stdout line is a protocol message.
+ * Both protocol eras are answered: a client that opens with `initialize` (2025-11-25) and one that sends
+ * `server/discover` (2026-07-28). Nothing else may write to stdout while it runs (log to stderr): every stdout
+ * line is a protocol message.
  *
- * Resolves once connected, with the server and a `close` that ends it.
+ * Resolves once serving, with a `close` that ends it.
  *
  * @example
  * await serveStdio(toolsFrom(new WeatherTools(api)), { name: 'weather', version: '1.0.0' });
@@ -15,8 +16,9 @@ import type { McpServerOptions, McpToolSource } from './mcp-server-options';
 export async function serveStdio(
   tools: McpToolSource,
   options: McpServerOptions,
-): Promise<{ server: Server; close: () => Promise<void> }> {
-  const server = createMcpServer(tools, options);
-  await server.connect(new StdioServerTransport());
-  return { server, close: () => server.close() };
+): Promise<{ close: () => Promise<void> }> {
+  const served = servedTools(tools);
+  // Over stdio the host that started the process is the caller; there is no token to read.
+  const handle = serveSdkStdio(() => buildMcpServer(served, options, () => undefined));
+  return { close: () => handle.close() };
 }

@@ -1,12 +1,15 @@
 import type { AgentMetadata } from './agent-metadata';
 import type { ParamMetadata, PropertyMetadata } from './param-metadata';
 import type { ToolMetadata } from './tool-metadata';
+import type { PromptMetadata, ResourceMetadata } from './mcp-member-metadata';
 import type { ClassRef } from './options';
 
 type ClassRecords = {
   tools: ToolMetadata[];
   params: ParamMetadata[];
   properties: PropertyMetadata[];
+  resources: ResourceMetadata[];
+  prompts: PromptMetadata[];
 };
 
 /**
@@ -60,10 +63,30 @@ export class MetadataStorage {
     return this.byClass.get(target)?.properties ?? [];
   }
 
+  /** Record a `@Resource` method. */
+  addResource(record: ResourceMetadata): void {
+    this.recordsOf(record.target).resources.push(record);
+  }
+
+  /** Record a `@Prompt` method. */
+  addPrompt(record: PromptMetadata): void {
+    this.recordsOf(record.target).prompts.push(record);
+  }
+
+  /** The `@Resource` records the class itself declares, in declaration order. */
+  getResources(target: ClassRef): readonly ResourceMetadata[] {
+    return this.byClass.get(target)?.resources ?? [];
+  }
+
+  /** The `@Prompt` records the class itself declares, in declaration order. */
+  getPrompts(target: ClassRef): readonly PromptMetadata[] {
+    return this.byClass.get(target)?.prompts ?? [];
+  }
+
   private recordsOf(target: ClassRef): ClassRecords {
     let records = this.byClass.get(target);
     if (!records) {
-      records = { tools: [], params: [], properties: [] };
+      records = { tools: [], params: [], properties: [], resources: [], prompts: [] };
       this.byClass.set(target, records);
     }
     return records;

@@ -39,6 +39,24 @@ export type ToolOptions = {
    * see `ToolDefinition.deferred`. For classes with many tools the model rarely needs.
    */
   deferred?: boolean;
+  /** A name for people, shown by MCP clients; the model reads `name`. */
+  title?: string;
+  /**
+   * Hints MCP clients may show or act on: `readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`.
+   *
+   * @example @Tool({ annotations: { readOnlyHint: true, openWorldHint: false } })
+   */
+  annotations?: {
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
+  /**
+   * The class of the object the method returns: MCP clients get its JSON Schema as the tool's `outputSchema` and
+   * each result as `structuredContent` (the model reads the same object as JSON).
+   */
+  output?: ClassType;
 };
 
 /** Options of `@Param`, on a method parameter or on a DTO property. */
@@ -61,4 +79,41 @@ export type ParamOptions = {
    * Schema `default`; the field is optional to the model. A copy is made for every call.
    */
   default?: unknown;
+};
+
+/**
+ * Where completions for one argument come from: fixed values (filtered by the typed prefix), or a function of the
+ * typed value and the arguments already given.
+ */
+export type ArgumentCompleter =
+  | readonly string[]
+  | ((
+      value: string,
+      context: { arguments: Readonly<Record<string, string>> },
+    ) => readonly string[] | Promise<readonly string[]>);
+
+/** What `@Resource` and `@Prompt` share: how hosts show them, and completions for their arguments. */
+export type McpMemberOptions = {
+  /** A name for people (`title`). */
+  title?: string;
+  /** What it holds or does; hosts show it. */
+  description?: string;
+  /** Completions per argument (prompt argument or template variable), beside those from a DTO field's `enum`. */
+  complete?: Readonly<Record<string, ArgumentCompleter>>;
+};
+
+/** Options of `@Resource`: a fixed `uri`, or a `uriTemplate` (RFC 6570) whose variables the method receives. */
+export type ResourceOptions = McpMemberOptions & {
+  /** The resource's name; defaults to the method name. */
+  name?: string;
+  /** The media type of what the method returns (`text/plain` when it returns a string and none is given). */
+  mimeType?: string;
+} & ({ uri: string; uriTemplate?: never } | { uriTemplate: string; uri?: never });
+
+/** Options of `@Prompt`. */
+export type PromptOptions = McpMemberOptions & {
+  /** The prompt's name; defaults to the method name. */
+  name?: string;
+  /** The DTO the prompt's arguments are validated against; the method receives the validated instance. */
+  arguments?: ClassType;
 };

@@ -12,4 +12,7 @@ export type ToolMetadata = {
   readonly timeoutMs?: number;
   readonly needsApproval?: ToolOptions['needsApproval'];
   readonly deferred?: boolean;
+  readonly title?: string;
+  readonly annotations?: ToolOptions['annotations'];
+  readonly output?: ToolOptions['output'];
 };

@@ -7,7 +7,7 @@ import { getErrText } from '../text/error-text';
 import { modelSafeText, toolErrorText, toolNotFoundText } from '../text/model-text';
 import { parseDefaultArgs } from './parse-json-args';
 import { normalizeToolResult } from './normalize-tool-result';
-import type { RunToolResult, ToolDefinition, ToolParseResult } from './type';
+import type { RunToolResult, ToolDefinition, ToolLogLevel, ToolParseResult, ToolProgress } from './type';
 
 /** Arguments of {@link runTool}. */
 export type RunToolProps = {
@@ -24,6 +24,10 @@ export type RunToolProps = {
   caller?: unknown;
   /** Handed to the tool as `ctx.nest`: the run it belongs to, for a tool that starts a nested run. */
   nest?: object;
+  /** Hears the tool's `ctx.progress(…)` reports. */
+  onProgress?: (progress: ToolProgress) => void;
+  /** Hears the tool's `ctx.log(level, data)`. */
+  onLog?: (level: ToolLogLevel, data: unknown) => void;
 };
 
 /**
@@ -53,12 +57,24 @@ export async function runTool({
   idempotencyKey,
   caller,
   nest,
+  onProgress,
+  onLog,
 }: RunToolProps): Promise<RunToolResult> {
   const tool = findTool(tools, call?.function?.name);
   if (!tool) return { response: toolNotFoundText(call?.function?.name, toolNames(tools)), outcome: 'not_found' };
   const parsed = parseToolArgs(tool, call);
   if ('outcome' in parsed) return parsed;
-  return runParsedTool(tool, parsed.params, { call, messages, signal, defaultTimeoutMs, idempotencyKey, caller, nest });
+  return runParsedTool(tool, parsed.params, {
+    call,
+    messages,
+    signal,
+    defaultTimeoutMs,
+    idempotencyKey,
+    caller,
+    nest,
+    onProgress,
+    onLog,
+  });
 }
 
 /**
@@ -100,10 +116,24 @@ export function parseToolArgs(
 export async function runParsedTool(
   tool: ToolDefinition,
   params: unknown,
-  { call, messages, signal, defaultTimeoutMs, idempotencyKey, caller, nest }: Omit<RunToolProps, 'tools'>,
+  {
+    call,
+    messages,
+    signal,
+    defaultTimeoutMs,
+    idempotencyKey,
+    caller,
+    nest,
+    onProgress,
+    onLog,
+  }: Omit<RunToolProps, 'tools'>,
 ): Promise<RunToolResult> {
   const name = call.function.name;
-  const key = idempotencyKey === undefined ? undefined : { idempotencyKey };
+  const key = {
+    idempotencyKey,
+    progress: onProgress ? listened(onProgress) : NOOP,
+    log: onLog ? listened(onLog) : NOOP,
+  };
   const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
   // The tool's own signal, so listeners it (or a client it hands the signal to) adds never pile up on a signal
   // that outlives the call; made only if the tool reads it.
@@ -140,6 +170,27 @@ export async function runParsedTool(
   }
 }
 
+/** What a call's context gets besides the call itself. */
+type CallExtras = {
+  idempotencyKey: string | undefined;
+  progress: (progress: ToolProgress) => void;
+  log: (level: ToolLogLevel, data: unknown) => void;
+};
+
+/** What `ctx.progress` and `ctx.log` are where nobody listens: one function for every call. */
+const NOOP = (): void => undefined;
+
+/** A listener a tool cannot break: whatever it throws stays out of the tool. */
+function listened<A extends unknown[]>(listener: (...args: A) => void): (...args: A) => void {
+  return (...args) => {
+    try {
+      listener(...args);
+    } catch {
+      // A listener's failure is its own: the tool's work goes on.
+    }
+  };
+}
+
 const owners = new WeakMap<object, LazyAbort>();
 // One getter for every context: a getter written in an object literal is a new function per call, and gives
 // each context a hidden class of its own, which costs more than the signal it saves.
@@ -158,13 +209,15 @@ function lazySignalContext(
   params: unknown,
   own: LazyAbort,
   caller: unknown,
-  key: { idempotencyKey: string } | undefined,
+  key: CallExtras,
   nest: object | undefined,
 ): Parameters<ToolDefinition['execute']>[0] {
   const ctx = { call, messages, params } as Parameters<ToolDefinition['execute']>[0];
   Object.defineProperty(ctx, 'signal', SIGNAL);
   ctx.caller = caller;
-  if (key) ctx.idempotencyKey = key.idempotencyKey;
+  if (key.idempotencyKey !== undefined) ctx.idempotencyKey = key.idempotencyKey;
+  ctx.progress = key.progress;
+  ctx.log = key.log;
   if (nest) ctx.nest = nest;
   owners.set(ctx, own);
   return ctx;

@@ -37,7 +37,27 @@ export type ToolExecuteContext<P = unknown> = {
    * @internal
    */
   nest?: object;
+  /**
+   * Report how far the tool has got: an MCP client that asked for progress gets a progress notification, and
+   * `runAgentLoop` calls its `onToolProgress` hook. Set by `runTool` whenever it runs a tool (optional only so that
+   * hand-built contexts stay valid): call it as `ctx.progress?.(…)`.
+   *
+   * @example ctx.progress({ progress: done, total: files.length, message: `indexed ${name}` });
+   */
+  progress?: (progress: ToolProgress) => void;
+  /**
+   * Log to an MCP client (`notifications/message`, filtered by the level it set). Does nothing elsewhere.
+   *
+   * @example ctx.log('info', { indexed: name });
+   */
+  log?: (level: ToolLogLevel, data: unknown) => void;
 };
+
+/** What `ctx.progress` reports: `progress` grows with each report; `total` when it is known. */
+export type ToolProgress = { progress: number; total?: number; message?: string };
+
+/** The levels of `ctx.log` (syslog's, as MCP uses them). */
+export type ToolLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
 /** What a `needsApproval` predicate sees: the call and its validated arguments. */
 export type ToolApprovalContext<P = unknown> = {
@@ -63,6 +83,37 @@ export type ToolExecuteResult = {
   interactive?: ToolInteractive;
   /** End the loop after this turn's tool calls. */
   stop?: boolean;
+  /**
+   * What an MCP client gets besides the text (images, audio, resources, links: see `toolResult.image` and
+   * friends); the model reads `response`, which describes them.
+   */
+  content?: ToolContentPart[];
+  /** The result as an object, for an MCP client (`structuredContent`), when the tool declares an `outputSchema`. */
+  structuredContent?: Record<string, unknown>;
+};
+
+/** One part of a result's `content`, in MCP's shapes. */
+export type ToolContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: string }
+  | { type: 'audio'; data: string; mimeType: string }
+  | { type: 'resource'; resource: ToolEmbeddedResource }
+  | { type: 'resource_link'; uri: string; name: string; title?: string; description?: string; mimeType?: string };
+
+/** A resource embedded in a result: its text, or its bytes as base64 (`blob`). */
+export type ToolEmbeddedResource =
+  { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
+
+/** Hints an MCP client may show or act on (MCP's tool annotations); none of them is a guarantee. */
+export type ToolAnnotations = {
+  /** The tool only reads. */
+  readOnlyHint?: boolean;
+  /** The tool may destroy or overwrite (meaningful when it is not read-only). */
+  destructiveHint?: boolean;
+  /** Calling it again with the same arguments changes nothing more. */
+  idempotentHint?: boolean;
+  /** The tool reaches outside systems (the web, other people's data). */
+  openWorldHint?: boolean;
 };
 
 /**
@@ -128,4 +179,10 @@ export type ToolDefinition<P = any> = {
    * keywords cannot push a local tool out of the answer for its own words.
    */
   remote?: boolean;
+  /** A name for people (an MCP client's UI); the model reads `schema.function.name`. */
+  title?: string;
+  /** Hints for MCP clients (see {@link ToolAnnotations}). */
+  annotations?: ToolAnnotations;
+  /** The JSON Schema of the result's `structuredContent`, served to MCP clients as the tool's `outputSchema`. */
+  outputSchema?: Record<string, unknown>;
 };

@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { once } from 'node:events';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Ctx, Param, Tool, toolsFrom, type ToolExecuteContext } from '../../src';
 import { createMcpHttpHandler, type McpHttpHandler } from '../../src/mcp';
 
@@ -78,7 +78,7 @@ describe('createMcpHttpHandler: Streamable HTTP on 127.0.0.1, driven by the SDK 
   it("a client's cancellation reaches the tool's signal over HTTP", async () => {
     const { client, transport } = await connect();
     const controller = new AbortController();
-    const pending = client.callTool({ name: 'hold', arguments: {} }, undefined, { signal: controller.signal });
+    const pending = client.callTool({ name: 'hold', arguments: {} }, { signal: controller.signal });
     while (shop.seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort();
     await expect(pending).rejects.toThrow();
@@ -101,6 +101,53 @@ describe('createMcpHttpHandler: Streamable HTTP on 127.0.0.1, driven by the SDK 
     expect(unknown.status).toBe(404);
     const get = await fetch(url, { headers: { accept: 'text/event-stream' } });
     expect(get.status).toBe(400);
+  });
+
+  it('a 2026-07-28 client is served statelessly on the same endpoint', async () => {
+    const transport = new StreamableHTTPClientTransport(url);
+    const client = new Client({ name: 'modern', version: '0.0.1' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(transport);
+    expect(client.getProtocolEra()).toBe('modern');
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['price', 'hold']);
+    const result = await client.callTool({ name: 'price', arguments: { sku: 'abcd' } });
+    expect(result.content).toEqual([{ type: 'text', text: '{"sku":"abcd","cents":400}' }]);
+    expect(transport.sessionId).toBeUndefined();
+    expect(handler.sessionCount).toBe(0);
+    await client.close();
+  });
+
+  it("a session's SSE stream starts with a priming event that tells the client when to reconnect", async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const init = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    });
+    const sessionId = init.headers.get('mcp-session-id')!;
+    await init.text();
+    const call = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'price', arguments: { sku: 'a' } },
+      }),
+    });
+    expect(call.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const events = (await call.text()).split('\n\n').filter(Boolean);
+    expect(events[0]).toMatch(/^id: \S+\nretry: 1000\ndata: $/m);
+    expect(events.at(-1)).toContain(String.raw`\"cents\":100`);
+    await fetch(url, {
+      method: 'DELETE',
+      headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+    });
   });
 
   it('opens no session for a first request that is not initialize', async () => {

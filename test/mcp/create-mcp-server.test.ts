@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/client';
+import { ProtocolError } from '@modelcontextprotocol/client';
 import { IsInt, Max, Min } from 'class-validator';
 import { Ctx, Param, Tool, runTool, toolsFrom, type ToolDefinition, type ToolExecuteContext } from '../../src';
 import { createMcpServer } from '../../src/mcp';
@@ -115,15 +115,18 @@ describe('createMcpServer, driven by the SDK Client in memory', () => {
   });
 
   it('refuses an unknown tool with a protocol error', async () => {
-    await expect(session.client.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(McpError);
+    await expect(session.client.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(ProtocolError);
     await expect(session.client.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(/Call tool not found: nope/);
   });
 
   it("aborts the tool's signal when the client cancels the request", async () => {
     const controller = new AbortController();
-    const pending = session.client.callTool({ name: 'wait', arguments: { id: 'w1' } }, undefined, {
-      signal: controller.signal,
-    });
+    const pending = session.client.callTool(
+      { name: 'wait', arguments: { id: 'w1' } },
+      {
+        signal: controller.signal,
+      },
+    );
     while (instance.seen.length === 0) await new Promise((resolve) => setImmediate(resolve));
     const { signal } = instance.seen[0];
     expect(signal.aborted).toBe(false);

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { runTool, type ToolDefinition } from '../../src';
 import { TOOL_NAME_PATTERN } from '../../src/internal';
-import { mcpTools, type McpToolsClient } from '../../src/mcp';
+import { mcpTools, type McpV1ToolsClient } from '../../src/mcp';
 
 const EVERYTHING = join(
   dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
@@ -26,7 +26,7 @@ async function startEverything(env: Record<string, string> = {}) {
 /** The client, recording every callTool that reaches it. */
 function recording(client: Client) {
   const calls: Parameters<Client['callTool']>[] = [];
-  const spy: McpToolsClient = {
+  const spy: McpV1ToolsClient = {
     listTools: (...args) => client.listTools(...args),
     callTool: (...args) => {
       calls.push(args);
@@ -147,7 +147,7 @@ describe('mcpTools names', () => {
   it('makes names valid and unique, and keeps calling each remote tool by its own name', async () => {
     const remoteNames = ['search.files', 'search_files', 'a'.repeat(80), 'a'.repeat(80) + 'b', 'über'];
     const seen: string[] = [];
-    const fake: McpToolsClient = {
+    const fake: McpV1ToolsClient = {
       listTools: async () => ({
         tools: remoteNames.map((name) => ({ name, inputSchema: { type: 'object' as const, properties: {} } })),
       }),

@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { once } from 'node:events';
 import { createServer, request, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Ctx, Tool, toolsFrom, type ToolExecuteContext } from '../../src';
 import { createMcpHttpHandler, type McpAuthInfo, type McpHttpHandler, type McpHttpOptions } from '../../src/mcp';
 import { stretchedTimeout } from '../helpers/stretched-timeout';
@@ -86,11 +86,11 @@ function post(
   });
 }
 
-async function connect(url: URL, token?: string) {
+async function connect(url: URL, token?: string, era: 'legacy' | 'auto' = 'legacy') {
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : undefined,
   });
-  const client = new Client({ name: 'client', version: '0.0.1' });
+  const client = new Client({ name: 'client', version: '0.0.1' }, { versionNegotiation: { mode: era } });
   await client.connect(transport);
   return { client, transport };
 }
@@ -180,6 +180,48 @@ describe('MCP over HTTP: identity', () => {
     }
   });
 
+  it('finds the caller of each stateless 2026-07-28 request, which opens no session', async () => {
+    const served = await serve({ caller: (auth) => auth?.token });
+    try {
+      const alice = await connect(served.url, 'alice', 'auto');
+      const root = await connect(served.url, 'root', 'auto');
+      expect(alice.client.getProtocolEra()).toBe('modern');
+      await root.client.callTool({ name: 'delete_everything', arguments: {} });
+      await alice.client.callTool({ name: 'delete_everything', arguments: {} });
+      expect(served.tools.callers).toEqual(['root', 'alice']);
+      expect(served.handler.sessionCount).toBe(0);
+      await Promise.all([alice.client.close(), root.client.close()]);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it("a 401 says how to give a caller, and points at the app's protected-resource metadata", async () => {
+    const served = await serve({
+      protectedResource: {
+        resource: 'https://mcp.example.com/mcp',
+        authorizationServers: ['https://auth.example.com'],
+      },
+    });
+    try {
+      const anonymous = await post(served.port, JSON.stringify(INITIALIZE));
+      expect(anonymous.status).toBe(401);
+      const message = (JSON.parse(anonymous.text) as { error: { message: string } }).error.message;
+      expect(message).toMatch(/allowAnonymous/);
+      expect(message).toMatch(/caller/);
+      expect(anonymous.headers['www-authenticate']).toBe(
+        'Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"',
+      );
+      const document = await fetch(new URL('/.well-known/oauth-protected-resource/mcp', served.url));
+      expect(await document.json()).toEqual({
+        resource: 'https://mcp.example.com/mcp',
+        authorization_servers: ['https://auth.example.com'],
+      });
+    } finally {
+      await served.close();
+    }
+  });
+
   it('hides tools a visible() hook refuses from tools/list, and answers their calls as unknown', async () => {
     const served = await serve({
       caller: (auth) => auth?.token,
@@ -214,6 +256,18 @@ describe('MCP over HTTP: identity', () => {
 });
 
 describe('MCP over HTTP: bodies, sessions and echoed text', () => {
+  it("answers a body that is not JSON with JSON-RPC's parse error, -32700", async () => {
+    const served = await serve({ allowAnonymous: true });
+    try {
+      const broken = await post(served.port, '{"jsonrpc": "2.0", "id": 1, "method": ');
+      expect(broken.status).toBe(400);
+      expect(JSON.parse(broken.text)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+      expect(served.handler.sessionCount).toBe(0);
+    } finally {
+      await served.close();
+    }
+  });
+
   it('answers a body over 4 MiB with 413 before parsing, declared or streamed', async () => {
     const served = await serve({ allowAnonymous: true });
     try {

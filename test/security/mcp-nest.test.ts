@@ -14,8 +14,8 @@ import {
   type ExecutionContext,
 } from '@nestjs/common';
 import { NestFactory, Reflector } from '@nestjs/core';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Ctx, DuplicateToolNameError, Tool, type ToolDefinition, type ToolExecuteContext } from '../../src';
 import { mcpHandlerForRegistry } from '../../src/mcp';
 import { AGENT_TOOL_CONTEXT, AgentToolsModule, ToolRegistry, type AgentToolContextType } from '../../src/nestjs';

@@ -13,12 +13,14 @@ import { isToolResult } from './tool-result';
  */
 export function mapToolReturn(value: unknown): ToolExecuteResult {
   if (!isToolResult(value)) return { response: stringifyForModel(value) };
-  const { response, stop, interactive, usages, assistantMessages } = value;
+  const { response, stop, interactive, usages, assistantMessages, content, structuredContent } = value;
   return {
     response,
     ...(stop !== undefined && { stop }),
     ...(interactive !== undefined && { interactive }),
     ...(usages !== undefined && { usages }),
     ...(assistantMessages !== undefined && { assistantMessages }),
+    ...(content !== undefined && { content }),
+    ...(structuredContent !== undefined && { structuredContent }),
   };
 }

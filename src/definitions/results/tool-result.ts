@@ -1,4 +1,5 @@
-import type { ToolExecuteResult, ToolInteractive } from '../../toolCall/type';
+import type { ToolContentPart, ToolEmbeddedResource, ToolExecuteResult, ToolInteractive } from '../../toolCall/type';
+import { describeContent } from './describe-content';
 import { stringifyForModel } from './stringify-for-model';
 
 const TOOL_RESULT: unique symbol = Symbol.for('agentcall.tool-result');
@@ -43,6 +44,57 @@ toolResult.stop = (response: unknown): ToolResult => toolResult(response, { stop
  */
 toolResult.interactive = (interactive: ToolInteractive, response: unknown = ''): ToolResult =>
   toolResult(response, { interactive });
+
+/**
+ * Answer with content beyond text for MCP clients: text (strings) and parts made by `toolResult.image`,
+ * `.audio`, `.resource` and `.resourceLink`, in order. The model reads the text and a line describing each
+ * other part.
+ *
+ * @example return toolResult.content('The chart:', toolResult.image(png, 'image/png'));
+ */
+toolResult.content = (...parts: readonly (string | ToolContentPart | ToolResult)[]): ToolResult => {
+  const content = parts.flatMap((part): ToolContentPart[] =>
+    typeof part === 'string' ? [{ type: 'text', text: part }] : isToolResult(part) ? (part.content ?? []) : [part],
+  );
+  return toolResult(describeContent(content), { content });
+};
+
+/**
+ * An image for MCP clients: `data` as base64 or bytes.
+ *
+ * @example return toolResult.image(await page.screenshot(), 'image/png');
+ */
+toolResult.image = (data: string | Uint8Array, mimeType: string): ToolResult =>
+  toolResult.content({ type: 'image', data: base64(data), mimeType });
+
+/** Audio for MCP clients: `data` as base64 or bytes. */
+toolResult.audio = (data: string | Uint8Array, mimeType: string): ToolResult =>
+  toolResult.content({ type: 'audio', data: base64(data), mimeType });
+
+/**
+ * A resource embedded in the result: its `text`, or its bytes (`blob`, as base64 or bytes).
+ *
+ * @example return toolResult.resource({ uri: 'file:///notes.md', mimeType: 'text/markdown', text: notes });
+ */
+toolResult.resource = (
+  resource: { uri: string; mimeType?: string } & ({ text: string } | { blob: string | Uint8Array }),
+): ToolResult => {
+  const embedded: ToolEmbeddedResource =
+    'text' in resource
+      ? { uri: resource.uri, ...(resource.mimeType && { mimeType: resource.mimeType }), text: resource.text }
+      : { uri: resource.uri, ...(resource.mimeType && { mimeType: resource.mimeType }), blob: base64(resource.blob) };
+  return toolResult.content({ type: 'resource', resource: embedded });
+};
+
+/** A link to a resource the client can read itself (`resources/read`). */
+toolResult.resourceLink = (link: Omit<Extract<ToolContentPart, { type: 'resource_link' }>, 'type'>): ToolResult =>
+  toolResult.content({ type: 'resource_link', ...link });
+
+function base64(data: string | Uint8Array): string {
+  return typeof data === 'string'
+    ? data
+    : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
+}
 
 /** Whether `value` was made by {@link toolResult}. */
 export function isToolResult(value: unknown): value is ToolResult {

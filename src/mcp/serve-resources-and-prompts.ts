@@ -1,0 +1,137 @@
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  type ReadResourceResult,
+  type Server,
+} from '@modelcontextprotocol/server';
+import { getErrText } from '../index';
+import { maskSecrets } from '../internal';
+import { completeArgument } from './complete-argument';
+import type { McpPromptDefinition } from './prompts-from';
+import type { McpResourceDefinition } from './resources-from';
+
+/** The longest part of a client-sent URI or name an error repeats. */
+const MAX_ECHOED_CHARS = 200;
+
+/**
+ * The capabilities a server announces for what it serves: resources (with subscribe), prompts, and completions
+ * when either has arguments to complete.
+ *
+ * @internal
+ */
+export function resourceAndPromptCapabilities(
+  resources: readonly McpResourceDefinition[],
+  prompts: readonly McpPromptDefinition[],
+): { resources?: { subscribe: true }; prompts?: Record<string, never>; completions?: Record<string, never> } {
+  return {
+    ...(resources.length > 0 && { resources: { subscribe: true } }),
+    ...(prompts.length > 0 && { prompts: {} }),
+    ...((resources.some((r) => r.template) || prompts.some((p) => p.arguments.length > 0)) && { completions: {} }),
+  };
+}
+
+/**
+ * Answer `resources/*`, `prompts/*` and `completion/complete` from the definitions. A method that throws is a
+ * protocol error carrying its masked message (never a stack); an unknown URI or name is `-32602`.
+ *
+ * @internal
+ */
+export function serveResourcesAndPrompts(
+  server: Server,
+  resources: readonly McpResourceDefinition[],
+  prompts: readonly McpPromptDefinition[],
+): void {
+  if (resources.length > 0) {
+    const fixed = resources.filter((r) => !r.template);
+    const templates = resources.filter((r) => r.template);
+    server.setRequestHandler('resources/list', () => ({
+      resources: fixed.map(({ uri, name, title, description, mimeType }) =>
+        defined({ uri, name, title, description, mimeType }),
+      ),
+    }));
+    server.setRequestHandler('resources/templates/list', () => ({
+      resourceTemplates: templates.map(({ uri, name, title, description, mimeType }) =>
+        defined({ uriTemplate: uri, name, title, description, mimeType }),
+      ),
+    }));
+    server.setRequestHandler('resources/read', async (request) => {
+      const { uri } = request.params;
+      const found = findResource(fixed, templates, uri);
+      if (!found) throw new ResourceNotFoundError(uri, `Resource not found: ${echo(uri)}`);
+      return guarded(() => found.resource.read(uri, found.variables));
+    });
+    // Subscriptions are accepted so hosts can ask; nothing here changes a resource, so none is ever updated.
+    server.setRequestHandler('resources/subscribe', () => ({}));
+    server.setRequestHandler('resources/unsubscribe', () => ({}));
+  }
+  if (prompts.length > 0) {
+    const byName = new Map(prompts.map((prompt) => [prompt.name, prompt]));
+    server.setRequestHandler('prompts/list', () => ({
+      prompts: prompts.map(({ name, title, description, arguments: args }) =>
+        defined({ name, title, description, arguments: [...args] }),
+      ),
+    }));
+    server.setRequestHandler('prompts/get', async (request) => {
+      const prompt = byName.get(request.params.name);
+      if (!prompt) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt not found: ${echo(request.params.name)}`);
+      }
+      return guarded(() => prompt.get(request.params.arguments ?? {}));
+    });
+  }
+  if (resources.some((r) => r.template) || prompts.length > 0) {
+    server.setRequestHandler('completion/complete', async (request) => {
+      const { ref, argument, context } = request.params;
+      const given = { arguments: context?.arguments ?? {} };
+      if (ref.type === 'ref/prompt') {
+        const prompt = prompts.find((p) => p.name === ref.name);
+        if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt not found: ${echo(ref.name)}`);
+        return completeArgument(
+          prompt.complete?.[argument.name],
+          prompt.enums.get(argument.name),
+          argument.value,
+          given,
+        );
+      }
+      const resource = resources.find((r) => r.template && r.uri === ref.uri);
+      if (!resource) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource template not found: ${echo(ref.uri)}`);
+      }
+      return completeArgument(resource.complete?.[argument.name], undefined, argument.value, given);
+    });
+  }
+}
+
+function findResource(
+  fixed: readonly McpResourceDefinition[],
+  templates: readonly McpResourceDefinition[],
+  uri: string,
+): { resource: McpResourceDefinition; variables: Record<string, string | string[]> } | undefined {
+  const exact = fixed.find((r) => r.uri === uri);
+  if (exact) return { resource: exact, variables: {} };
+  for (const resource of templates) {
+    const variables = resource.template!.match(uri);
+    if (variables) return { resource, variables };
+  }
+  return undefined;
+}
+
+/** Run a member's method; what it throws reaches the client as a protocol error with its masked message. */
+async function guarded<T extends ReadResourceResult | object>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ProtocolError) throw error;
+    throw new ProtocolError(ProtocolErrorCode.InternalError, maskSecrets(getErrText(error)));
+  }
+}
+
+function echo(text: string): string {
+  return maskSecrets(text.slice(0, MAX_ECHOED_CHARS));
+}
+
+/** The fields that have a value: MCP's schemas reject an explicit `undefined` in some SDK paths. */
+function defined<T extends Record<string, unknown>>(fields: T): T {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as T;
+}
