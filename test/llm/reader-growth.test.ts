@@ -47,6 +47,9 @@ describe('the wires read what a model endpoint sends in linear time', () => {
     expect(read(stream(3)).map((call) => call.function.arguments)).toEqual(['{}', '{}', '{}']);
     const small = stream(3_000);
     const large = stream(30_000);
-    expect(costOf(() => read(large)) / costOf(() => read(small))).toBeLessThan(LINEAR);
+    // The least of five ratios: a collection that lands on one side of one ratio pushed a linear reader past 20x
+    // (20-26x seen on a busy machine); a scan per delta is about 90x every time.
+    const ratios = Array.from({ length: 5 }, () => costOf(() => read(large)) / costOf(() => read(small)));
+    expect(Math.min(...ratios)).toBeLessThan(LINEAR);
   });
 });
