@@ -3,14 +3,14 @@ import type { Client, RequestOptions } from '@modelcontextprotocol/client';
 /** A remote tool as either SDK lists it, read loosely: a remote server is not trusted to follow the spec. */
 export type RemoteTool = {
   name: string;
-  title?: string;
-  description?: string;
+  title?: string | undefined;
+  description?: string | undefined;
   inputSchema: { type: 'object'; [keyword: string]: unknown };
-  annotations?: { title?: string };
+  annotations?: { title?: string | undefined } | undefined;
 };
 
-/** A `tools/list` page as every SDK returns it. */
-export type ToolsPage = { tools: RemoteTool[]; nextCursor?: string };
+/** A `tools/list` page as every SDK returns it (optional fields may be `undefined`, as SDK v1 types them). */
+export type ToolsPage = { tools: RemoteTool[]; nextCursor?: string | undefined };
 
 /** A `tools/call` result as every SDK returns it (read loosely: a remote server is not trusted to follow the spec). */
 export type RemoteCallResult = {
@@ -21,7 +21,7 @@ export type RemoteCallResult = {
 };
 
 /** What one remote call needs: its name and arguments. */
-export type RemoteCallParams = { name: string; arguments?: Record<string, unknown> };
+export type RemoteCallParams = { name: string; arguments?: Record<string, unknown> | undefined };
 
 /** A connected SDK v2 `Client` (`@modelcontextprotocol/client`), or anything with the same methods. */
 export type McpV2ToolsClient = Pick<Client, 'listTools' | 'callTool' | 'getProtocolEra' | 'request'>;
@@ -31,7 +31,7 @@ export type McpV2ToolsClient = Pick<Client, 'listTools' | 'callTool' | 'getProto
  * `callTool` takes a result schema before the options.
  */
 export type McpV1ToolsClient = {
-  listTools(params?: { cursor?: string }): Promise<ToolsPage>;
+  listTools(params?: { cursor?: string | undefined }): Promise<ToolsPage>;
   callTool(params: RemoteCallParams, resultSchema?: undefined, options?: RequestOptions): Promise<RemoteCallResult>;
 };
 

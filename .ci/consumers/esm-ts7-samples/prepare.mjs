@@ -7,6 +7,12 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 
 const root = resolve(process.argv[2] ?? '');
 const src = join(root, 'src');
+/** The package's entries deeper than one folder (`devtools/queue`), as its `exports` map names them. */
+const deepEntries = new Set(
+  Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).exports)
+    .map((key) => key.replace(/^\.\/?/, ''))
+    .filter((key) => key.includes('/')),
+);
 cpSync(join(root, 'samples'), 'samples', { recursive: true });
 
 /** The specifier an ES module consumer writes for `specifier` as written in `file` of the repository. */
@@ -14,6 +20,7 @@ function consumerSpecifier(file, specifier) {
   const target = resolve(dirname(file), specifier);
   if (target === src || target === join(src, 'index')) return 'agentcall';
   if (dirname(target) === src) return `agentcall/${relative(src, target)}`;
+  if (deepEntries.has(relative(src, target).split(sep).join('/'))) return `agentcall/${relative(src, target)}`;
   if (target.startsWith(src + sep)) throw new Error(`${file}: ${specifier} is not a public entry`);
   if (existsSync(`${target}.ts`)) return `${specifier}.js`;
   if (existsSync(join(target, 'index.ts'))) return `${specifier}/index.js`;
