@@ -48,33 +48,13 @@ export type RunToolProps = {
  * const { response, outcome, error } = await runTool({ call, messages, tools: [weatherTool] });
  * if (outcome !== 'ok') logger.warn({ outcome, error }, 'tool call failed');
  */
-export async function runTool({
-  call,
-  messages,
-  tools,
-  signal,
-  defaultTimeoutMs,
-  idempotencyKey,
-  caller,
-  nest,
-  onProgress,
-  onLog,
-}: RunToolProps): Promise<RunToolResult> {
+export async function runTool(props: RunToolProps): Promise<RunToolResult> {
+  const { call, tools } = props;
   const tool = findTool(tools, call?.function?.name);
   if (!tool) return { response: toolNotFoundText(call?.function?.name, toolNames(tools)), outcome: 'not_found' };
   const parsed = parseToolArgs(tool, call);
   if ('outcome' in parsed) return parsed;
-  return runParsedTool(tool, parsed.params, {
-    call,
-    messages,
-    signal,
-    defaultTimeoutMs,
-    idempotencyKey,
-    caller,
-    nest,
-    onProgress,
-    onLog,
-  });
+  return runParsedTool(tool, parsed.params, props);
 }
 
 /**
