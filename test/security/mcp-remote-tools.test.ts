@@ -11,7 +11,7 @@ import { McpSchemaError, mcpTools, type McpListingReport, type McpToolsClient } 
 import { startScriptedServer } from '../../src/testing';
 import { createRemoteArgsChecker } from '../../src/mcp/remote-args-check';
 import { ToolNamer } from '../../src/mcp/tool-names';
-import { costOf, growth } from '../helpers/growth';
+import { costRatio, growth } from '../helpers/growth';
 
 const root = join(__dirname, '..', '..');
 const HOSTILE = join(__dirname, 'fixtures', 'hostile-mcp-server.ts');
@@ -216,7 +216,7 @@ describe('mcpTools: checking what the model sends is linear in its size', () => 
     const small = schema('20000');
     const large = schema('200000');
     const inspect = (remote: object) => () => createRemoteArgsChecker(caps).checkFor('t', remote);
-    expect(costOf(inspect(large)) / costOf(inspect(small))).toBeLessThan(LINEAR);
+    expect(costRatio(inspect(large), inspect(small))).toBeLessThan(LINEAR);
   });
 });
 
