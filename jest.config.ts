@@ -4,8 +4,8 @@ import { stretchedTimeout } from './test/helpers/stretched-timeout';
 type Project = NonNullable<Config['projects']>[number] & object;
 
 /**
- * The system tier: suites that start processes, Redis, Nest HTTP apps or a browser, compile and run the samples, run
- * the longest property, or measure growth under load. `npm run test:system` runs them; `npm test` runs everything else (the in-process tier:
+ * The system tier: suites that start processes, Redis, Nest HTTP apps or a browser, compile sources or run the
+ * samples, run the longest properties, or measure growth under load. `npm run test:system` runs them; `npm test` runs everything else (the in-process tier:
  * the real openai SDK over real HTTP on 127.0.0.1, all in the test's own process). CI runs both.
  */
 const SYSTEM_SUITES = [
@@ -22,8 +22,18 @@ const SYSTEM_SUITES = [
   '/test/security/mcp-remote-tools\\.test\\.ts$',
   '/test/security/linear-time\\.test\\.ts$',
   '/test/security/stream-limits\\.test\\.ts$',
-  // The longest property run (every profile against validation over generated DTOs): it alone is a sixth of the tier.
+  '/test/llm/reader-growth\\.test\\.ts$',
+  // The longest property runs (a sixth of the tier for profile-agreement alone; the next three about 30 CPU-seconds).
   '/test/definitions/profiles/profile-agreement\\.property\\.test\\.ts$',
+  '/test/definitions/schema-validation-agreement\\.property\\.test\\.ts$',
+  '/test/llm/(lean-stream|responses-parsers)\\.property\\.test\\.ts$',
+  '/test/agentCall/tool-search\\.property\\.test\\.ts$',
+  '/test/reliability/decorated-validation\\.property\\.test\\.ts$',
+  // They build a TypeScript program over the sources (about 4-6 CPU-seconds each), as the sample suites do.
+  '/test/architecture/exports\\.test\\.ts$',
+  '/test/docs/agent-loop-props\\.test\\.ts$',
+  '/test/output/standard-schema-fit\\.test\\.ts$',
+  '/test/errors/minified-error-names\\.test\\.ts$',
 ];
 
 /**
