@@ -140,6 +140,14 @@ const projects = [all, ...(process.env.AGENTCALL_TEST_BOTH_PARSERS ? [sdkStream,
 
 // The in-process tier uses both cores of a 2-core machine (Jest's default leaves one idle); the system tier keeps
 // one worker, so its processes, Redis servers and growth checks do not compete with each other.
-const config: Config = { testTimeout: base.testTimeout, projects, ...(tier === 'fast' ? { maxWorkers: 2 } : {}) };
+// A worker with nothing left open still has to be scheduled to exit: Jest force-exits one that takes 500 ms and calls it
+// a leak, which a trivial suite (test/text) met one run in three at load 20. The wait stretches with the load like
+// every timeout here; real leaks are what `--detectOpenHandles` (CI) reports.
+const config: Config = {
+  testTimeout: base.testTimeout,
+  workerGracefulExitTimeout: stretchedTimeout(500),
+  projects,
+  ...(tier === 'fast' ? { maxWorkers: 2 } : {}),
+};
 
 export default config;
