@@ -29,11 +29,14 @@ const SYSTEM_SUITES = [
   '/test/llm/(lean-stream|responses-parsers)\\.property\\.test\\.ts$',
   '/test/agentCall/tool-search\\.property\\.test\\.ts$',
   '/test/reliability/decorated-validation\\.property\\.test\\.ts$',
-  // They build a TypeScript program over the sources (about 4-6 CPU-seconds each), as the sample suites do.
+  // They run the TypeScript compiler over sources or generated files (1-6 CPU-seconds each), as the sample suites do.
   '/test/architecture/exports\\.test\\.ts$',
   '/test/docs/agent-loop-props\\.test\\.ts$',
   '/test/output/standard-schema-fit\\.test\\.ts$',
   '/test/errors/minified-error-names\\.test\\.ts$',
+  '/test/devtools/export-safety\\.test\\.ts$',
+  // 200 sessions at once against one scripted server: a load test of the kit, as reliability/load is of the loop.
+  '/test/testing/scripted-sessions\\.test\\.ts$',
 ];
 
 /**
