@@ -2,6 +2,7 @@ import { createHook } from 'node:async_hooks';
 import type OpenAI from 'openai';
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
+import { stretchedTimeout } from '../helpers/stretched-timeout';
 import { collectStream, emptyCollected } from './collect-stream';
 
 const USER = [{ role: 'user' as const, content: 'hi' }];
@@ -90,7 +91,7 @@ describe('startScriptedServer: broken streams, stalls and shutdown', () => {
     expect(error).toBeInstanceOf(APIConnectionError);
     expect((error as Error).message).toMatch(/^(Request timed out\.|Connection error\.)$/);
     expect(elapsed).toBeGreaterThanOrEqual(140);
-    expect(elapsed).toBeLessThan(5_000);
+    expect(elapsed).toBeLessThan(stretchedTimeout(5_000));
     expect(server.requests).toHaveLength(1);
   });
 
@@ -151,7 +152,8 @@ describe('startScriptedServer: broken streams, stalls and shutdown', () => {
     const started = Date.now();
     await server.close();
 
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // Promptly, not after the 60 s stall: the bound stretches with the load like every wait in the suite.
+    expect(Date.now() - started).toBeLessThan(stretchedTimeout(1_000));
     const error = await pending;
     expect(error).toBeInstanceOf(APIConnectionError);
     await expect(server.close()).resolves.toBeUndefined(); // idempotent
