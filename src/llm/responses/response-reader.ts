@@ -187,10 +187,8 @@ export class ResponsesReader {
         const id = typeof item.id === 'string' ? item.id : undefined;
         if (!this.settle(index) || (id !== undefined && this.reasoningIds?.has(id))) break;
         if (id !== undefined) (this.reasoningIds ??= new Set()).add(id);
-        const reasoning = keptReasoning(item);
         // Encrypted reasoning is kept and sent back whole: it counts against the response's cap like any text.
-        this.state.count('reasoning', JSON.stringify(reasoning));
-        (this.state.reasoningItems ??= []).push(reasoning);
+        this.state.keepReasoning(keptReasoning(item));
         break;
       }
       case 'message': {
