@@ -64,7 +64,7 @@ describe('kept Responses items in the context', () => {
       client: server.client(),
       wire: 'responses',
       body: { model: 'm', messages: [user('Weather in Paris, then Tokyo?')] },
-      tools: [fakeTool('lookup', 'sunny')],
+      tools: [fakeTool('lookup', () => ({ response: 'sunny' }))],
       compression: { maxContext: 8_000, reservedTokens: 0 },
       onAfterCompressContext: (event) => events.push(event),
     });
@@ -100,7 +100,7 @@ describe('kept Responses items in the context', () => {
       client: server.client(),
       wire: 'responses',
       body: { model: 'm', messages: [user('go')], stream },
-      tools: [fakeTool('lookup', 'sunny')],
+      tools: [fakeTool('lookup', () => ({ response: 'sunny' }))],
     });
     expect(result.stopReason).toBe('completed');
     const kept = (result.assistantMessages[0] as ChatCompletionAssistantMessageParam).output_items ?? [];
