@@ -92,3 +92,10 @@ export const DEFAULT_OUTPUT_RETRIES = 2;
 
 /** Most `path: message` lines one output feedback message (and `OutputValidationError`) lists; the rest are counted. */
 export const MAX_OUTPUT_FEEDBACK_LINES = 20;
+
+/**
+ * Most characters of JSON one Responses reply may keep as items to send back (its reasoning items and hosted-tool
+ * items together): each goes out again with every later request of the run, so an item that would take the reply
+ * past it is left out of the history (its summary still reached `onReasoning`).
+ */
+export const MAX_KEPT_ITEMS_CHARS = 256 * 1024;

@@ -1,7 +1,12 @@
 import { MAX_QUOTED_CHARS } from '../constants';
 import type { LLMClient } from '../llm/client';
 import { estimateMessageTokens, estimateMessagesTokens } from '../llm/tokens';
-import type { ChatCompletionMessageParam, UsageItem } from '../llm/type';
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionMessageParam,
+  ReasoningItem,
+  UsageItem,
+} from '../llm/type';
 import { summarize } from './summarize';
 import type { Wire } from '../llm/wire';
 import type { CompressContextEvent } from './type';
@@ -90,13 +95,46 @@ function transcript(messages: ChatCompletionMessageParam[]): string {
   return messages
     .map((message) => {
       const text = typeof message.content === 'string' ? message.content : JSON.stringify(message.content ?? '');
-      const calls =
-        message.role === 'assistant' && message.tool_calls?.length
-          ? `\n[tool calls] ${message.tool_calls.map((c) => (c.type === 'function' ? `${c.function.name}(${c.function.arguments})` : c.type)).join('; ')}`
-          : '';
-      return `### ${message.role}\n${clip(text ?? '')}${calls}`;
+      const extra = message.role === 'assistant' ? assistantExtras(message) : '';
+      return `### ${message.role}\n${clip(text ?? '')}${extra}`;
     })
     .join('\n\n');
+}
+
+/**
+ * What an assistant message holds besides its text, as the summary model should read it: its reasoning (in whatever
+ * field or kept item it came: the summary is what the model thought, the encrypted part is unreadable and left
+ * out), the hosted items it kept (a web search, an MCP call, each clipped), and its tool calls.
+ */
+function assistantExtras(message: ChatCompletionAssistantMessageParam): string {
+  let extra = '';
+  const reasoning: string[] = [];
+  if (message.reasoning_content) reasoning.push(message.reasoning_content);
+  if (message.reasoning) reasoning.push(message.reasoning);
+  const items: string[] = [];
+  for (const list of [message.reasoning_items, message.output_items])
+    for (const item of list ?? []) {
+      if (item.type === 'reasoning') reasoning.push(reasoningText(item as ReasoningItem));
+      else items.push(JSON.stringify(item));
+    }
+  const thought = reasoning.filter(Boolean).join('\n');
+  if (thought) extra += `\n[reasoning] ${clip(thought)}`;
+  if (items.length) extra += `\n[items] ${clip(items.join('; '))}`;
+  if (message.tool_calls?.length)
+    extra += `\n[tool calls] ${message.tool_calls
+      .map((c) =>
+        c.type === 'function' ? `${c.function.name}(${c.function.arguments})` : `${c.custom.name}(${c.custom.input})`,
+      )
+      .join('; ')}`;
+  return extra;
+}
+
+/** The readable part of a reasoning item: its summary, else its reasoning text (what Open Responses servers send). */
+function reasoningText(item: ReasoningItem): string {
+  // A state from outside may hold anything here: only text parts are read.
+  const parts: unknown = Array.isArray(item.summary) && item.summary.length ? item.summary : item.content;
+  if (!Array.isArray(parts)) return '';
+  return parts.map((part: { text?: unknown } | null) => (typeof part?.text === 'string' ? part.text : '')).join('\n');
 }
 
 function clip(text: string): string {

@@ -149,13 +149,51 @@ function expectAssistantFields(message: Fields, path: string): void {
     const text = message[key];
     if (text !== undefined && text !== null) expectString(text, `${path}.${key}`);
   }
-  for (const key of ['reasoning_details', 'reasoning_items'] as const) {
+  if (message.reasoning_details !== undefined) {
+    if (!Array.isArray(message.reasoning_details)) fail(`${path}.reasoning_details`, 'must be an array of objects');
+    expectRecords(message.reasoning_details, `${path}.reasoning_details`);
+  }
+  for (const key of ['reasoning_items', 'output_items'] as const) {
     if (message[key] === undefined) continue;
-    if (!Array.isArray(message[key])) fail(`${path}.${key}`, 'must be an array of objects');
-    expectRecords(message[key], `${path}.${key}`);
+    if (!Array.isArray(message[key])) fail(`${path}.${key}`, 'must be an array of output items');
+    message[key].forEach((item, i) => expectOutputItem(item, `${path}.${key}[${i}]`, key === 'reasoning_items'));
+  }
+  if (message.annotations !== undefined) {
+    if (!Array.isArray(message.annotations)) fail(`${path}.annotations`, 'must be an array of annotations');
+    message.annotations.forEach((value: unknown, i) => {
+      const at = `${path}.annotations[${i}]`;
+      const annotation = expectFields(value, at);
+      if (annotation.type !== 'url_citation') fail(`${at}.type`, "must be 'url_citation'");
+      expectFields(annotation.url_citation, `${at}.url_citation`);
+    });
   }
   if (message.extra_content !== undefined && message.extra_content !== null)
     expectFields(message.extra_content, `${path}.extra_content`);
+}
+
+/**
+ * A kept Responses item, which goes back to the model as it is: an object with a string `type` (`'reasoning'` in
+ * `reasoning_items`) and a string `id` when it has one; a reasoning item's summary a list of text parts and its
+ * `encrypted_content` a string or null, so what goes out is what the wire itself would have kept.
+ */
+function expectOutputItem(value: unknown, path: string, reasoningOnly: boolean): void {
+  const item = expectFields(value, path);
+  expectString(item.type, `${path}.type`);
+  if (reasoningOnly && item.type !== 'reasoning') fail(`${path}.type`, "must be 'reasoning'");
+  if (item.id !== undefined) expectString(item.id, `${path}.id`);
+  if (item.type !== 'reasoning') return;
+  if (!Array.isArray(item.summary)) fail(`${path}.summary`, 'must be an array of summary parts');
+  item.summary.forEach((part, i) =>
+    expectString(expectFields(part, `${path}.summary[${i}]`).text, `${path}.summary[${i}].text`),
+  );
+  if (item.encrypted_content !== undefined && item.encrypted_content !== null)
+    expectString(item.encrypted_content, `${path}.encrypted_content`);
+  if (item.content !== undefined) {
+    if (!Array.isArray(item.content)) fail(`${path}.content`, 'must be an array of reasoning text parts');
+    item.content.forEach((part, i) =>
+      expectString(expectFields(part, `${path}.content[${i}]`).text, `${path}.content[${i}].text`),
+    );
+  }
 }
 
 /** A tool call: of the history with `allowCustom` (`custom` calls included), else of a pending entry (a function call). */

@@ -6,7 +6,7 @@ import { ThinkTagSplitter, splitThinkTags } from './think-tags';
 import { callIdsIn, describeDropped, isFunctionCall } from './function-calls';
 import { ToolCallAccumulator } from './tool-call-accumulator';
 import { ContentLimit, type ContentKind } from './content-limit';
-import { DEFAULT_MAX_RESPONSE_BYTES } from '../constants';
+import { DEFAULT_MAX_RESPONSE_BYTES, MAX_KEPT_ITEMS_CHARS } from '../constants';
 import { estimateMessagesTokens, estimateTokens } from './tokens';
 import { readUsage } from './usage';
 import {
@@ -52,12 +52,14 @@ export class ResponseState {
   private readonly think = new ThinkTagSplitter();
   private dropped?: { id?: string; type: string }[];
   /** The Responses wire's reasoning items, to go back on the assistant message. */
-  reasoningItems?: ReasoningItem[];
+  private reasoningItems?: ReasoningItem[];
   /**
    * The Responses wire's other output items, in output order, each with the number of reasoning items that came
    * before it, so the assistant message keeps the order the model produced them in.
    */
   private outputItems?: { item: OutputItem; after: number }[];
+  /** Characters of JSON kept in `reasoningItems` and `outputItems`, against `MAX_KEPT_ITEMS_CHARS`. */
+  private keptChars = 0;
   /** Citations of the answer text. */
   private annotations?: ChatCompletionMessage.Annotation[];
   /** Reasoning that came in a field, by field, to go back on the assistant message the way it came. */
@@ -248,8 +250,27 @@ export class ResponseState {
 
   /** An output item kept whole, to go back as it came: counted as the JSON it came as. */
   keep(item: OutputItem): void {
-    this.count('answer', JSON.stringify(item));
-    (this.outputItems ??= []).push({ item, after: this.reasoningItems?.length ?? 0 });
+    const json = JSON.stringify(item);
+    this.count('answer', json);
+    if (this.fits(json)) (this.outputItems ??= []).push({ item, after: this.reasoningItems?.length ?? 0 });
+  }
+
+  /** A reasoning item kept whole (encrypted reasoning goes back as it came): counted as the JSON it came as. */
+  keepReasoning(item: ReasoningItem): void {
+    const json = JSON.stringify(item);
+    this.count('reasoning', json);
+    if (this.fits(json)) (this.reasoningItems ??= []).push(item);
+  }
+
+  /**
+   * Whether an item of this JSON still fits the reply's share of kept items: every kept item goes out again with each
+   * later request, so past `MAX_KEPT_ITEMS_CHARS` an item is left out (the request stays valid without it: with
+   * `store: false` nothing refers to it).
+   */
+  private fits(json: string): boolean {
+    if (this.keptChars + json.length > MAX_KEPT_ITEMS_CHARS) return false;
+    this.keptChars += json.length;
+    return true;
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { ReasoningEffort } from 'openai/resources/shared';
 import type { ToolCallStreamEvents } from './tool-call-accumulator';
 import type { LLMClient, UserKey } from './client';
 import type { TokenUsage } from './usage';
@@ -13,7 +14,11 @@ import type {
 export type ResponseEvents = ToolCallStreamEvents & {
   /** Each visible answer delta (the whole text once for a non-streamed response). */
   onStreaming?: (e: { text: string; agentPath?: string[] }) => void;
-  /** Each reasoning delta: `reasoning_content`, or a leading `<think>…</think>` block. */
+  /**
+   * Each reasoning delta: `reasoning_content` (or the field the provider uses), a leading `<think>…</think>` block,
+   * or on the Responses wire a reasoning summary or reasoning text delta; a summary that arrives whole (not streamed)
+   * comes once, whole.
+   */
   onReasoning?: (e: { text: string; agentPath?: string[] }) => void;
 };
 
@@ -22,6 +27,13 @@ export type LLMRequestBody = Omit<ChatCompletionCreateParamsBase, 'messages' | '
   messages: ChatCompletionMessageParam[];
   /** Stream the answer (default `true`). */
   stream?: boolean;
+  /**
+   * The Responses API's reasoning settings: `effort`, and `summary` (`'auto'`, `'concise'`, `'detailed'`) to have
+   * OpenAI send reasoning summaries, which reach `onReasoning` (without it OpenAI sends none). On the Responses wire
+   * `reasoning_effort`, when also set, wins over `effort`; on the chat wire the field goes out as it is (OpenRouter
+   * reads it there; OpenAI's chat endpoint takes `reasoning_effort` instead).
+   */
+  reasoning?: { effort?: ReasoningEffort; summary?: 'auto' | 'concise' | 'detailed' | null };
 };
 
 /** Arguments of {@link createLLMResponse}. */

@@ -1,5 +1,5 @@
 import { MEDIA_PART_TOKENS, MESSAGE_OVERHEAD_TOKENS } from '../constants';
-import type { ChatCompletionMessageParam } from './type';
+import type { ChatCompletionAssistantMessageParam, ChatCompletionMessageParam } from './type';
 
 /**
  * A fast token estimate without a tokenizer: ~4 ASCII characters per token, one token per other character
@@ -21,7 +21,11 @@ export function estimateTokens(
   return Math.ceil(ascii / 4) + other;
 }
 
-/** {@link estimateTokens} of one chat message: its text parts, tool calls and a fixed overhead. */
+/**
+ * {@link estimateTokens} of one chat message: its text parts, tool calls and a fixed overhead; of an assistant
+ * message also its refusal and everything it carries back to the model besides text (reasoning in any field, the
+ * Responses wire's kept reasoning and output items), since each goes out again with every later request.
+ */
 export function estimateMessageTokens(message: ChatCompletionMessageParam): number {
   let tokens = MESSAGE_OVERHEAD_TOKENS;
   const content = message.content;
@@ -34,14 +38,7 @@ export function estimateMessageTokens(message: ChatCompletionMessageParam): numb
       else tokens += MEDIA_PART_TOKENS;
     }
   }
-  if (message.role === 'assistant') {
-    const reasoning = (message as { reasoning_content?: string }).reasoning_content;
-    tokens += estimateTokens(reasoning);
-    for (const call of message.tool_calls ?? []) {
-      if (call.type === 'function')
-        tokens += estimateTokens(call.function.name) + estimateTokens(call.function.arguments);
-    }
-  }
+  if (message.role === 'assistant') tokens += assistantExtraTokens(message);
   return tokens;
 }
 
@@ -50,4 +47,23 @@ export function estimateMessagesTokens(messages: readonly ChatCompletionMessageP
   let total = 0;
   for (const message of messages) total += estimateMessageTokens(message);
   return total;
+}
+
+/**
+ * What an assistant message sends besides its content: its refusal, its reasoning fields, its kept Responses items
+ * (counted as the JSON they go back as: encrypted reasoning is sent whole, so it weighs what it is), and its tool
+ * calls (a custom call's free-form input included).
+ */
+function assistantExtraTokens(message: ChatCompletionAssistantMessageParam): number {
+  let tokens = estimateTokens(message.refusal) + estimateTokens(message.reasoning_content);
+  tokens += estimateTokens(message.reasoning);
+  if (message.reasoning_details?.length) tokens += estimateTokens(JSON.stringify(message.reasoning_details));
+  for (const items of [message.reasoning_items, message.output_items])
+    for (const item of items ?? []) tokens += estimateTokens(JSON.stringify(item));
+  for (const call of message.tool_calls ?? []) {
+    if (call.type === 'function')
+      tokens += estimateTokens(call.function.name) + estimateTokens(call.function.arguments);
+    else if (call.type === 'custom') tokens += estimateTokens(call.custom.name) + estimateTokens(call.custom.input);
+  }
+  return tokens;
 }

@@ -20,13 +20,14 @@ describe('the wires read what a model endpoint sends in linear time', () => {
     const read = (output: object[]) => {
       const state = new ResponseState({ body: { model: 'm', messages: [] }, maxResponseBytes: 1 << 30 }, false);
       new ResponsesReader(state, Failure).consume({ status: 'completed', output });
-      return state.reasoningItems;
+      return state.result().assistantMessage;
     };
     // A repeated id is still kept once.
     const state = new ResponseState({ body: { model: 'm', messages: [] } }, false);
     const twice = { type: 'reasoning', id: 'rs_1', summary: [] };
-    new ResponsesReader(state, Failure).consume({ status: 'completed', output: [twice, { ...twice }] });
-    expect(state.reasoningItems).toHaveLength(1);
+    const answer = { type: 'message', content: [{ type: 'output_text', text: 'ok' }] };
+    new ResponsesReader(state, Failure).consume({ status: 'completed', output: [twice, { ...twice }, answer] });
+    expect(state.result().assistantMessage?.reasoning_items).toHaveLength(1);
 
     const small = items(2_000);
     const large = items(20_000);

@@ -89,6 +89,15 @@ describe.each(providers.map((p) => [p.provider, p] as const))('wire corpus: %s',
       expect(result.error).toBeInstanceOf(APIError);
       if (want.status !== undefined) expect((result.error as APIError).status).toBe(want.status);
     }
+    if (want.refusal !== undefined) {
+      expect(result.refusal).toBe(want.refusal);
+      expect(result.error).toBeUndefined();
+    }
+    if (want.items) expect(result.items?.map((item) => item.type)).toEqual(want.items);
+    if (want.citations) {
+      const answer = result.assistantMessages.at(-1) as { annotations?: { url_citation: { url: string } }[] };
+      expect(answer.annotations?.map((a) => a.url_citation.url)).toEqual(want.citations);
+    }
     expect(calls).toEqual(want.calls);
     if (want.answer !== undefined) expect(result.text).toBe(want.answer);
     expect(reasoning).toBe(want.reasoning ?? '');
@@ -103,8 +112,10 @@ describe.each(providers.map((p) => [p.provider, p] as const))('wire corpus: %s',
       const toolCalls = assistant.tool_calls ?? [];
       // One tool message per call, in the calls' order, each carrying only what every provider reads.
       expect(toolMessages.map((m) => (m as { tool_call_id: string }).tool_call_id)).toEqual(toolCalls.map((c) => c.id));
-      for (const message of toolMessages)
+      for (const message of toolMessages) {
         expect(Object.keys(message).sort()).toEqual(['content', 'role', 'tool_call_id']);
+        if (want.toolMessagesInclude) expect(message.content).toContain(want.toolMessagesInclude);
+      }
       for (const call of toolCalls) {
         for (const key of Object.keys(call)) expect(provider.toolCall.accepts).toContain(key);
         expect(call.type).toBe('function');

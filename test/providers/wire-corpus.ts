@@ -13,7 +13,15 @@ export type WireFixture = {
   note?: string;
   turns: WireTurn[];
   expect: {
-    stopReason: 'completed' | 'error';
+    stopReason: 'completed' | 'error' | 'refusal';
+    /** The refusal text the run ends with (`result.refusal`). */
+    refusal?: string;
+    /** The types of the output items the run kept besides text, reasoning and calls (`result.items`). */
+    items?: string[];
+    /** The urls of the `url_citation` annotations on the answer's assistant message. */
+    citations?: string[];
+    /** Text every tool message of the last request holds (why a call cut by a finish reason was not run). */
+    toolMessagesInclude?: string;
     /** HTTP status of the failed request, for error fixtures. */
     status?: number;
     /** Every call the tools receive, in order, across the run. */

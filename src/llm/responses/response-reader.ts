@@ -47,6 +47,8 @@ export class ResponsesReader {
   private settled?: Set<number>;
   /** Output indexes whose text streamed in deltas (-1: a delta without an index). */
   private streamedText?: Set<number>;
+  /** Output indexes whose reasoning (summary or text) streamed in deltas (-1: a delta without an index). */
+  private streamedReasoning?: Set<number>;
   /** Output indexes whose refusal streamed in deltas (-1: a delta without an index). */
   private streamedRefusal?: Set<number>;
   /** The tool call of each item (by its item id, else its call id), and the ids of dropped items: a server that
@@ -101,6 +103,7 @@ export class ResponsesReader {
       }
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta':
+        (this.streamedReasoning ??= new Set()).add(typeof event.output_index === 'number' ? event.output_index : -1);
         if (event.delta) state.addReasoning(event.delta);
         break;
       case 'response.output_item.added':
@@ -188,9 +191,14 @@ export class ResponsesReader {
         if (!this.settle(index) || (id !== undefined && this.reasoningIds?.has(id))) break;
         if (id !== undefined) (this.reasoningIds ??= new Set()).add(id);
         const reasoning = keptReasoning(item);
+        // A summary that came whole (a response not streamed, or a server that streams no summary deltas) reaches
+        // `onReasoning` once, whole, as streamed deltas would have.
+        if (!this.streamedReasoning?.has(index) && !this.streamedReasoning?.has(-1)) {
+          const text = readableReasoning(reasoning);
+          if (text) this.state.addReasoning(text);
+        }
         // Encrypted reasoning is kept and sent back whole: it counts against the response's cap like any text.
-        this.state.count('reasoning', JSON.stringify(reasoning));
-        (this.state.reasoningItems ??= []).push(reasoning);
+        this.state.keepReasoning(reasoning);
         break;
       }
       case 'message': {
@@ -312,6 +320,17 @@ function keptReasoning(item: Item): ReasoningItem {
   if (item.encrypted_content !== undefined) kept.encrypted_content = item.encrypted_content as string | null;
   if (Array.isArray(item.content)) kept.content = item.content as ReasoningItem['content'];
   return kept;
+}
+
+/**
+ * The text a reasoning item shows: its summary parts, else its reasoning text (Open Responses servers), joined as
+ * their deltas would have streamed.
+ */
+function readableReasoning(item: ReasoningItem): string {
+  const parts: unknown[] = item.summary.length ? item.summary : (item.content ?? []);
+  let text = '';
+  for (const part of parts as { text?: unknown }[]) if (typeof part?.text === 'string') text += part.text;
+  return text;
 }
 
 /** The `type` parts of a message item, their `field` text joined (`output_text` parts' text, `refusal` parts' refusal). */
