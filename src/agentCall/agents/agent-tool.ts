@@ -87,8 +87,11 @@ async function runAgent<I>(spec: AgentToolSpec<I>, ctx: ToolExecuteContext<I>): 
     ...(nest?.options.prices && { prices: nest.options.prices }),
     ...(spec.maxRunAgentTimes !== undefined && { maxRunAgentTimes: spec.maxRunAgentTimes }),
     ...(resume && { resumeFrom: resume.state, decisions: resume.decisions }),
-    // The child's turns checkpoint as the root's: a resume without decisions continues it where it stopped.
-    ...(nest?.checkpoints && { onCheckpoint: (state: RunState) => nest.childTurn(ctx.call.id, state) }),
+    // The child's turns checkpoint as the root's: a resume without decisions continues it where it stopped. Once the
+    // call is aborted its parent has answered it already, so the turn a stopped child ends is not saved over that.
+    ...(nest?.checkpoints && {
+      onCheckpoint: (state: RunState) => (ctx.signal?.aborted ? undefined : nest.childTurn(ctx.call.id, state)),
+    }),
   };
   const channel = nest?.channel ?? new RunEvents([], undefined);
   const observer = forwardEvents(channel, path, (usages) => nest?.options.takeUsages(usages));
