@@ -56,7 +56,7 @@ export function agentOwnTools(instance: object, defaults: ToolsFromOptions = {})
       ...tool.problems,
       ...tool.schemaFor(resolveProfile(defaults.profile, tool.strict, defaults.strict)).problems,
     );
-    return bindTool(tool, instance, defaults) as ToolDefinition;
+    return bindTool(tool, instance, defaults);
   });
   if (problems.length) throw new ToolDefinitionError(problems);
   return tools;

@@ -35,7 +35,7 @@ describe('cancel, abort and failure in a tree of agents', () => {
     const wait = fakeTool('wait', ({ signal }) => {
       seen = signal;
       started();
-      return new Promise((resolve) => signal!.addEventListener('abort', () => resolve({ response: 'stopped' })));
+      return new Promise((resolve) => signal.addEventListener('abort', () => resolve({ response: 'stopped' })));
     });
     const inner = defineAgent({ name: 'inner', description: 'I', instructions: 'I.', tools: [wait] });
     const outer = defineAgent({ name: 'outer', description: 'O', instructions: 'O.', tools: [inner] });
@@ -82,7 +82,7 @@ describe('cancel, abort and failure in a tree of agents', () => {
     expect(byCancel.seen.aborted).toBe(true);
     expect(server.requests).toHaveLength(3);
     expect(byCancel.saved.at(-1)?.children).toBeUndefined();
-    server.close();
+    await server.close();
     exporter.reset();
     server = await startScriptedServer();
 
