@@ -16,6 +16,8 @@ const SYSTEM_SUITES = [
   '/test/devtools/export-test\\.test\\.ts$',
   '/test/devtools/cli\\.test\\.ts$',
   '/test/toolCall/journal\\.crash\\.test\\.ts$',
+  '/test/agents/agent-runs\\.crash\\.test\\.ts$',
+  '/test/agents/agent-sample-queue\\.test\\.ts$',
   '/test/agentCall/resume-across-processes\\.test\\.ts$',
   '/test/reliability/load\\.test\\.ts$',
   '/test/mcp/mcp-tools\\.test\\.ts$',

@@ -35,3 +35,5 @@ export { signRunState } from './agentCall/run-state-signature';
 export { describeContent } from './definitions/results/describe-content';
 export { getMetadataStorage } from './metadata/metadata-storage';
 export { classChain, classOf } from './metadata/class-chain';
+export { agentOwnTools, agentToolOf } from './definitions/agent-tool-of';
+export type { AgentHost } from './definitions/agent-tool-of';

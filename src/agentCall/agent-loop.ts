@@ -22,6 +22,7 @@ import { toError } from '../utils/to-error';
 import { AgentNest } from './agents/agent-nest';
 import { keyPrefix, ROOT_PLACE, type NestedRun } from './agents/agent-place';
 import { adoptPausedAgent, foldNestedPending } from './agents/nested-pending';
+import { runningChildren, stateWithRunning, unansweredTurn } from './agents/running-children';
 import { AWAITING_APPROVAL_RESPONSE, findApprovals } from './approvals';
 import { checkBudget } from './check-budget';
 import { checkFallback } from './check-fallback';
@@ -86,6 +87,8 @@ export class AgentLoop {
   private outputValue?: { value: unknown };
   /** Set when a tool is an agent: what its calls need of this run, and the pauses they report. */
   private readonly nest?: AgentNest;
+  /** While a resume answers its decided calls: the pause it resumed from, for the checkpoints of its agents. */
+  private resumed?: Pick<DurableState, 'pending' | 'children'>;
 
   constructor(
     private readonly props: RunAgentCallProps,
@@ -99,7 +102,7 @@ export class AgentLoop {
     /** The run's `output` made ready, or why the run cannot start. */
     output?: OutputFormat | Error,
     /** For an agent's run: its place in the tree. */
-    nested?: NestedRun,
+    private readonly nested?: NestedRun,
     /** The run's observers but its tracer, for the events of its agents. */
     channel: () => RunEvents = () => events,
   ) {
@@ -132,6 +135,7 @@ export class AgentLoop {
       place: nested ?? ROOT_PLACE,
       budget,
       prices: props.prices,
+      ...(props.onCheckpoint && { checkpoint: (running) => this.checkpointRunning(running) }),
     });
     const nest = this.nest;
     this.tools = new ToolCallRunner(
@@ -394,7 +398,13 @@ export class AgentLoop {
     // A saved state is already stored: until something changes, there is nothing to checkpoint.
     if (!point.seed) this.history.changes = 0;
     const pending = this.durable.pending;
-    if (!pending.length) return undefined;
+    const running = runningChildren(this.durable.children, pending);
+    if (running.size) {
+      // Saved while agents ran: the turn goes on, each agent from its last turn.
+      const turn = unansweredTurn(this.history.messages);
+      if (turn) return this.resumeTurn(turn.calls, turn.snapshot, running);
+    }
+    if (!pending.length && !running.size) return undefined;
     const folded = foldNestedPending(pending, point.decisions, this.history.messages, this.durable.children);
     const plan = planDecisions(folded.pending, folded.decisions, Boolean(this.props.handleInteractiveTool));
     if (!plan) {
@@ -404,6 +414,7 @@ export class AgentLoop {
     for (const [callId, resume] of folded.children) this.nest?.willResume(callId, resume);
     for (const decided of plan)
       if (decided.action === 'run' && folded.children.has(decided.call.id)) decided.reparse = true;
+    this.resumed = { pending, children: this.durable.children };
     this.durable.pending = [];
     this.durable.children = undefined;
     this.history.changes++;
@@ -414,7 +425,31 @@ export class AgentLoop {
       runTools: (calls, snapshot, parsed) => this.tools.run(calls, snapshot, this.durable, parsed),
       settle: (call, result, callCount, at) => this.settle(call, result, callCount, at, point.seed),
     });
+    this.resumed = undefined;
     return this.afterTurn(stop);
+  }
+
+  /**
+   * Go on with a turn saved while its agents ran: its calls run again as they did (the journal answers those that
+   * finished), each agent resuming from its last saved turn.
+   */
+  private async resumeTurn(
+    calls: ChatCompletionMessageToolCall[],
+    snapshot: ChatCompletionMessageParam[],
+    running: ReadonlyMap<string, RunState>,
+  ): Promise<RunAgentResponse | undefined> {
+    for (const [callId, state] of running) this.nest?.willResume(callId, { state, decisions: {} });
+    this.durable.children = undefined;
+    this.history.changes++;
+    return this.afterTurn(await this.runTools(calls, snapshot));
+  }
+
+  /** An agent of this run ended a turn: save this run's state with its agents under way (a child's turn is ours). */
+  private async checkpointRunning(running: ReadonlyMap<string, RunState>): Promise<void> {
+    const state = stateWithRunning(this.state(true), running, this.resumed);
+    const failed = await saveCheckpoint(this.props.onCheckpoint!, state);
+    if (failed) throw failed.error;
+    if (this.events.has('checkpoint')) this.events.emit('checkpoint', state);
   }
 
   /**
@@ -460,7 +495,8 @@ export class AgentLoop {
     if (stopReason === 'interactive' && this.events.has('pause')) {
       this.events.emit('pause', { pending: this.durable.pending.slice() });
     }
-    if (!this.refusedInput) {
+    // An agent's last state reaches its parent as its answer (or its pause), saved with the parent's turn.
+    if (!this.refusedInput && !this.nested) {
       const failed = await this.checkpoint();
       if (failed) {
         stopReason = 'error';

@@ -222,13 +222,14 @@ function expectPending(
   messages: readonly ChatCompletionMessageParam[],
 ): ReadonlyMap<string, ChatCompletionMessageToolCall> {
   if (!Array.isArray(value)) fail('pending', 'must be an array of pending calls');
-  if (!value.length) return new Map();
   const last = lastAssistantIndex(messages);
   const made = new Map<string, ChatCompletionMessageToolCall>();
   for (const call of last >= 0 ? ((messages[last] as { tool_calls?: unknown[] }).tool_calls ?? []) : []) {
     const fn = call as ChatCompletionMessageToolCall;
     if (fn.type === 'function' && !made.has(fn.id)) made.set(fn.id, fn);
   }
+  // Read by the check of `children` too: an agent saved under way has a call here and nothing pending.
+  if (!value.length) return made;
   const answers = new Map<string, unknown>();
   for (let i = last + 1; i < messages.length; i++) {
     const message = messages[i];

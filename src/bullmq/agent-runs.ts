@@ -282,7 +282,7 @@ export class AgentRuns {
     const { run } = await this.store.read(runId);
     if (!run) throw new RunNotFoundError(runId);
     const seq = run.seq;
-    const callIds = run.state.pending.map((p) => p.call.id);
+    const callIds = run.state.pending.map(decisionKey);
     if (secret !== undefined) {
       if (!options.token) throw new ResumeTokenError(runId, 'missing');
       if (!verifyResumeToken(secret, options.token, { runId, seq, callIds })) {
@@ -310,7 +310,7 @@ export class AgentRuns {
     if (!run) throw new RunNotFoundError(runId);
     const secret = this.options.secret;
     if (run.status !== 'waiting' || secret === undefined) return undefined;
-    const callIds = run.state.pending.map((p) => p.call.id);
+    const callIds = run.state.pending.map(decisionKey);
     return signResumeToken(secret, { runId, seq: run.seq, callIds });
   }
 
@@ -375,4 +375,9 @@ function checkRunId(runId: string): void {
 /** Waiting for a person or ended: what `wait` waits for. */
 function settled(status: RunStatus): boolean {
   return status === 'waiting' || hasEnded(status);
+}
+
+/** The key a pending call is decided by: its call id, after the path of the agent that made it (`call_1/c1`). */
+function decisionKey(pending: RunState['pending'][number]): string {
+  return pending.agentPath?.length ? [...pending.agentPath, pending.call.id].join('/') : pending.call.id;
 }

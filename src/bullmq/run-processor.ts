@@ -150,8 +150,12 @@ export class RunProcessor {
       // Answered long ago in practice: the turn's tools waited for it.
       if (!(await hold.confirmed())) throw new RunMovedOnError();
       turns++;
+      // A turn of an agent under way (`children`, nothing pending) is saved but never handed off: the job's stop
+      // would reach the agent mid-call, and its parent would take the stop for the agent's answer.
+      const inAgent = state.children !== undefined && !state.pending.length;
       const handOff =
-        this.stopping || turns >= this.options.turnsPerJob || Date.now() - startedAt >= this.options.jobSliceMs;
+        !inAgent &&
+        (this.stopping || turns >= this.options.turnsPerJob || Date.now() - startedAt >= this.options.jobSliceMs);
       const seq = saved.seq + 1;
       const write = this.store.checkpoint({
         runId,

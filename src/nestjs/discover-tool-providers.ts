@@ -1,9 +1,9 @@
 import type { InjectionToken } from '@nestjs/common';
 import type { DiscoveryService } from '@nestjs/core';
 import type { ClassType } from '../index';
-import { toolMethodsOf } from '../internal';
+import { getMetadataStorage, toolMethodsOf } from '../internal';
 
-/** A provider (or controller) whose class has `@Tool` methods. */
+/** A provider (or controller) whose class has `@Tool` methods or is an `@Agent`. */
 export type ToolProvider = {
   /** The class with the `@Tool` methods (for a request-scoped factory, the class its token names). */
   readonly type: ClassType;
@@ -18,7 +18,7 @@ export type ToolProvider = {
 };
 
 /**
- * The providers and controllers whose class (or a base class) has `@Tool` methods, each once: singletons by
+ * The providers and controllers whose class (or a base class) has `@Tool` methods, or is an `@Agent`, each once: singletons by
  * instance, request-scoped and transient providers by token.
  *
  * A singleton made by `useValue` or `useFactory` is known by the instance it produced; a request-scoped or
@@ -40,7 +40,7 @@ export function discoverToolProviders(discovery: DiscoveryService): ToolProvider
         ? asClass(wrapper.token)
         : instanceType(instance)
       : (wrapper.metatype as ClassType | null);
-    if (!type || toolMethodsOf(type).length === 0) continue;
+    if (!type || (toolMethodsOf(type).length === 0 && !getMetadataStorage().getAgent(type))) continue;
     const key = scoped ? wrapper.token : instance;
     if (!key || seen.has(key)) continue;
     seen.add(key);

@@ -1,9 +1,10 @@
 import { Inject, Injectable, type OnModuleInit, type Type } from '@nestjs/common';
 import { ContextIdFactory, DiscoveryService, ExternalContextCreator, ModuleRef, type ContextId } from '@nestjs/core';
 import { DuplicateToolNameError, toolsFrom, type ClassType, type ToolDefinition } from '../index';
-import { toolMethodsOf } from '../internal';
+import { agentOwnTools, agentToolOf, getMetadataStorage, toolMethodsOf } from '../internal';
 import { AGENT_TOOLS_OPTIONS, type AgentToolsModuleOptions } from './agent-tools.options';
 import { discoverToolProviders, type ToolProvider } from './discover-tool-providers';
+import type { AgentHost } from '../internal';
 import { enhanceTool, type ToolEnhancerSupport, type ToolHost } from './enhance-tool';
 import { hasGlobalEnhancers } from './global-enhancers';
 import { logSchemaReport } from './log-schema-report';
@@ -167,14 +168,39 @@ export class ToolRegistry implements OnModuleInit {
   private bind(instance: object, contextId?: ContextId, inquirerId?: string): ToolDefinition[] {
     // Paired by tool name, which `toolsFrom` keeps unique per class, not by position in two lists.
     const methods = new Map(toolMethodsOf(instance.constructor as ClassType).map((method) => [method.name, method]));
-    return toolsFrom([instance], this.defaults()).map((definition) => {
-      const method = methods.get(definition.schema.function.name);
-      if (!method) throw new TypeError(`no @Tool method for the tool "${definition.schema.function.name}"`);
-      const host: ToolHost = { instance, method, contextId, inquirerId };
-      const tool = enhanceTool(definition, host, this.support);
-      this.hosts.set(tool, host);
-      return tool;
-    });
+    // An agent's own methods are its tools, not the application's: bound and wrapped here, then built into it.
+    const own = isAgent(instance.constructor as ClassType);
+    return (own ? agentOwnTools(instance, this.defaults()) : toolsFrom([instance], this.defaults())).map(
+      (definition) => {
+        const method = methods.get(definition.schema.function.name);
+        if (!method) throw new TypeError(`no @Tool method for the tool "${definition.schema.function.name}"`);
+        const host: ToolHost = { instance, method, contextId, inquirerId };
+        const tool = enhanceTool(definition, host, this.support);
+        this.hosts.set(tool, host);
+        return tool;
+      },
+    );
+  }
+
+  /**
+   * The `@Agent` providers, each one tool: its tool classes' tools are those the registry bound to Nest's instances
+   * (their injected services and enhancers included), its own methods bound to its instance. Singletons only.
+   */
+  private agentEntries(agents: ToolProvider[], entries: readonly Entry[]): Entry[] {
+    const scoped = agents.filter((agent) => !agent.instance).map((agent) => agent.label);
+    if (scoped.length) throw new UnsupportedToolScopeError(scoped);
+    const instanceOf = (type: ClassType) => agents.find((agent) => agent.type === type)?.instance;
+    const host: AgentHost = {
+      toolsOf: (type) => {
+        const found = entries.filter((entry) => entry.provider.type === type);
+        return found.length ? found.flatMap((entry) => entry.tools) : undefined;
+      },
+      ownOf: (type) => {
+        const instance = instanceOf(type);
+        return instance && toolMethodsOf(type).length ? this.bind(instance) : [];
+      },
+    };
+    return agents.map((provider) => ({ provider, tools: [agentToolOf(provider.type, host)!] }));
   }
 
   private defaults(): Omit<AgentToolsModuleOptions, 'global' | 'schemaReport'> {
@@ -184,7 +210,8 @@ export class ToolRegistry implements OnModuleInit {
 
   private load(): Entry[] {
     if (this.entries) return this.entries;
-    const providers = discoverToolProviders(this.discovery);
+    const discovered = discoverToolProviders(this.discovery);
+    const providers = discovered.filter((provider) => !isAgent(provider.type));
     // Checked together, so problems and duplicate names across providers surface at bootstrap. A request-scoped
     // or transient provider has no instance yet: its definitions are checked on a bare object of its class.
     const checked = toolsFrom(
@@ -200,9 +227,19 @@ export class ToolRegistry implements OnModuleInit {
       provider,
       tools: provider.instance ? this.bind(provider.instance) : [],
     }));
+    entries.push(
+      ...this.agentEntries(
+        discovered.filter((provider) => isAgent(provider.type)),
+        entries,
+      ),
+    );
     this.all = entries.flatMap((entry) => entry.tools);
     for (const tool of this.all) this.byName.set(tool.schema.function.name, tool);
     this.entries = entries;
     return entries;
   }
+}
+
+function isAgent(type: ClassType): boolean {
+  return getMetadataStorage().getAgent(type) !== undefined;
 }

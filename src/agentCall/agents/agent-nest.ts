@@ -33,6 +33,11 @@ export type AgentNestOptions = {
   budget?: BudgetMeter;
   /** The run's prices, for the budgets of its agents. */
   prices?: Record<string, ModelPrice>;
+  /**
+   * Save the run's state with its agents under way in `children` (the run checkpoints): a child's turns checkpoint
+   * as the root's. Absent when the run does not checkpoint.
+   */
+  checkpoint?: (running: ReadonlyMap<string, RunState>) => Promise<void>;
 };
 
 /** A nested run to resume: its state and the decisions under its path (keys relative to it). */
@@ -48,6 +53,10 @@ export type ChildResume = { state: RunState; decisions: Record<string, Decision>
 export class AgentNest {
   private readonly paused = new Map<string, RunState>();
   private readonly resumes = new Map<string, ChildResume>();
+  /** The agents under way, by call id, each at its last checkpointed turn. */
+  private readonly running = new Map<string, RunState>();
+  /** Saves go out in the order the turns ended: a later state is never overwritten by an earlier one. */
+  private saving: Promise<void> = Promise.resolve();
   private channelEvents?: RunEvents;
 
   private constructor(readonly options: AgentNestOptions) {}
@@ -87,6 +96,32 @@ export class AgentNest {
   /** Whether the call `callId` runs again to resume its agent (it was counted when it first ran). */
   resuming(callId: string): boolean {
     return this.resumes.has(callId);
+  }
+
+  /** Whether the run checkpoints, so its agents' turns are to be checkpointed with it. */
+  get checkpoints(): boolean {
+    return this.options.checkpoint !== undefined;
+  }
+
+  /**
+   * The agent of `callId` ended a turn at `state`: the run saves its own state with it (and every other agent under
+   * way) in `children`. A state with pending calls is no turn to go on from: its pause reaches the run as the agent's
+   * answer (`notePause`) and is saved with the run's own turn. What the save throws ends the agent's run.
+   */
+  childTurn(callId: string, state: RunState): Promise<void> {
+    const checkpoint = this.options.checkpoint;
+    if (!checkpoint || state.pending.length) return Promise.resolve();
+    this.running.set(callId, state);
+    const running = new Map(this.running);
+    const saved = this.saving.then(() => checkpoint(running));
+    // One failed save fails its own agent, not the saves after it.
+    this.saving = saved.catch(() => undefined);
+    return saved;
+  }
+
+  /** The agent of `callId` answered (or paused): it is no longer under way. */
+  childEnded(callId: string): void {
+    this.running.delete(callId);
   }
 
   /** What the agent of `callId` resumes from, once. */

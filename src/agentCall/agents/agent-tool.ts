@@ -4,6 +4,7 @@ import { toolErrorText } from '../../text/model-text';
 import type { ToolDefinition, ToolExecuteContext, ToolExecuteResult } from '../../toolCall/type';
 import { runObservedLoop } from '../run-agent-loop';
 import { RunEvents } from '../observers';
+import type { RunState } from '../run-state';
 import type { RunAgentCallProps, RunAgentResponse } from '../type';
 import { markAgent } from './agent-marker';
 import { AgentNest } from './agent-nest';
@@ -86,6 +87,11 @@ async function runAgent<I>(spec: AgentToolSpec<I>, ctx: ToolExecuteContext<I>): 
     ...(nest?.options.prices && { prices: nest.options.prices }),
     ...(spec.maxRunAgentTimes !== undefined && { maxRunAgentTimes: spec.maxRunAgentTimes }),
     ...(resume && { resumeFrom: resume.state, decisions: resume.decisions }),
+    // The child's turns checkpoint as the root's: a resume without decisions continues it where it stopped. Once the
+    // call is aborted its parent has answered it already, so the turn a stopped child ends is not saved over that.
+    ...(nest?.checkpoints && {
+      onCheckpoint: (state: RunState) => (ctx.signal?.aborted ? undefined : nest.childTurn(ctx.call.id, state)),
+    }),
   };
   const channel = nest?.channel ?? new RunEvents([], undefined);
   const observer = forwardEvents(channel, path, (usages) => nest?.options.takeUsages(usages));
@@ -94,7 +100,7 @@ async function runAgent<I>(spec: AgentToolSpec<I>, ctx: ToolExecuteContext<I>): 
     agents: [...place.agents, spec.name],
     spanName: `invoke_agent ${spec.name}`,
     ...(nest?.options.budget && { budget: nest.options.budget }),
-  });
+  }).finally(() => nest?.childEnded(ctx.call.id));
   return answerOf(spec.name, result, ctx.call.id, nest);
 }
 

@@ -14,7 +14,8 @@ export type FoldedPending = {
  * Fold the pending calls agents made into the calls that started those agents: each agent call becomes one approval
  * entry, approved when every pending call under it has a decision keyed by its whole path
  * (`[...agentPath, call.id].join('/')`); a bare call id decides nothing nested. Each agent gets only the decisions
- * under its own path, re-keyed relative to it. The run's own entries and decisions pass as they are.
+ * under its own path, re-keyed relative to it. An agent saved under way (in `children` with nothing pending) becomes an
+ * approved entry that resumes it with no decisions. The run's own entries and decisions pass as they are.
  *
  * @internal
  */
@@ -24,7 +25,7 @@ export function foldNestedPending(
   messages: readonly ChatCompletionMessageParam[],
   children: Readonly<Record<string, RunState>> | undefined,
 ): FoldedPending {
-  if (!pending.some((entry) => entry.agentPath?.length)) {
+  if (children === undefined && !pending.some((entry) => entry.agentPath?.length)) {
     return { pending: pending.slice(), decisions: decisions && { ...decisions }, children: new Map() };
   }
   const own: Record<string, Decision> = {};
@@ -52,6 +53,15 @@ export function foldNestedPending(
     else group.decided = false;
   }
   const resumes = new Map<string, ChildResume>();
+  // An agent saved under way (no pending call of its own) goes on without a decision, from its last turn.
+  for (const [callId, state] of Object.entries(children ?? {})) {
+    if (groups.has(callId)) continue;
+    const call = callOf(messages, callId);
+    if (!call) continue;
+    folded.push({ kind: 'approval', call, params: undefined });
+    own[callId] = { approve: true };
+    resumes.set(callId, { state, decisions: {} });
+  }
   for (const [callId, group] of groups) {
     const state = children?.[callId];
     if (!group.decided || state === undefined) continue;
