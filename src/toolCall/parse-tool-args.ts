@@ -33,4 +33,3 @@ export function parseToolArgs(
   }
   return { params: parsed.data };
 }
-

@@ -111,12 +111,12 @@ describe('property: tool calls under caps, retries and repairs', () => {
           expect(seen.unvalidated).toEqual([]);
           expect(seen.mostTotal).toBeLessThanOrEqual(toolConcurrency);
           toolSpecs.forEach((spec, i) => {
-            if (spec.cap !== undefined)
-              expect(seen.mostPerTool.get(toolName(i)) ?? 0).toBeLessThanOrEqual(spec.cap);
+            if (spec.cap !== undefined) expect(seen.mostPerTool.get(toolName(i)) ?? 0).toBeLessThanOrEqual(spec.cap);
           });
           callSpecs.forEach((spec, n) => {
             const tool = toolSpecs[spec.tool];
-            const runs = !tool || (!spec.valid && tool.repair !== 'fix') ? 0 : Math.min(spec.failures + 1, tool.attempts);
+            const runs =
+              !tool || (!spec.valid && tool.repair !== 'fix') ? 0 : Math.min(spec.failures + 1, tool.attempts);
             expect([n, seen.runs.get(n) ?? 0]).toEqual([n, runs]);
             const text = String(answers[n].content);
             if (runs > 0 && spec.failures < tool.attempts) expect(text.endsWith(`ok ${n}`)).toBe(true);

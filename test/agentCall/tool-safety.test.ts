@@ -1,8 +1,4 @@
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
 import type { AfterToolCallEvent } from '../../src/agentCall/type';
 import { ToolDefinitionError } from '../../src/errors/tool-definition.error';
@@ -285,7 +281,12 @@ describe('tool safety in runAgentLoop', () => {
       const usualText = usual.completeMessages.at(-2)?.content;
       expect(usualText).toBe('Invalid arguments for tool "weather":\ncity: must be a non-empty string');
 
-      for (const repair of [() => '{"city": ""}', () => undefined, () => Promise.reject(new Error('no')), () => 'nope']) {
+      for (const repair of [
+        () => '{"city": ""}',
+        () => undefined,
+        () => Promise.reject(new Error('no')),
+        () => 'nope',
+      ]) {
         let asked = 0;
         const tool = weather({
           repairArguments: () => {

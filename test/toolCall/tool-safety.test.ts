@@ -3,7 +3,11 @@ import type { ChatCompletionMessageToolCall } from '../../src/llm/type';
 import { runTool } from '../../src/toolCall/run-tool';
 import type { RunToolResult, ToolDefinition } from '../../src/toolCall/type';
 
-const call: ChatCompletionMessageToolCall = { id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{}' } };
+const call: ChatCompletionMessageToolCall = {
+  id: 'call_1',
+  type: 'function',
+  function: { name: 'lookup', arguments: '{}' },
+};
 const messages = [{ role: 'user' as const, content: 'hi' }];
 
 /** A tool whose runs answer in turn from `script`: a value to return, or an error to throw. */
