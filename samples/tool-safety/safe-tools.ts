@@ -81,7 +81,7 @@ export function unquoteNumbers({ raw, issues }: RepairArgumentsInput): string | 
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
   const failing = new Set(issues.map((issue) => issue.split(':')[0]));
   const numeric = (value: unknown) => typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim());
-  const fixed = Object.entries(args).map(([key, value]) => [
+  const fixed = Object.entries(args as Record<string, unknown>).map(([key, value]) => [
     key,
     failing.has(key) && numeric(value) ? Number(value) : value,
   ]);

@@ -37,9 +37,11 @@ export function toolSafetyProblems({ idempotent, concurrency, retry, repairArgum
  *
  * @internal
  */
-export function checkToolSafety(tools: readonly ToolDefinition[]): ToolDefinitionError | undefined {
+export function checkToolSafety(tools: readonly ToolDefinition<unknown>[]): ToolDefinitionError | undefined {
   const problems: ToolDefinitionProblem[] = [];
-  if (!Array.isArray(tools)) return undefined;
+  // Read as a flag: `Array.isArray` would narrow the list to `any[]`.
+  const isList: boolean = Array.isArray(tools);
+  if (!isList) return undefined;
   for (const tool of tools) {
     if (typeof tool !== 'object' || tool === null) continue;
     const found = toolSafetyProblems(tool);

@@ -255,6 +255,7 @@ describe('tool safety in runAgentLoop', () => {
         tools: [tool],
         onAfterToolCall: (e) => events.push(e),
       });
+      expect(result.stopReason).toBe('completed');
       expect(seen).toEqual([
         {
           raw: '{"city": 75001}',
