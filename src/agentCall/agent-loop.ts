@@ -15,6 +15,7 @@ import type {
   OutputItem,
   UsageItem,
 } from '../llm/type';
+import { checkToolSafety } from '../toolCall/check-tool-safety';
 import { duplicateToolName } from '../toolCall/run-tool';
 import type { ToolExecuteResult } from '../toolCall/type';
 import { outputFeedback } from '../text/output-feedback';
@@ -172,6 +173,7 @@ export class AgentLoop {
     // Options that cannot be kept: refused before anything runs, like an unreadable state.
     const refused =
       this.entryRefusal ??
+      checkToolSafety(this.props.tools) ??
       (this.props.fallback === undefined ? undefined : checkFallback(this.props.fallback)) ??
       (this.props.budget === undefined ? undefined : checkBudget(this.props));
     if (refused) {
@@ -289,7 +291,7 @@ export class AgentLoop {
     const cap = this.props.maxToolCallsPerTurn ?? DEFAULT_MAX_TOOL_CALLS_PER_TURN;
     const capped = calls.length > cap ? calls.slice(0, cap) : calls;
     await this.toolSearch?.noteCalls(capped);
-    const { pending: approvals, parsed } = await findApprovals(capped, this.props.tools);
+    const { pending: approvals, parsed } = await findApprovals(capped, this.props.tools, this.props.repairArguments);
     const runnable = capped.filter((_, i) => approvals[i] === undefined);
     const results = runnable.length ? await this.tools.run(runnable, snapshot, this.durable, parsed) : [];
     let stop = false;

@@ -2,8 +2,9 @@ import type { ChatCompletionMessageToolCall } from '../llm/type';
 import { DEFAULT_MAX_ARGS_LENGTH } from '../constants';
 import { toolErrorText } from '../text/model-text';
 import { safeParseJsonArgs } from '../toolCall/parse-json-args';
-import { findTool, parseToolArgs } from '../toolCall/run-tool';
-import type { RunToolResult, ToolDefinition } from '../toolCall/type';
+import { readCallArgs } from '../toolCall/repair-arguments';
+import { findTool } from '../toolCall/run-tool';
+import type { RepairArguments, RunToolResult, ToolDefinition } from '../toolCall/type';
 import type { PendingCall } from './run-state';
 
 /** The text the model reads for a call a person rejected. */
@@ -17,8 +18,11 @@ export function rejectionResponse(reason: string | undefined): string {
   return reason ? `${REJECTED_RESPONSE}: ${reason}` : REJECTED_RESPONSE;
 }
 
-/** A call found and parsed before it runs: its params, or the result that answers it without running. */
-export type ParsedCall = { params: unknown } | RunToolResult;
+/**
+ * A call found and parsed before it runs: its params (and the arguments they came from, when a repair made them
+ * valid), or the result that answers it without running.
+ */
+export type ParsedCall = { params: unknown; repairedArguments?: string } | RunToolResult;
 
 /** The calls of one turn that wait for a person (by index), and what the others' parse gave, for their run. */
 export type TurnApprovals = {
@@ -31,12 +35,14 @@ export type TurnApprovals = {
  * The calls of one turn that must wait for a person, by index (the others run now). A call waits when its tool
  * sets `needsApproval` and its arguments are valid: an unknown tool or invalid arguments are answered as `runTool`
  * answers them, without asking anyone. The arguments are parsed once, as `runTool` parses them (the tool's
- * `parseParams`, else the default caps), and the predicate and the run see the same params. A predicate that
+ * `parseParams`, else the default caps, then a repair when they fail), and the predicate and the run see the same
+ * params. A predicate that
  * throws counts as "ask": a broken check must not let a guarded call through.
  */
 export async function findApprovals(
   calls: readonly ChatCompletionMessageToolCall[],
   tools: ToolDefinition[],
+  repairArguments?: RepairArguments,
 ): Promise<TurnApprovals> {
   const pending = new Array<PendingCall | undefined>(calls.length);
   const parsed = new Map<ChatCompletionMessageToolCall, ParsedCall>();
@@ -44,7 +50,7 @@ export async function findApprovals(
     const call = calls[i];
     const tool = findTool(tools, call.function?.name);
     if (!tool?.needsApproval) continue;
-    const read = parseToolArgs(tool, call);
+    const read = await readCallArgs(tool, call, repairArguments);
     if ('outcome' in read || !(await needsApproval(tool, call, read.params))) {
       parsed.set(call, read);
       continue;

@@ -2,8 +2,17 @@ import { RunAbortedError } from '../errors/run-aborted.error';
 import { journalKey, type ToolJournal } from '../toolCall/journal';
 import { normalizeToolResult } from '../toolCall/normalize-tool-result';
 import { toolErrorText } from '../text/model-text';
+import { withRepairNote } from '../toolCall/repair-arguments';
 import { findTool, runParsedTool, runTool } from '../toolCall/run-tool';
-import type { RunToolResult, ToolDefinition, ToolExecuteResult, ToolOutcome, ToolProgress } from '../toolCall/type';
+import { runCapped, type JobCap } from '../toolCall/tool-concurrency';
+import type {
+  RepairArguments,
+  RunToolResult,
+  ToolDefinition,
+  ToolExecuteResult,
+  ToolOutcome,
+  ToolProgress,
+} from '../toolCall/type';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
 import type { ParsedCall } from './approvals';
 import { RunEvents } from './observers';
@@ -44,10 +53,13 @@ export type RunToolCallsProps = {
   keyPrefix?: string;
   /** A call whose result only holds its place until a nested run resumes (a paused agent): never journaled. */
   held?: (call: ChatCompletionMessageToolCall) => boolean;
+  /** The run's `repairArguments`, for tools without their own. */
+  repairArguments?: RepairArguments;
 };
 
 /**
- * Run one turn's tool calls, at most `concurrency` at once, and return their results in call order.
+ * Run one turn's tool calls, at most `concurrency` at once (and at most a tool's own `concurrency` of its calls),
+ * and return their results in call order.
  * A call not yet started when the run is aborted, or once an earlier call paused (`interactive`) or stopped the
  * run, is answered without running (`outcome: 'skipped'`), so every call still gets exactly one result; calls
  * already running finish. With a journal, a call recorded there is not executed again: its
@@ -72,17 +84,32 @@ export async function runToolCalls({
   nest,
   keyPrefix = '',
   held,
+  repairArguments,
 }: RunToolCallsProps): Promise<RunToolResult[]> {
   const run = (
     call: ChatCompletionMessageToolCall,
     idempotencyKey: string | undefined,
     onProgress: ((progress: ToolProgress) => void) | undefined,
   ): Promise<RunToolResult> => {
-    const props = { call, messages, tools, signal, defaultTimeoutMs, idempotencyKey, caller, nest, onProgress };
+    const props = {
+      call,
+      messages,
+      tools,
+      signal,
+      defaultTimeoutMs,
+      idempotencyKey,
+      caller,
+      nest,
+      onProgress,
+      repairArguments,
+    };
     const known = parsed?.get(call);
     const tool = known && findTool(tools, call.function.name);
     if (!known || !tool) return runTool(props);
-    return 'outcome' in known ? Promise.resolve(known) : runParsedTool(tool, known.params, props);
+    if ('outcome' in known) return Promise.resolve(known);
+    const repaired = known.repairedArguments;
+    const result = runParsedTool(tool, known.params, props);
+    return repaired === undefined ? result : result.then((done) => withRepairNote(done, repaired));
   };
   const results = new Array<RunToolResult>(calls.length);
   // Set once a call pauses (`interactive`) or stops the run: calls not started by then never start.
@@ -126,8 +153,8 @@ export async function runToolCalls({
     if (admit && !admit(call)) return { response: budgetSpentText(call), outcome: 'skipped' };
     const result = await run(call, idempotencyKey, onProgress);
     if (held?.(call)) return result;
-    // The raw error stays in this process: it is for logs, and rarely survives serialisation anyway.
-    const { error: _raw, ...journaled } = result;
+    // The raw errors stay in this process: they are for logs, and rarely survive serialisation anyway.
+    const { error: _raw, attemptErrors: _attempts, ...journaled } = result;
     try {
       await journal.set(idempotencyKey, journaled);
     } catch (error) {
@@ -152,6 +179,9 @@ export async function runToolCalls({
         durationMs: result.outcome === 'skipped' ? 0 : performance.now() - started,
       };
       if (result.error !== undefined) event.error = result.error;
+      if (result.attempts !== undefined) event.attempts = result.attempts;
+      if (result.attemptErrors !== undefined) event.attemptErrors = result.attemptErrors;
+      if (result.repairedArguments !== undefined) event.repairedArguments = result.repairedArguments;
       if (model !== undefined) event.model = model;
       events.emit('toolEnd', event);
     }
@@ -161,11 +191,11 @@ export async function runToolCalls({
     for (let i = 0; i < calls.length; i++) await runOne(i);
     return results;
   }
-  let next = 0;
-  const worker = async () => {
-    while (next < calls.length) await runOne(next++);
+  const capOf = (index: number): JobCap | undefined => {
+    const tool = findTool(tools, calls[index].function?.name);
+    return tool?.concurrency === undefined ? undefined : { key: tool, limit: tool.concurrency };
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, worker));
+  await runCapped({ count: calls.length, concurrency, capOf, run: runOne });
   return results;
 }
 

@@ -159,6 +159,10 @@ export class RunTracing {
     open.response = e.response;
     span.setAttribute('agentcall.tool.outcome', e.outcome);
     span.setAttribute('agentcall.tool.response_chars', e.response.length);
+    if (e.attempts !== undefined) span.setAttribute('agentcall.tool.attempts', e.attempts);
+    // Each failed run before the last, as the run's own error is recorded: kind and masked message, no stack.
+    for (const failed of e.attemptErrors ?? []) span.recordException(exceptionOf(failed));
+    if (e.repairedArguments !== undefined) span.setAttribute('agentcall.tool.arguments_repaired', true);
     // Opt-in only: arguments and results may hold personal data; secrets are masked even then.
     if (this.traceContent) {
       span.setAttribute('gen_ai.tool.call.arguments', modelSafeText(e.call.function.arguments, CONTENT_MAX_CHARS));
@@ -189,10 +193,7 @@ export class RunTracing {
     span.setAttribute('gen_ai.usage.output_tokens', result.outputTokens);
     if (result.error) {
       // Without the stack: its first line repeats the message unmasked.
-      span.recordException({
-        name: result.error.name,
-        message: modelSafeText(result.error.message, ERROR_MAX_CHARS),
-      });
+      span.recordException(exceptionOf(result.error));
       fail(span, result.error, errorType(result.error));
     }
     span.end();
@@ -274,6 +275,12 @@ function quietly(record: () => void): void {
   } catch {
     // Tracing observes the run: a tracer or exporter that throws loses a span, never the run.
   }
+}
+
+/** An error as a span's exception event: its kind and masked, cut message; never its stack. */
+function exceptionOf(error: unknown): { name: string; message: string } {
+  if (error instanceof Error) return { name: error.name, message: modelSafeText(error.message, ERROR_MAX_CHARS) };
+  return { name: 'Error', message: modelSafeText(toModelText(error), ERROR_MAX_CHARS) };
 }
 
 function fail(span: AgentSpan, error: unknown, type: string): void {

@@ -56,6 +56,7 @@ export class ToolCallRunner {
       admit: this.admit,
       model: identity.model,
       parsed,
+      repairArguments: props.repairArguments,
       ...this.nesting,
     });
   }

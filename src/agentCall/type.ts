@@ -9,7 +9,14 @@ import type {
   UsageItem,
 } from '../llm/type';
 import type { ToolJournal } from '../toolCall/journal';
-import type { ToolDefinition, ToolExecuteResult, ToolInteractive, ToolOutcome, ToolProgress } from '../toolCall/type';
+import type {
+  RepairArguments,
+  ToolDefinition,
+  ToolExecuteResult,
+  ToolInteractive,
+  ToolOutcome,
+  ToolProgress,
+} from '../toolCall/type';
 import type { ModelPrice, RunBudget } from './budget-types';
 import type { FallbackEntry } from './fallback-entry';
 import type { OutputMode, OutputProfile, OutputSpec } from './output-types';
@@ -116,6 +123,12 @@ export type AfterToolCallEvent = {
   error?: unknown;
   /** Wall-clock time from the call's start to its result, in milliseconds (0 for a call that never started). */
   durationMs: number;
+  /** How many times the tool ran for the call, for a tool with `retry` (the first run included). */
+  attempts?: number;
+  /** What each failed run before the last threw, oldest first (with `retry`); unmasked, for logs. */
+  attemptErrors?: unknown[];
+  /** The arguments the call ran with, when `repairArguments` corrected the model's (JSON text). */
+  repairedArguments?: string;
   /**
    * With `runAgentLoop({ fallback })`: the model that made the call (the one the run is on), on calls the loop runs.
    * Absent without a `fallback` list.
@@ -254,6 +267,11 @@ export type RunAgentCallProps<T = unknown> = ResponseEvents & {
 
   /** How many of one turn's tool calls run at once (default 1: in order); messages stay in call order. */
   toolConcurrency?: number;
+  /**
+   * Correct tool arguments that failed to parse or validate, for tools without a `repairArguments` of their own:
+   * called once per such call; what it returns is validated again before the tool runs.
+   */
+  repairArguments?: RepairArguments;
   /**
    * Most tool calls of one turn that are run (default `DEFAULT_MAX_TOOL_CALLS_PER_TURN`, 64); each call past it gets
    * a tool message saying it was not run, so a model cannot fire a side-effecting tool thousands of times at once.

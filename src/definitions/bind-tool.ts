@@ -57,6 +57,10 @@ export function bindTool(
       return result;
     },
     ...(timeoutMs !== undefined && { timeoutMs }),
+    ...(blueprint.idempotent !== undefined && { idempotent: blueprint.idempotent }),
+    ...(blueprint.concurrency !== undefined && { concurrency: blueprint.concurrency }),
+    ...(blueprint.retry !== undefined && { retry: { ...blueprint.retry } }),
+    ...(blueprint.repairArguments !== undefined && { repairArguments: blueprint.repairArguments }),
     // The validated arguments are always a plain-keyed object (the DTO or the synthesized arguments class).
     ...(blueprint.needsApproval !== undefined && {
       needsApproval: blueprint.needsApproval as ToolDefinition<object>['needsApproval'],

@@ -3,6 +3,7 @@ import type { ToolDefinitionProblem } from '../errors/tool-definition.error';
 import type { ChatCompletionTool } from '../llm/type';
 import type { ClassType } from '../metadata/options';
 import type { ToolMetadata } from '../metadata/tool-metadata';
+import { toolSafetyProblems } from '../toolCall/check-tool-safety';
 import type { ToolParseResult } from '../toolCall/type';
 import { buildParametersSchema } from './schema/build-parameters-schema';
 import { collectClassGraph } from './model/collect-class-graph';
@@ -39,6 +40,10 @@ export type ToolBlueprint = {
   readonly argsClass: ClassType;
   readonly strict?: boolean;
   readonly timeoutMs?: number;
+  readonly idempotent?: boolean;
+  readonly concurrency?: number;
+  readonly retry?: ToolMetadata['retry'];
+  readonly repairArguments?: ToolMetadata['repairArguments'];
   readonly needsApproval?: ToolMetadata['needsApproval'];
   readonly deferred?: boolean;
   readonly title?: string;
@@ -71,6 +76,7 @@ export function buildToolBlueprint(className: string, tool: ToolMetadata): ToolB
     ...(TOOL_NAME_PATTERN.test(tool.name)
       ? []
       : [at(`tool name "${tool.name}" is invalid; it must match ${TOOL_NAME_PATTERN}`)]),
+    ...toolSafetyProblems(tool).map((message) => at(message)),
     ...plan.problems.map((problem) => at(problem.message, problem.parameterIndex)),
     ...graph.classes.flatMap((type) =>
       getClassModel(type).problems.map(({ propertyName, message }) =>
@@ -101,6 +107,10 @@ export function buildToolBlueprint(className: string, tool: ToolMetadata): ToolB
     argsClass: plan.argsClass,
     strict: tool.strict,
     timeoutMs: tool.timeoutMs,
+    idempotent: tool.idempotent,
+    concurrency: tool.concurrency,
+    retry: tool.retry,
+    repairArguments: tool.repairArguments,
     needsApproval: tool.needsApproval,
     deferred: tool.deferred,
     title: tool.title,

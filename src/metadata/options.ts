@@ -22,6 +22,31 @@ export type ToolOptions = {
   /** Abort the tool's signal and answer the model with a timeout message after this many milliseconds. */
   timeoutMs?: number;
   /**
+   * Running a call twice changes nothing more than running it once (a lookup, or a write the external API
+   * deduplicates by `ctx.idempotencyKey`). Required for `retry`: `toolsFrom` refuses `retry` without it.
+   */
+  idempotent?: boolean;
+  /** Most calls of this tool in flight at once within a run (a rate-limited API); other tools' calls run beside. */
+  concurrency?: number;
+  /**
+   * Run a failed call again, with the same `ctx.idempotencyKey` (only with `idempotent: true`): `attempts` counts
+   * every run, the first included; `backoffMs` is the wait before the second, doubled before each later one;
+   * `retryOn` chooses the failures worth another run (default: every error and timeout). The type is
+   * `ToolRetry`'s, spelled out here (a type test keeps the two equal).
+   *
+   * @example @Tool({ idempotent: true, retry: { attempts: 3, backoffMs: 200 } })
+   */
+  retry?: { attempts: number; backoffMs?: number; retryOn?: (error: unknown) => boolean };
+  /**
+   * Correct arguments that failed to parse or validate, once per call: return JSON text (validated again before
+   * the method runs) or nothing. The type is `RepairArguments`'s, spelled out here (a type test keeps them equal).
+   */
+  repairArguments?: (input: {
+    raw: string;
+    issues: string[];
+    tool: { name: string; description?: string; parameters?: Record<string, unknown> };
+  }) => string | undefined | Promise<string | undefined>;
+  /**
    * Ask a person before each call runs: `true`, or a predicate over the call and its validated arguments. Inside
    * `runAgentLoop` such a call waits in the run state's `pending` until `decisions` approve or reject it.
    *

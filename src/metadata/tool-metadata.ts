@@ -10,6 +10,10 @@ export type ToolMetadata = {
   readonly description?: string;
   readonly strict?: boolean;
   readonly timeoutMs?: number;
+  readonly idempotent?: boolean;
+  readonly concurrency?: number;
+  readonly retry?: ToolOptions['retry'];
+  readonly repairArguments?: ToolOptions['repairArguments'];
   readonly needsApproval?: ToolOptions['needsApproval'];
   readonly deferred?: boolean;
   readonly title?: string;

@@ -4,10 +4,14 @@ import { ToolCallRejectedError } from '../errors/tool-call-rejected.error';
 import { ToolTimeoutError } from '../errors/tool-timeout.error';
 import { LazyAbort } from '../utils/lazy-abort';
 import { getErrText } from '../text/error-text';
-import { modelSafeText, toolErrorText, toolNotFoundText } from '../text/model-text';
-import { parseDefaultArgs } from './parse-json-args';
+import { toolErrorText, toolNotFoundText } from '../text/model-text';
 import { normalizeToolResult } from './normalize-tool-result';
-import type { RunToolResult, ToolDefinition, ToolLogLevel, ToolParseResult, ToolProgress } from './type';
+import { parseToolArgs } from './parse-tool-args';
+import { readCallArgs, withRepairNote } from './repair-arguments';
+import { retryOf, runWithRetry } from './tool-retry';
+import type { RepairArguments, RunToolResult, ToolDefinition, ToolLogLevel, ToolProgress } from './type';
+
+export { parseToolArgs };
 
 /** Arguments of {@link runTool}. */
 export type RunToolProps = {
@@ -28,6 +32,8 @@ export type RunToolProps = {
   onProgress?: (progress: ToolProgress) => void;
   /** Hears the tool's `ctx.log(level, data)`. */
   onLog?: (level: ToolLogLevel, data: unknown) => void;
+  /** Corrects arguments that failed to parse or validate, for tools without a `repairArguments` of their own. */
+  repairArguments?: RepairArguments;
 };
 
 /**
@@ -42,6 +48,11 @@ export type RunToolProps = {
  * - `timeoutMs` passes → `Tool error: <name> timed out after <ms> ms` (`timeout`; the tool's signal is aborted)
  * - the run is aborted → `Tool error: <name> was aborted` (`aborted`; without waiting for a tool that ignores its signal)
  *
+ * A tool declared `idempotent: true` with a `retry` runs again after an error or a timeout, up to `retry.attempts`
+ * runs in all (`attempts` and `attemptErrors` say what happened). Arguments that fail to parse or validate go once
+ * to the tool's `repairArguments` (else `props.repairArguments`); corrected text that validates runs the tool, and
+ * the response says the arguments were repaired.
+ *
  * It never throws, whatever the tool does.
  *
  * @example
@@ -52,48 +63,35 @@ export async function runTool(props: RunToolProps): Promise<RunToolResult> {
   const { call, tools } = props;
   const tool = findTool(tools, call?.function?.name);
   if (!tool) return { response: toolNotFoundText(call?.function?.name, toolNames(tools)), outcome: 'not_found' };
-  const parsed = parseToolArgs(tool, call);
-  if ('outcome' in parsed) return parsed;
-  return runParsedTool(tool, parsed.params, props);
-}
-
-/**
- * Parse and validate a call's arguments as {@link runTool} does (the tool's `parseParams`, else the default caps):
- * the params, or the result that answers the call.
- *
- * @internal
- */
-export function parseToolArgs(
-  tool: ToolDefinition,
-  call: ChatCompletionMessageToolCall,
-): { params: unknown } | RunToolResult {
-  const name = call.function.name;
-  const rawArgs = call.function.arguments ?? '';
-  let parsed: ToolParseResult<unknown>;
-  try {
-    parsed = tool.parseParams ? tool.parseParams(rawArgs) : parseDefaultArgs(rawArgs);
-  } catch (error) {
-    return { response: toolErrorText(getErrText(error)), outcome: 'invalid_arguments', error };
+  // Without a repair at hand the parse stays synchronous: most calls pay nothing for the feature.
+  if (tool.repairArguments === undefined && props.repairArguments === undefined) {
+    const parsed = parseToolArgs(tool, call);
+    return 'outcome' in parsed ? parsed : runParsedTool(tool, parsed.params, props);
   }
-  // A hand-written parser may return anything; only a real success runs the tool, and the model always gets text.
-  if (parsed?.success !== true) {
-    const message = typeof parsed?.errorMessage === 'string' ? parsed.errorMessage : undefined;
-    return {
-      response: modelSafeText(message ?? `Invalid arguments for ${name}`),
-      outcome: 'invalid_arguments',
-      error: message ?? parsed,
-    };
-  }
-  return { params: parsed.data };
+  const read = await readCallArgs(tool, call, props.repairArguments);
+  if ('outcome' in read) return read;
+  const result = await runParsedTool(tool, read.params, props);
+  return read.repairedArguments === undefined ? result : withRepairNote(result, read.repairedArguments);
 }
 
 /**
  * The rest of {@link runTool} for a call already found and parsed: execute with `params`, under the timeout and the
- * run's signal.
+ * run's signal, again after a failure when the tool's `retry` allows it.
  *
  * @internal
  */
-export async function runParsedTool(
+export function runParsedTool(
+  tool: ToolDefinition,
+  params: unknown,
+  props: Omit<RunToolProps, 'tools'>,
+): Promise<RunToolResult> {
+  const retry = retryOf(tool);
+  if (!retry) return runAttempt(tool, params, props);
+  return runWithRetry(props.call.function.name, retry, () => runAttempt(tool, params, props), props.signal);
+}
+
+/** One run of a parsed call: execute with `params`, under the timeout and the run's signal. */
+async function runAttempt(
   tool: ToolDefinition,
   params: unknown,
   {

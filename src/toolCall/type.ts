@@ -141,7 +141,46 @@ export type ToolOutcome =
 export type RunToolResult = ToolExecuteResult & {
   outcome: ToolOutcome;
   error?: unknown;
+  /** How many times the tool ran for this call, when its `retry` let it run more than once. */
+  attempts?: number;
+  /** What each failed run before the last threw (with `retry`), oldest first; unmasked, for logs. */
+  attemptErrors?: unknown[];
+  /** The arguments the call ran with, when `repairArguments` corrected the model's (JSON text, as validated). */
+  repairedArguments?: string;
 };
+
+/**
+ * When a failed call runs again (`ToolDefinition.retry`). Only for a tool declared `idempotent: true`: every run of
+ * the call gets the same `ctx.idempotencyKey`, so an external API that deduplicates by it does the work once.
+ */
+export type ToolRetry = {
+  /** How many times a call may run in all, the first run included (2: one retry). */
+  attempts: number;
+  /** The wait before the second run, in milliseconds, doubled before each later one (default 0: at once). */
+  backoffMs?: number;
+  /**
+   * Whether a failure is worth another run, given what the tool threw (a `ToolTimeoutError` for a timeout). Default:
+   * every thrown error and every timeout; a refusal (`ToolCallRejectedError`) or an abort never runs again.
+   */
+  retryOn?: (error: unknown) => boolean;
+};
+
+/** What a `repairArguments` function is given: a call whose arguments failed to parse or validate. */
+export type RepairArgumentsInput = {
+  /** The arguments as the model sent them. */
+  raw: string;
+  /** The problems the model would read, one per entry, each naming its field (`city: city must be a string`). */
+  issues: string[];
+  /** The tool the call named, as the model was shown it. */
+  tool: { name: string; description?: string; parameters?: Record<string, unknown> };
+};
+
+/**
+ * Correct a call's arguments: return them as JSON text, or nothing to leave the call invalid. Called at most once
+ * per call; what it returns is parsed and validated again before the tool runs, so it can never make a tool run
+ * with arguments that were not validated.
+ */
+export type RepairArguments = (input: RepairArgumentsInput) => string | undefined | Promise<string | undefined>;
 
 /**
  * A tool: the schema the model sees, how its arguments are parsed, and what it does.
@@ -161,6 +200,24 @@ export type ToolDefinition<P = any> = {
   execute: (ctx: ToolExecuteContext<P>) => Promise<ToolExecuteResult>;
   /** Abort the tool's signal and answer the model with a timeout message after this many milliseconds. */
   timeoutMs?: number;
+  /**
+   * Running a call again changes nothing more than running it once (a lookup, or a write the external API
+   * deduplicates by `ctx.idempotencyKey`). Required for `retry`: `runAgentLoop` refuses a tool with `retry` and
+   * without it (`ToolDefinitionError`), as a blind retry of a payment pays twice.
+   */
+  idempotent?: boolean;
+  /**
+   * Most calls of this tool in flight at once within a run (a rate-limited API): with `toolConcurrency` above it,
+   * other tools' calls run beside them. Tool messages stay in call order.
+   */
+  concurrency?: number;
+  /** Run a failed call again (only with `idempotent: true`); see {@link ToolRetry}. */
+  retry?: ToolRetry;
+  /**
+   * Correct arguments that failed to parse or validate, once per call (see {@link RepairArguments}); overrides the
+   * run's `repairArguments`. The model reads that its arguments were repaired.
+   */
+  repairArguments?: RepairArguments;
   /**
    * Ask a person before running a call (after its arguments are validated): `true`, or a predicate over the
    * call and its params. Inside `runAgentLoop` such a call becomes a `pending` entry of the run state and
