@@ -7,7 +7,14 @@ import { getErrText } from '../text/error-text';
 import { modelSafeText, toolErrorText, toolNotFoundText } from '../text/model-text';
 import { parseDefaultArgs } from './parse-json-args';
 import { normalizeToolResult } from './normalize-tool-result';
-import type { RunToolResult, ToolDefinition, ToolLogLevel, ToolParseResult, ToolProgress } from './type';
+import type {
+  RunToolResult,
+  ToolDefinition,
+  ToolInputAnswer,
+  ToolLogLevel,
+  ToolParseResult,
+  ToolProgress,
+} from './type';
 
 /** Arguments of {@link runTool}. */
 export type RunToolProps = {
@@ -28,6 +35,8 @@ export type RunToolProps = {
   onProgress?: (progress: ToolProgress) => void;
   /** Hears the tool's `ctx.log(level, data)`. */
   onLog?: (level: ToolLogLevel, data: unknown) => void;
+  /** Handed to the tool as `ctx.answer`: what a person answered to what it asked on an earlier run. */
+  answer?: ToolInputAnswer;
 };
 
 /**
@@ -106,6 +115,7 @@ export async function runParsedTool(
     nest,
     onProgress,
     onLog,
+    answer,
   }: Omit<RunToolProps, 'tools'>,
 ): Promise<RunToolResult> {
   const name = call.function.name;
@@ -113,6 +123,7 @@ export async function runParsedTool(
     idempotencyKey,
     progress: onProgress ? listened(onProgress) : NOOP,
     log: onLog ? listened(onLog) : NOOP,
+    answer,
   };
   const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
   // The tool's own signal, so listeners it (or a client it hands the signal to) adds never pile up on a signal
@@ -155,6 +166,7 @@ type CallExtras = {
   idempotencyKey: string | undefined;
   progress: (progress: ToolProgress) => void;
   log: (level: ToolLogLevel, data: unknown) => void;
+  answer: ToolInputAnswer | undefined;
 };
 
 /** What `ctx.progress` and `ctx.log` are where nobody listens: one function for every call. */
@@ -198,6 +210,7 @@ function lazySignalContext(
   if (key.idempotencyKey !== undefined) ctx.idempotencyKey = key.idempotencyKey;
   ctx.progress = key.progress;
   ctx.log = key.log;
+  if (key.answer !== undefined) ctx.answer = key.answer;
   if (nest) ctx.nest = nest;
   owners.set(ctx, own);
   return ctx;
