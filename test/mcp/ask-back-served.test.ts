@@ -166,6 +166,12 @@ describe('a served tool asks back: input_required with a signed requestState, or
     await Promise.all([declining.close(), accepting.close()]);
   });
 
+  it('a stateSecret too short to sign with is refused when the endpoint is made, not on some later request', () => {
+    const make = () =>
+      createMcpHttpHandler(toolsFrom(tools), { name: 'seats', version: '1.0.0', stateSecret: 'short' });
+    expect(make).toThrow(RangeError);
+  });
+
   it('a 2025-11-25 session is asked with an elicitation request, and a cancel reaches the method as ctx.answer', async () => {
     const asked: string[] = [];
     const accepting = await connect(a, {
