@@ -121,6 +121,7 @@ export type {
   ToolAnnotations,
   ToolEmbeddedResource,
   ToolLogLevel,
+  ToolInputAnswer,
 } from './toolCall/type';
 
 export { createLLMResponse } from './llm/request';

@@ -9,7 +9,7 @@ import {
   type AuthInfo,
 } from '@modelcontextprotocol/server';
 import { hostOriginProblem } from './check-host-origin';
-import { buildMcpServer, servedTools, type ServedTools } from './create-mcp-server';
+import { askBackOf, buildMcpServer, servedTools, type ServedTools } from './create-mcp-server';
 import type { McpHttpOptions, McpToolSource } from './mcp-server-options';
 import { McpSessions, type McpSession } from './mcp-sessions';
 import { sendWebResponse, toWebRequest } from './node-web-bridge';
@@ -83,6 +83,8 @@ export function createMcpHttpHandler(tools: McpToolSource, options: McpHttpOptio
   // to the request handlers of that message, whichever server serves it.
   const callers = new WeakMap<object, unknown>();
   const callerOf = (authInfo: AuthInfo | undefined) => (authInfo ? callers.get(authInfo) : undefined);
+  // Made now, so that a `stateSecret` too short to sign with throws here rather than on some later request.
+  askBackOf(options, callerOf);
   // A fixed list is indexed once; a function (a registry filled later) is read for each server.
   const fixed = typeof tools === 'function' ? undefined : servedTools(tools);
   const served = (): ServedTools => fixed ?? servedTools(tools);

@@ -10,7 +10,7 @@ import {
 import type { ToolDefinition, ToolProgress } from '../index';
 import { maskSecrets } from '../internal';
 import type { McpServerOptions, McpToolSource, McpToolVisibility } from './mcp-server-options';
-import { runMcpCall } from './run-mcp-call';
+import { callAskingBack, createAskBack, type AskBack } from './serve-ask-back';
 import { resourceAndPromptCapabilities, serveResourcesAndPrompts } from './serve-resources-and-prompts';
 
 /** The longest part of a requested tool name an error repeats; the core cuts a made-up name the same way. */
@@ -71,6 +71,7 @@ export function servedTools(tools: McpToolSource): ServedTools {
  */
 export function buildMcpServer(served: ServedTools, options: McpServerOptions, callerOf: CallerOf): Server {
   const { byName, described } = served;
+  const askBack = askBackOf(options, callerOf);
   const server = new Server(
     { name: options.name, version: options.version },
     {
@@ -80,6 +81,8 @@ export function buildMcpServer(served: ServedTools, options: McpServerOptions, c
         ...resourceAndPromptCapabilities(options.resources ?? [], options.prompts ?? []),
       },
       ...(options.instructions !== undefined && { instructions: options.instructions }),
+      // A retried call's `requestState` is checked (signature, expiry, caller) before its handler runs.
+      requestState: { verify: askBack.verify },
     },
   );
   const { visible } = options;
@@ -97,7 +100,9 @@ export function buildMcpServer(served: ServedTools, options: McpServerOptions, c
       const name = request.params.name.slice(0, MAX_ECHOED_NAME_CHARS);
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Call tool not found: ${maskSecrets(name)}`);
     }
-    return runMcpCall({
+    return callAskingBack({
+      ctx,
+      askBack,
       tool,
       requestId: ctx.mcpReq.id,
       args: request.params.arguments,
@@ -111,6 +116,23 @@ export function buildMcpServer(served: ServedTools, options: McpServerOptions, c
   });
   serveResourcesAndPrompts(server, options.resources ?? [], options.prompts ?? []);
   return server;
+}
+
+// The ask-back of each handler's servers, made once: a stateless handler builds a server for every request.
+const askBacks = new WeakMap<CallerOf, Map<McpServerOptions, AskBack>>();
+
+/**
+ * The ask-back of the servers built with `options` and `callerOf`, made on first use (a `stateSecret` under 32 bytes
+ * throws a `RangeError` then).
+ *
+ * @internal
+ */
+export function askBackOf(options: McpServerOptions, callerOf: CallerOf): AskBack {
+  let byOptions = askBacks.get(callerOf);
+  if (!byOptions) askBacks.set(callerOf, (byOptions = new Map<McpServerOptions, AskBack>()));
+  let askBack = byOptions.get(options);
+  if (!askBack) byOptions.set(options, (askBack = createAskBack(options.stateSecret, callerOf)));
+  return askBack;
 }
 
 /** A visibility hook's answer; one that throws hides the tool (a check that cannot decide must not show it). */

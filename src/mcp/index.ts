@@ -22,6 +22,7 @@ export type {
   McpV2ToolsClient,
 } from './mcp-tools';
 export type { RemoteCallParams, RemoteCallResult, RemoteTool, ToolsPage } from './mcp-tools-client';
+export type { McpTaskIds } from './remote-task-call';
 export { McpSchemaError } from './mcp-schema-error';
 export type { McpSchemaProblem } from './mcp-schema-error';
 export type {

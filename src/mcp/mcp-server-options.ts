@@ -29,6 +29,12 @@ export type McpServerOptions = {
   resources?: readonly McpResourceDefinition[];
   /** Prompts to list and get (`promptsFrom(...instances)`). */
   prompts?: readonly McpPromptDefinition[];
+  /**
+   * The key (at least 32 bytes) that signs the `requestState` of a question a tool asks back (it returned
+   * `interactive`, or needs approval): give every instance behind a load balancer the same one, and the answer
+   * can come to any of them. Without it, a random key of this process: only this process takes the answer.
+   */
+  stateSecret?: string | Uint8Array;
 };
 
 /** Whether a caller may see a tool (see `McpServerOptions.visible`). */

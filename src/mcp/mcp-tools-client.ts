@@ -1,4 +1,5 @@
 import type { Client, RequestOptions } from '@modelcontextprotocol/client';
+import { ANY_OBJECT, type RawRequest } from './remote-task-call';
 
 /** A remote tool as either SDK lists it, read loosely: a remote server is not trusted to follow the spec. */
 export type RemoteTool = {
@@ -7,6 +8,8 @@ export type RemoteTool = {
   description?: string | undefined;
   inputSchema: { type: 'object'; [keyword: string]: unknown };
   annotations?: { title?: string | undefined } | undefined;
+  /** 2025-11-25: whether the tool runs as a task (`'required'`, `'optional'` or `'forbidden'`). */
+  execution?: { taskSupport?: string | undefined } | undefined;
 };
 
 /** A `tools/list` page as every SDK returns it (optional fields may be `undefined`, as SDK v1 types them). */
@@ -42,6 +45,8 @@ export type McpToolsClient = McpV2ToolsClient | McpV1ToolsClient;
 export type RemoteToolsClient = {
   listTools(cursor: string | undefined): Promise<ToolsPage>;
   callTool(params: RemoteCallParams, options: RequestOptions): Promise<RemoteCallResult>;
+  /** Any request, its result unchecked (an SDK v2 client only): how task tools are called and polled. */
+  request?: RawRequest;
 };
 
 /**
@@ -59,6 +64,7 @@ export function remoteToolsClient(client: McpToolsClient): RemoteToolsClient {
       listTools: (cursor) =>
         cursor === undefined ? v2.request({ method: 'tools/list', params: {} }) : v2.listTools({ cursor }),
       callTool: (params, options) => v2.callTool(params, options),
+      request: (method, params, options) => v2.request({ method, params }, ANY_OBJECT, options),
     };
   }
   const v1 = client;

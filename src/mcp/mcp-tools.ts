@@ -4,6 +4,7 @@ import { capText } from './cap-text';
 import { contentToText } from './content-to-text';
 import { listRemoteTools } from './list-remote-tools';
 import type { McpSchemaError } from './mcp-schema-error';
+import { callRemoteTask, type McpTaskIds } from './remote-task-call';
 import { remoteToolsClient, type McpToolsClient, type RemoteTool, type RemoteToolsClient } from './mcp-tools-client';
 import { createRemoteArgsChecker, type RemoteArgsChecker } from './remote-args-check';
 import { ToolNamer } from './tool-names';
@@ -49,6 +50,12 @@ export type McpToolsOptions = {
    * Default: a process warning (`process.emitWarning`, code `AGENTCALL_MCP_LISTING_CUT`) with the counts.
    */
   onListingCut?: (report: McpListingReport) => void;
+  /**
+   * Where the id of each remote task is kept under the call's `ctx.idempotencyKey` (a tool with
+   * `execution.taskSupport` is called as a task and polled): a run resumed after a crash polls the task it started
+   * instead of starting the work again. Give it a store every worker reaches (Redis). Default: none.
+   */
+  taskIds?: McpTaskIds;
 };
 
 /** What `mcpTools` left out of a remote listing (see `McpToolsOptions.onListingCut`). */
@@ -187,6 +194,9 @@ function remoteTool(
   const check = checker.checkFor(name, tool.inputSchema);
   const schemaError = check.error;
   const parameters = schemaError ? NO_PARAMETERS : remoteParameters;
+  // A server that runs the tool as a task (and refuses a plain call when it must) is called as the task it is.
+  const taskSupport = tool.execution?.taskSupport;
+  const asTask = taskSupport === 'required' || taskSupport === 'optional';
   const remoteDescription = tool.description ?? tool.title ?? tool.annotations?.title;
   const descriptionCut = remoteDescription !== undefined && remoteDescription.length > maxDescription;
   const description = descriptionCut
@@ -198,15 +208,27 @@ function remoteTool(
       function: { name, ...(description !== undefined && { description }), parameters },
     },
     parseParams: check.parse,
-    execute: async ({ params, signal }): Promise<ToolExecuteResult> => {
+    execute: async ({ params, signal, progress, idempotencyKey }): Promise<ToolExecuteResult> => {
       if (schemaError) throw schemaError;
-      const result = await client.callTool(
-        { name: tool.name, arguments: params },
-        {
-          signal,
-          ...(options.timeoutMs !== undefined && { timeout: options.timeoutMs }),
-        },
-      );
+      const requestOptions = {
+        signal,
+        ...(options.timeoutMs !== undefined && { timeout: options.timeoutMs }),
+        // The server's progress notifications reach the loop's `onToolProgress` (and a queue's events).
+        ...(progress && { onprogress: progress }),
+      };
+      const callParams = { name: tool.name, arguments: params };
+      const result =
+        asTask && client.request
+          ? await callRemoteTask({
+              request: client.request,
+              params: callParams,
+              options: requestOptions,
+              signal,
+              progress,
+              key: idempotencyKey,
+              taskIds: options.taskIds,
+            })
+          : await client.callTool(callParams, requestOptions);
       const content = Array.isArray(result.content) ? (result.content as ContentBlock[]) : undefined;
       const text = contentToText(content, result.structuredContent ?? result.toolResult);
       // An agentcall server already said `Tool error: `; runTool says it again for every throw.

@@ -4,6 +4,8 @@ import {
   type ToolDefinition,
   type ToolExecuteContext,
   type ToolExecuteResult,
+  type ToolInputAnswer,
+  type ToolInteractive,
   type ToolProgress,
 } from '../index';
 
@@ -27,6 +29,8 @@ export type McpCallInput = {
   onProgress?: (progress: ToolProgress) => void;
   /** Where the tool's `ctx.log` goes (a logging notification). */
   onLog?: (level: ToolLogLevel, data: unknown) => void;
+  /** The tool's `ctx.answer`: what the client answered to what the tool asked on an earlier round. */
+  answer?: ToolInputAnswer;
 };
 
 /**
@@ -37,6 +41,17 @@ export type McpCallInput = {
  * @internal
  */
 export async function runMcpCall(input: McpCallInput): Promise<CallToolResult> {
+  return (await runMcpCallAsking(input)).result;
+}
+
+/**
+ * {@link runMcpCall}, also telling what the tool asked when it returned `interactive` (its text is in `result`).
+ *
+ * @internal
+ */
+export async function runMcpCallAsking(
+  input: McpCallInput,
+): Promise<{ result: CallToolResult; asked?: ToolInteractive }> {
   const { tool } = input;
   // runTool answers every failure with text; this flag tells them apart from a result without matching on it.
   let returned: ToolExecuteResult | undefined;
@@ -62,16 +77,22 @@ export async function runMcpCall(input: McpCallInput): Promise<CallToolResult> {
     defaultTimeoutMs: input.defaultTimeoutMs,
     onProgress: input.onProgress,
     onLog: input.onLog,
+    ...(input.answer && { answer: input.answer }),
   });
   const ok = result.outcome === 'ok' ? returned : undefined;
   if (!ok)
-    return { content: [{ type: 'text', text: capText(result.response, input.maxResponseChars) }], isError: true };
+    return {
+      result: { content: [{ type: 'text', text: capText(result.response, input.maxResponseChars) }], isError: true },
+    };
   const content: ContentBlock[] = Array.isArray(ok.content)
     ? ok.content
     : [{ type: 'text', text: capText(result.response, input.maxResponseChars) }];
   const structured = ok.structuredContent;
   return {
-    content,
-    ...(structured !== null && typeof structured === 'object' && { structuredContent: structured }),
+    result: {
+      content,
+      ...(structured !== null && typeof structured === 'object' && { structuredContent: structured }),
+    },
+    ...(ok.interactive !== undefined && { asked: ok.interactive }),
   };
 }

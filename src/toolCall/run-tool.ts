@@ -9,7 +9,14 @@ import { normalizeToolResult } from './normalize-tool-result';
 import { parseToolArgs } from './parse-tool-args';
 import { readCallArgs, withRepairNote } from './repair-arguments';
 import { retryOf, runWithRetry } from './tool-retry';
-import type { RepairArguments, RunToolResult, ToolDefinition, ToolLogLevel, ToolProgress } from './type';
+import type {
+  RepairArguments,
+  RunToolResult,
+  ToolDefinition,
+  ToolInputAnswer,
+  ToolLogLevel,
+  ToolProgress,
+} from './type';
 
 export { parseToolArgs };
 
@@ -34,6 +41,8 @@ export type RunToolProps = {
   onLog?: (level: ToolLogLevel, data: unknown) => void;
   /** Corrects arguments that failed to parse or validate, for tools without a `repairArguments` of their own. */
   repairArguments?: RepairArguments;
+  /** Handed to the tool as `ctx.answer`: what a person answered to what it asked on an earlier run. */
+  answer?: ToolInputAnswer;
 };
 
 /**
@@ -104,6 +113,7 @@ async function runAttempt(
     nest,
     onProgress,
     onLog,
+    answer,
   }: Omit<RunToolProps, 'tools'>,
 ): Promise<RunToolResult> {
   const name = call.function.name;
@@ -111,6 +121,7 @@ async function runAttempt(
     idempotencyKey,
     progress: onProgress ? listened(onProgress) : NOOP,
     log: onLog ? listened(onLog) : NOOP,
+    answer,
   };
   const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
   // The tool's own signal, so listeners it (or a client it hands the signal to) adds never pile up on a signal
@@ -153,6 +164,7 @@ type CallExtras = {
   idempotencyKey: string | undefined;
   progress: (progress: ToolProgress) => void;
   log: (level: ToolLogLevel, data: unknown) => void;
+  answer: ToolInputAnswer | undefined;
 };
 
 /** What `ctx.progress` and `ctx.log` are where nobody listens: one function for every call. */
@@ -196,6 +208,7 @@ function lazySignalContext(
   if (key.idempotencyKey !== undefined) ctx.idempotencyKey = key.idempotencyKey;
   ctx.progress = key.progress;
   ctx.log = key.log;
+  if (key.answer !== undefined) ctx.answer = key.answer;
   if (nest) ctx.nest = nest;
   owners.set(ctx, own);
   return ctx;

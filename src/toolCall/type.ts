@@ -51,6 +51,20 @@ export type ToolExecuteContext<P = unknown> = {
    * @example ctx.log('info', { indexed: name });
    */
   log?: (level: ToolLogLevel, data: unknown) => void;
+  /**
+   * The person's answer when the tool runs again after asking (it returned `interactive`, or needed approval): an
+   * MCP client's elicitation result, or a `{ answer }` decision of the loop. Absent on a call's first run.
+   *
+   * @example if (ctx.answer?.action === 'accept') return book(ctx.answer.content?.seat);
+   */
+  answer?: ToolInputAnswer;
+};
+
+/** A person's answer to what a tool asked (MCP's elicitation result): accepted with content, declined or cancelled. */
+export type ToolInputAnswer = {
+  action: 'accept' | 'decline' | 'cancel';
+  /** The form's values, when accepted. */
+  content?: Record<string, unknown>;
 };
 
 /** What `ctx.progress` reports: `progress` grows with each report; `total` when it is known. */
