@@ -3,9 +3,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 import { listenConformance } from '../../samples/mcp/conformance-server';
-import { conformanceCli, problems, runConformance } from './conformance/conformance-cli';
+import { conformanceCli, problems, runConformance, type ConformanceCheck } from './conformance/conformance-cli';
 
 const root = join(__dirname, '..', '..');
+
+/**
+ * The suite's core client scenarios (its `core` suite). Left out: the 2025-03-26 back-compat ones (SDK v2 checks
+ * that an authorization server's metadata names itself as issuer, which their mock does not), the extensions
+ * (client credentials, cross-app access) and drafts.
+ */
+const CLIENT_SCENARIOS = [
+  'initialize',
+  'tools_call',
+  'elicitation-sep1034-client-defaults',
+  'sse-retry',
+  ...['metadata-default', 'metadata-var1', 'metadata-var2', 'metadata-var3', 'basic-cimd'].map((s) => `auth/${s}`),
+  ...['from-www-authenticate', 'from-scopes-supported', 'omitted-when-undefined', 'step-up', 'retry-limit'].map(
+    (s) => `auth/scope-${s}`,
+  ),
+  ...['basic', 'post', 'none'].map((s) => `auth/token-endpoint-auth-${s}`),
+  'auth/pre-registration',
+];
 
 /**
  * Server scenarios the sample server does not pass, and why. Sampling is deprecated by the 2026-07-28
@@ -57,14 +75,20 @@ describe('the official MCP conformance suite (@modelcontextprotocol/conformance 
         outfile: client,
         logLevel: 'error',
       });
-      const results = await runConformance(
-        ['client', '--command', `${process.execPath} ${client}`, '--suite', 'core', '--timeout', '120000'],
-        { NODE_PATH: join(root, 'node_modules') },
-      );
-      expect([...results.keys()]).toEqual(
-        expect.arrayContaining(['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry']),
-      );
-      expect([...results.keys()].filter((name) => name.startsWith('auth/')).length).toBeGreaterThanOrEqual(14);
+      // One scenario at a time: the suite's own parallel mode starts them all at once, which a loaded machine
+      // answers with timeouts that say nothing about the client.
+      const results = new Map<string, ConformanceCheck[]>();
+      for (const scenario of CLIENT_SCENARIOS) {
+        const command = `${process.execPath} ${client}`;
+        const one = await runConformance(
+          ['client', '--command', command, '--scenario', scenario, '--timeout', '120000'],
+          {
+            NODE_PATH: join(root, 'node_modules'),
+          },
+        );
+        for (const [name, checks] of one) results.set(name, checks);
+      }
+      expect([...results.keys()].sort()).toEqual([...CLIENT_SCENARIOS].sort());
       const failures = problems(results, 'FAILURE');
       // Reconnecting later than the server's `retry` asks is this machine's load; sooner would be a client bug.
       const timing = results.get('sse-retry')?.find((check) => check.id === 'client-sse-retry-timing');
@@ -78,5 +102,5 @@ describe('the official MCP conformance suite (@modelcontextprotocol/conformance 
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 600_000);
+  }, 900_000);
 });

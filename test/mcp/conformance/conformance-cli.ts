@@ -75,7 +75,13 @@ function readResults(out: string): Map<string, ConformanceCheck[]> {
       const path = join(dir, entry.name);
       const named = /^(?:server-)?(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(entry.name);
       if (named && existsSync(join(path, 'checks.json'))) {
-        results.set(prefix + named[1], JSON.parse(readFileSync(join(path, 'checks.json'), 'utf8')));
+        const checks: ConformanceCheck[] = JSON.parse(readFileSync(join(path, 'checks.json'), 'utf8'));
+        // What a client printed, so a failure shows why it stopped.
+        const stderr = join(path, 'stderr.txt');
+        if (existsSync(stderr)) {
+          checks.push({ id: 'stderr', status: 'INFO', errorMessage: readFileSync(stderr, 'utf8').slice(-2_000) });
+        }
+        results.set(prefix + named[1], checks);
       } else {
         collect(path, `${prefix}${entry.name}/`);
       }
@@ -93,7 +99,11 @@ export function problems(
   const found: Record<string, string[]> = {};
   for (const [scenario, checks] of results) {
     const bad = checks.filter((check) => check.status === status);
-    if (bad.length > 0) found[scenario] = bad.map((check) => `${check.id}: ${check.errorMessage ?? ''}`);
+    const stderr = checks.find((check) => check.id === 'stderr')?.errorMessage;
+    if (bad.length > 0) {
+      found[scenario] = bad.map((check) => `${check.id}: ${check.errorMessage ?? check.details?.message ?? ''}`);
+      if (stderr) found[scenario].push(`stderr: ${stderr}`);
+    }
   }
   return found;
 }
