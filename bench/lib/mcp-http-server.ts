@@ -60,7 +60,9 @@ function sdkServer(): (req: IncomingMessage, res: ServerResponse) => Promise<voi
       ...(chunks.length > 0 && { body: Buffer.concat(chunks) }),
     });
     const response = await mcp.fetch(request);
-    res.writeHead(response.status, Object.fromEntries(response.headers));
+    const out: Record<string, string> = {};
+    response.headers.forEach((value, name) => (out[name] = value));
+    res.writeHead(response.status, out);
     res.end(Buffer.from(await response.arrayBuffer()));
   };
 }
