@@ -24,7 +24,7 @@ async function followRedirect(url: URL): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const url = new URL(process.argv[2]!);
+  const url = new URL(process.argv[2]);
   const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as ScenarioContext;
   const redirect = 'http://localhost:3000/callback';
   const auth = new InMemoryOAuthProvider(

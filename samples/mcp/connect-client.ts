@@ -37,7 +37,7 @@ export class InMemoryOAuthProvider implements OAuthClientProvider {
   readonly clientMetadataUrl?: string;
 
   get redirectUrl(): string {
-    return this.metadata.redirect_uris[0]!;
+    return this.metadata.redirect_uris[0];
   }
 
   get clientMetadata(): OAuthClientMetadata {
@@ -99,9 +99,9 @@ export type ConnectedClient = {
    * Redeem the code of a login under way (the server wanted a wider scope: a call failed with
    * `UnauthorizedError`); resolves `false` when none is. Call the tool again after it.
    */
-  finishLogin(): Promise<boolean>;
+  finishLogin: () => Promise<boolean>;
   /** Run `request`; when it fails for a login the server asked for, finish the login and run it once more. */
-  withLogin<T>(request: () => Promise<T>): Promise<T>;
+  withLogin: <T>(request: () => Promise<T>) => Promise<T>;
 };
 
 /**

@@ -69,7 +69,7 @@ export class TurnRecorder {
         name: e.call.function.name,
         progress: e.progress,
         ...(e.total !== undefined && { total: e.total }),
-        // A remote MCP tool's message comes from its server: capped like any text it sends.
+        // The message may carry text from outside the app (what a tool relays): capped like any such text.
         ...(e.message !== undefined && { message: e.message.slice(0, MAX_PROGRESS_MESSAGE_CHARS) }),
       });
     },

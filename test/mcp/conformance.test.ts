@@ -94,7 +94,7 @@ describe('the official MCP conformance suite (@modelcontextprotocol/conformance 
       const timing = results.get('sse-retry')?.find((check) => check.id === 'client-sse-retry-timing');
       if (timing?.status === 'FAILURE') {
         expect(Number(timing.details?.actualDelayMs)).toBeGreaterThan(Number(timing.details?.expectedRetryMs));
-        failures['sse-retry'] = failures['sse-retry']!.filter((line) => !line.startsWith('client-sse-retry-timing'));
+        failures['sse-retry'] = failures['sse-retry'].filter((line) => !line.startsWith('client-sse-retry-timing'));
         if (failures['sse-retry'].length === 0) delete failures['sse-retry'];
       }
       expect(failures).toEqual({});
