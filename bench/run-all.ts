@@ -3,6 +3,7 @@ import { concurrentStreams } from './concurrent-streams';
 import { devtoolsOpen } from './devtools-open';
 import { historyGrowth } from './history-growth';
 import { masking } from './masking';
+import { mcpHttpCall } from './mcp-http-call';
 import { nestjsTools } from './nestjs-tools';
 import { pausedRunsMemory } from './paused-runs-memory';
 import { postgresStore } from './postgres-store';
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
     queuedRuns,
     postgresStore,
     nestjsTools,
+    mcpHttpCall,
     runStateSize,
     pausedRunsMemory,
     devtoolsOpen,

@@ -39,6 +39,11 @@ export class EventBuffer {
       this.timer ??= setTimeout(() => this.flush(), this.flushMs);
       return;
     }
+    // A tool that reports progress in a tight loop adds one stream entry per flush, not one per report.
+    if (event.type === 'tool_progress' && last?.type === 'tool_progress' && last.callId === event.callId) {
+      this.pending[this.pending.length - 1] = event;
+      return;
+    }
     this.pending.push(event);
     this.timer ??= setTimeout(() => this.flush(), this.flushMs);
   }

@@ -9,6 +9,16 @@ export type RunEvent =
   | { id: string; type: 'reasoning'; text: string }
   | { id: string; type: 'tool_call'; call: ChatCompletionMessageToolCall }
   | { id: string; type: 'tool_result'; callId: string; name: string; response: string; outcome: ToolOutcome }
+  /** What a running tool reported with `ctx.progress` (of a burst between two writes, the latest). */
+  | {
+      id: string;
+      type: 'tool_progress';
+      callId: string;
+      name: string;
+      progress: number;
+      total?: number;
+      message?: string;
+    }
   | { id: string; type: 'status'; status: RunStatus; stopReason?: string; attempt?: number };
 
 /** An event before it has a stream id. */

@@ -6,6 +6,9 @@ import type { ModelTape } from './model-tape';
 import type { RunStore } from './run-store';
 import type { RunEventData } from './types';
 
+/** The longest progress message a queue event carries. */
+const MAX_PROGRESS_MESSAGE_CHARS = 1_000;
+
 /**
  * One job's bridge between the loop and the store: an observer of the run that turns what it streams and answers
  * into run events, and the run's tool journal. As an observer it is isolated from the setup's own hooks: one that
@@ -57,6 +60,18 @@ export class TurnRecorder {
     toolCall: (e) => {
       // Arguments are still streaming: the call is published once they are whole.
       this.calls.push(e.call);
+    },
+    toolProgress: (e) => {
+      if (this.tape.replaying || this.replayedCalls.has(e.call.id)) return;
+      this.events.push({
+        type: 'tool_progress',
+        callId: e.call.id,
+        name: e.call.function.name,
+        progress: e.progress,
+        ...(e.total !== undefined && { total: e.total }),
+        // The message may carry text from outside the app (what a tool relays): capped like any such text.
+        ...(e.message !== undefined && { message: e.message.slice(0, MAX_PROGRESS_MESSAGE_CHARS) }),
+      });
     },
     toolEnd: (e) => {
       this.answered = true;

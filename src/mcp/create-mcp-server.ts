@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ToolDefinition, ToolProgress } from '../index';
 import { maskSecrets } from '../internal';
-import type { McpServerOptions, McpToolSource, McpToolVisibility } from './mcp-server-options';
+import type { McpHttpOptions, McpServerOptions, McpToolSource, McpToolVisibility } from './mcp-server-options';
 import { callAskingBack, createAskBack, type AskBack } from './serve-ask-back';
 import { resourceAndPromptCapabilities, serveResourcesAndPrompts } from './serve-resources-and-prompts';
 
@@ -69,7 +69,11 @@ export function servedTools(tools: McpToolSource): ServedTools {
  *
  * @internal
  */
-export function buildMcpServer(served: ServedTools, options: McpServerOptions, callerOf: CallerOf): Server {
+export function buildMcpServer(
+  served: ServedTools,
+  options: McpServerOptions & Pick<McpHttpOptions, 'pollAfterMs'>,
+  callerOf: CallerOf,
+): Server {
   const { byName, described } = served;
   const askBack = askBackOf(options, callerOf);
   const server = new Server(
@@ -100,21 +104,26 @@ export function buildMcpServer(served: ServedTools, options: McpServerOptions, c
       const name = request.params.name.slice(0, MAX_ECHOED_NAME_CHARS);
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Call tool not found: ${maskSecrets(name)}`);
     }
-    return callAskingBack({
-      ctx,
-      askBack,
-      tool,
-      requestId: ctx.mcpReq.id,
-      args: request.params.arguments,
-      signal: ctx.mcpReq.signal,
-      caller,
-      defaultTimeoutMs: options.defaultTimeoutMs,
-      maxResponseChars: options.maxResponseChars,
-      onProgress: progressTo(ctx, request.params._meta?.progressToken),
-      onLog: (level, data) => void ctx.mcpReq.log(level, data).catch(() => undefined),
-    });
+    const poll = pollAfter(ctx, options.pollAfterMs);
+    try {
+      return await callAskingBack({
+        ctx,
+        askBack,
+        tool,
+        requestId: ctx.mcpReq.id,
+        args: request.params.arguments,
+        signal: ctx.mcpReq.signal,
+        caller,
+        defaultTimeoutMs: options.defaultTimeoutMs,
+        maxResponseChars: options.maxResponseChars,
+        onProgress: progressTo(ctx, request.params._meta?.progressToken),
+        onLog: (level, data) => void ctx.mcpReq.log(level, data).catch(() => undefined),
+      });
+    } finally {
+      clearTimeout(poll);
+    }
   });
-  serveResourcesAndPrompts(server, options.resources ?? [], options.prompts ?? []);
+  serveResourcesAndPrompts(server, options.resources ?? [], options.prompts ?? [], options.resourceUpdates);
   return server;
 }
 
@@ -142,6 +151,16 @@ async function isVisible(visible: McpToolVisibility, tool: ToolDefinition, calle
   } catch {
     return false;
   }
+}
+
+/**
+ * Close the call's SSE stream once it has run `ms` (the client reconnects with `Last-Event-ID` and gets the
+ * result from the session's event store); nothing where the transport keeps no events to replay.
+ */
+function pollAfter(ctx: ServerContext, ms: number | undefined): NodeJS.Timeout | undefined {
+  const close = ctx.http?.closeSSE;
+  if (ms === undefined || !close) return undefined;
+  return setTimeout(close, ms);
 }
 
 /** Progress notifications for a request whose client asked for them (sent a `progressToken`); else none. */

@@ -10,6 +10,7 @@ export { serveStdio } from './serve-stdio';
 export { resourcesFrom } from './resources-from';
 export type { McpResourceDefinition } from './resources-from';
 export { promptsFrom } from './prompts-from';
+export { ResourceUpdates } from './resource-updates';
 export type { McpPromptDefinition } from './prompts-from';
 export { mcpHandlerForRegistry } from './serve-tool-registry';
 export type { ToolRegistryLike } from './serve-tool-registry';

@@ -3,6 +3,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { ToolDefinition } from '../index';
 import type { McpPromptDefinition } from './prompts-from';
 import type { McpResourceDefinition } from './resources-from';
+import type { ResourceUpdates } from './resource-updates';
 
 /** Options of {@link createMcpServer} and `serveStdio`. */
 export type McpServerOptions = {
@@ -35,6 +36,11 @@ export type McpServerOptions = {
    * can come to any of them. Without it, a random key of this process: only this process takes the answer.
    */
   stateSecret?: string | Uint8Array;
+  /**
+   * Where the app says a resource changed (`updates.updated(uri)`): clients subscribed to that URI get
+   * `notifications/resources/updated`. Without it, subscriptions are accepted and no update is ever sent.
+   */
+  resourceUpdates?: ResourceUpdates;
 };
 
 /** Whether a caller may see a tool (see `McpServerOptions.visible`). */
@@ -86,6 +92,13 @@ export type McpHttpOptions = McpServerOptions & {
   sessionIdleMs?: number;
   /** A request body over this many bytes is answered 413 before anything parses it. Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * SSE polling for long calls of 2025-era sessions: a `tools/call` still running after this many milliseconds
+   * has its SSE stream closed (the priming event told the client to come back after `retry`); the client
+   * reconnects with `Last-Event-ID` and gets the result then. No connection stays open through a long call, so
+   * proxies that cut idle connections lose nothing. Default: off (the stream stays open until the result).
+   */
+  pollAfterMs?: number;
   /**
    * OAuth protected-resource metadata (RFC 9728) for MCP clients that log in by themselves: a 401 then says
    * `WWW-Authenticate: Bearer resource_metadata="…"`, and a GET of `/.well-known/oauth-protected-resource…`

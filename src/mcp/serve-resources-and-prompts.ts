@@ -10,9 +10,12 @@ import { maskSecrets } from '../internal';
 import { completeArgument } from './complete-argument';
 import type { McpPromptDefinition } from './prompts-from';
 import type { McpResourceDefinition } from './resources-from';
+import type { ResourceUpdates } from './resource-updates';
 
 /** The longest part of a client-sent URI or name an error repeats. */
 const MAX_ECHOED_CHARS = 200;
+/** URIs one connection may be subscribed to at once: a client cannot grow the set without end. */
+const MAX_SUBSCRIPTIONS = 1_000;
 
 /**
  * The capabilities a server announces for what it serves: resources (with subscribe), prompts, and completions
@@ -33,7 +36,8 @@ export function resourceAndPromptCapabilities(
 
 /**
  * Answer `resources/*`, `prompts/*` and `completion/complete` from the definitions. A method that throws is a
- * protocol error carrying its masked message (never a stack); an unknown URI or name is `-32602`.
+ * protocol error carrying its masked message (never a stack); an unknown URI or name is `-32602`. A subscribed
+ * URI that `updates` says changed is announced with `notifications/resources/updated`.
  *
  * @internal
  */
@@ -41,6 +45,7 @@ export function serveResourcesAndPrompts(
   server: Server,
   resources: readonly McpResourceDefinition[],
   prompts: readonly McpPromptDefinition[],
+  updates?: ResourceUpdates,
 ): void {
   if (resources.length > 0) {
     const fixed = resources.filter((r) => !r.template);
@@ -61,9 +66,18 @@ export function serveResourcesAndPrompts(
       if (!found) throw new ResourceNotFoundError(uri, `Resource not found: ${echo(uri)}`);
       return guarded(() => found.resource.read(uri, found.variables));
     });
-    // Subscriptions are accepted so hosts can ask; nothing here changes a resource, so none is ever updated.
-    server.setRequestHandler('resources/subscribe', () => ({}));
-    server.setRequestHandler('resources/unsubscribe', () => ({}));
+    const subscriptions = subscriptionsOf(server, updates);
+    server.setRequestHandler('resources/subscribe', (request) => {
+      const { uri } = request.params;
+      if (!findResource(fixed, templates, uri))
+        throw new ResourceNotFoundError(uri, `Resource not found: ${echo(uri)}`);
+      subscriptions.add(uri);
+      return {};
+    });
+    server.setRequestHandler('resources/unsubscribe', (request) => {
+      subscriptions.delete(request.params.uri);
+      return {};
+    });
   }
   if (prompts.length > 0) {
     const byName = new Map(prompts.map((prompt) => [prompt.name, prompt]));
@@ -101,6 +115,40 @@ export function serveResourcesAndPrompts(
       return completeArgument(resource.complete?.[argument.name], undefined, argument.value, given);
     });
   }
+}
+
+/**
+ * The URIs this server's client subscribed to. The server listens to `updates` only while it has one, and stops
+ * when its connection closes, so a closed session leaves nothing behind.
+ */
+function subscriptionsOf(server: Server, updates: ResourceUpdates | undefined) {
+  const uris = new Set<string>();
+  let stop: (() => void) | undefined;
+  const stopListening = () => {
+    stop?.();
+    stop = undefined;
+  };
+  return {
+    add(uri: string): void {
+      if (!uris.has(uri) && uris.size >= MAX_SUBSCRIPTIONS) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `At most ${MAX_SUBSCRIPTIONS} subscriptions`);
+      }
+      uris.add(uri);
+      if (!updates || stop) return;
+      stop = updates.listen((changed) => {
+        if (uris.has(changed)) void server.sendResourceUpdated({ uri: changed }).catch(() => undefined);
+      });
+      const closed = server.onclose;
+      server.onclose = () => {
+        stopListening();
+        closed?.();
+      };
+    },
+    delete(uri: string): void {
+      uris.delete(uri);
+      if (uris.size === 0) stopListening();
+    },
+  };
 }
 
 function findResource(
