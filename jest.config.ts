@@ -11,7 +11,7 @@ type Project = NonNullable<Config['projects']>[number] & object;
 const SYSTEM_SUITES = [
   '/test/bullmq/',
   '/test/samples/',
-  '/test/devtools/browser\\.test\\.ts$',
+  '/test/devtools/browser(-[a-z-]+)?\\.test\\.ts$',
   '/test/devtools/bullmq-source\\.test\\.ts$',
   '/test/devtools/export-test\\.test\\.ts$',
   '/test/devtools/cli\\.test\\.ts$',

@@ -22,6 +22,7 @@ type LiveRequest = Omit<RequestItem, 'text' | 'reasoning' | 'live'> & {
 /** A tool call while it is recorded. */
 type LiveTool = Omit<ToolItem, 'arguments' | 'response' | 'modelResponse'> & {
   arguments: string;
+  waited?: boolean;
   response?: string;
   modelResponse?: string;
 };
@@ -48,8 +49,12 @@ export class RunModel {
   text?: string;
   error?: string;
   input: unknown[] = [];
-  pending: PendingView[] = [];
+  /** Cost of the run's requests, from the run's own `prices` (the recorder); `pricing` of the page overrides it. */
+  cost?: number;
   readonly decisions: Record<string, Decision> = {};
+  private waiting: PendingView[] = [];
+  /** When the run last went on after waiting for a person: a call that waited runs from then. */
+  private resumedAt?: number;
   private readonly items: LiveItem[] = [];
   private readonly tools = new Map<string, LiveTool>();
   private open?: LiveRequest;
@@ -140,8 +145,17 @@ export class RunModel {
       tool = this.tools.get(callId)!;
     }
     tool.response = e.response;
-    if (e.outcome) tool.outcome = e.outcome;
-    tool.durationMs = e.durationMs ?? Math.max(0, at - tool.startedAt);
+    const decision = this.decisions[callId];
+    const rejected = decision !== undefined && 'approve' in decision && !decision.approve;
+    const outcome = e.outcome ?? (rejected ? 'rejected' : undefined);
+    if (outcome) tool.outcome = outcome;
+    if (e.durationMs !== undefined) tool.durationMs = e.durationMs;
+    // A call that waited for a person ran (if at all) after the run went on: the wait is not the tool's time.
+    else if (outcome !== 'rejected')
+      tool.durationMs = Math.max(
+        0,
+        at - (tool.waited ? Math.max(tool.startedAt, this.resumedAt ?? 0) : tool.startedAt),
+      );
     this.touch(at);
   }
 
@@ -159,9 +173,29 @@ export class RunModel {
     const last = this.items[this.items.length - 1];
     const same = last?.kind === 'status' && last.status === status && !e.attempt;
     if (!same) this.items.push({ kind: 'status', index: this.items.length, at, status, ...withDefined(e) });
+    if (this.status === 'waiting' && (status === 'queued' || status === 'running')) this.resumedAt = at;
     this.status = status;
     if (e.stopReason) this.stopReason = e.stopReason;
     this.touch(at);
+  }
+
+  /** The calls waiting for a person. */
+  get pending(): PendingView[] {
+    return this.waiting;
+  }
+
+  /**
+   * The calls that wait for a person now. Each is marked as having waited (so that it never reads "running" and its
+   * duration is not the person's time), and its arguments are taken from here when no event carried them.
+   */
+  set pending(views: PendingView[]) {
+    this.waiting = views;
+    for (const view of views) {
+      const tool = this.tools.get(view.callId);
+      if (!tool) continue;
+      tool.waited = true;
+      if (!tool.arguments) tool.arguments = view.arguments;
+    }
   }
 
   /** Timeline entries so far. */
@@ -179,7 +213,11 @@ export class RunModel {
       turns: Math.max(this.turns, this.items.filter((item) => item.kind === 'request').length),
       inputTokens: this.inputTokens,
       outputTokens: this.outputTokens,
-      ...(price ? { cost: (this.inputTokens * price.input + this.outputTokens * price.output) / 1e6 } : {}),
+      ...(price
+        ? { cost: (this.inputTokens * price.input + this.outputTokens * price.output) / 1e6 }
+        : this.cost !== undefined
+          ? { cost: this.cost }
+          : {}),
       startedAt: this.startedAt,
       updatedAt: this.updatedAt,
       ...(this.stopReason ? { stopReason: this.stopReason } : {}),
@@ -204,7 +242,8 @@ export class RunModel {
       offset,
       items,
       pending: this.pending,
-      ...(this.text !== undefined ? { text: this.text.slice(0, options.maxChars) } : {}),
+      // A run that waits or still runs has no answer yet: its last text is a preamble, shown in its request.
+      ...(this.text !== undefined && ended(this.status) ? { text: this.text.slice(0, options.maxChars) } : {}),
       ...(this.error !== undefined ? { error: this.error } : {}),
       canDecide: extra.canDecide,
       canCancel: extra.canCancel,
@@ -286,14 +325,20 @@ function view(item: LiveItem, max: number, open: LiveRequest | undefined): Timel
       reasoning: shown(reasoning, max),
     };
   }
-  const { arguments: args, response, modelResponse, name, ...rest } = item;
+  const { arguments: args, response, modelResponse, name, waited, ...rest } = item;
   return {
     ...rest,
+    ...(waited ? { waited } : {}),
     name: nameText(name),
     arguments: shown(args, max),
     ...(response !== undefined ? { response: shown(response, max) } : {}),
     ...(modelResponse !== undefined ? { modelResponse: shown(modelResponse, max) } : {}),
   };
+}
+
+/** Whether a run in `status` has ended. */
+function ended(status: DevtoolsRunStatus): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
 }
 
 function withDefined<T extends object>(value: T): Partial<T> {

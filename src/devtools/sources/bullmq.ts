@@ -244,7 +244,11 @@ function apply(entry: Followed, event: RunEvent): void {
     );
   else if (event.type === 'tool_result') {
     // What the model read of it comes with the next record read (`absorb`): the stored history may be older.
-    model.endTool(event.callId, { name: event.name, response: event.response }, at);
+    model.endTool(
+      event.callId,
+      { name: event.name, response: event.response, ...(event.outcome ? { outcome: event.outcome } : {}) },
+      at,
+    );
   } else if (event.type === 'status') {
     model.addStatus(event.status, { stopReason: event.stopReason, attempt: event.attempt }, at);
     if (event.status === 'queued' && model.length === 1) model.startedAt = at;
@@ -259,6 +263,8 @@ function absorb(model: RunModel, record: RunRecord, listed: RunListing | undefin
   model.inputTokens = record.state.usage.inputTokens;
   model.outputTokens = record.state.usage.outputTokens;
   model.pending = record.status === 'waiting' ? pendingViews(record.state) : [];
+  // Decisions gathered while the run waits, from any page or process: a rejected call is told apart by them.
+  if (record.status === 'waiting' && record.decisions) Object.assign(model.decisions, record.decisions);
   if (record.stopReason) model.stopReason = record.stopReason;
   if (record.text !== undefined) model.text = record.text;
   if (record.error) model.error = `${record.error.name}: ${record.error.message}`;
