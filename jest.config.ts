@@ -13,7 +13,7 @@ const SYSTEM_SUITES = [
   '/test/samples/',
   '/test/devtools/browser(-[a-z-]+)?\\.test\\.ts$',
   '/test/devtools/bullmq-source\\.test\\.ts$',
-  '/test/devtools/export-test\\.test\\.ts$',
+  '/test/devtools/export-(test|every-stop)\\.test\\.ts$',
   '/test/devtools/cli\\.test\\.ts$',
   '/test/toolCall/journal\\.crash\\.test\\.ts$',
   '/test/agentCall/resume-across-processes\\.test\\.ts$',

@@ -1,6 +1,6 @@
 import type { Decision } from '../index';
 import { nameText } from './safe-text';
-import type { ModelPrice, RecordedRun } from './source';
+import type { ModelPrice, RecordedLimits, RecordedRun } from './source';
 import type {
   DevtoolsRunStatus,
   PendingView,
@@ -52,6 +52,10 @@ export class RunModel {
   /** Cost of the run's requests, from the run's own `prices` (the recorder); `pricing` of the page overrides it. */
   cost?: number;
   readonly decisions: Record<string, Decision> = {};
+  /** What a replay needs besides the turns: the run's limits, the calls that stopped it, its refusal. */
+  limits?: RecordedLimits;
+  stoppedBy?: string[];
+  refusal?: string;
   private waiting: PendingView[] = [];
   /** When the run last went on after waiting for a person: a call that waited runs from then. */
   private resumedAt?: number;
@@ -198,6 +202,16 @@ export class RunModel {
     }
   }
 
+  /**
+   * The call that ended the run with `tool_stop`: the last call of the last request that was not skipped (the calls
+   * after it were not started, and are answered as skipped).
+   */
+  stoppingCall(): string[] {
+    const last = [...this.items].reverse().find((item): item is LiveRequest => item.kind === 'request');
+    const ran = (last?.toolCallIds ?? []).filter((id) => this.tools.get(id)?.outcome !== 'skipped');
+    return ran.slice(-1);
+  }
+
   /** Timeline entries so far. */
   get length(): number {
     return this.items.length;
@@ -270,7 +284,7 @@ export class RunModel {
         };
     const turns = this.items
       .filter((item): item is LiveRequest => item.kind === 'request')
-      .map((request) => ({
+      .map((request, i, all) => ({
         text: request.text,
         reasoning: request.reasoning,
         toolCalls: request.toolCallIds.map((id) => {
@@ -278,7 +292,13 @@ export class RunModel {
           return { id, name: tool.name, arguments: tool.arguments };
         }),
         ...(request.finishReason ? { finishReason: request.finishReason } : {}),
+        ...(request.error !== undefined ? { failed: true } : {}),
+        ...(request.inputTokens !== undefined
+          ? { usage: { inputTokens: request.inputTokens, outputTokens: request.outputTokens ?? 0 } }
+          : {}),
+        ...(this.refusal !== undefined && i === all.length - 1 ? { refusal: this.refusal } : {}),
       }));
+    const waited = [...this.tools.values()].filter((tool) => tool.waited).map((tool) => tool.callId);
     return {
       runId: this.runId,
       ...(this.model ? { model: this.model } : {}),
@@ -286,6 +306,9 @@ export class RunModel {
       turns,
       results,
       decisions: this.decisions,
+      ...(waited.length ? { waited } : {}),
+      ...(this.stoppedBy?.length ? { stoppedBy: this.stoppedBy } : {}),
+      ...(this.limits && Object.keys(this.limits).length ? { limits: this.limits } : {}),
       ...(this.stopReason ? { stopReason: this.stopReason } : {}),
       ...(this.text !== undefined ? { text: this.text } : {}),
     };

@@ -91,6 +91,14 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
     const start = (): RunModel => {
       const run = modelOf(runId);
       if (props.body?.model) run.model = props.body.model;
+      // What decides where the run stops, for the exported test to replay it to the same stop.
+      const limits = {
+        ...(props.maxRunAgentTimes !== undefined && { maxRunAgentTimes: props.maxRunAgentTimes }),
+        ...(props.timeoutMs !== undefined && { timeoutMs: props.timeoutMs }),
+        ...(props.budget !== undefined && { budget: props.budget }),
+        ...(props.prices !== undefined && { prices: props.prices }),
+      };
+      if (!props.resumeFrom || Object.keys(limits).length) run.limits = limits;
       if (!props.resumeFrom && props.body?.messages) run.input = props.body.messages;
       if (props.resumeFrom) {
         Object.assign(run.decisions, props.decisions ?? {});
@@ -186,6 +194,8 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
     // A run that waits has no answer yet: its last text is the preamble of the calls it waits on.
     if (result.stopReason === 'interactive') delete run.text;
     else run.text = result.text;
+    if (result.stopReason === 'tool_stop') run.stoppedBy = run.stoppingCall();
+    if (result.refusal !== undefined) run.refusal = result.refusal;
     if (result.error) run.error = errorText(result.error);
     const status =
       result.stopReason === 'interactive'

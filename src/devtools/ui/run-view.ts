@@ -64,6 +64,9 @@ export function RunView({ runId, version }: { runId: string; version: number }) 
     </div>
     <div class="actions">
       <a class="button" data-testid="export" href=${exportUrl(runId)} download>Export as a Jest test</a>
+      <a class="button" data-testid="export-vitest" href=${exportUrl(runId, 'vitest')} download
+        >Export as a Vitest test</a
+      >
       ${
         page.canCancel &&
         (confirming
