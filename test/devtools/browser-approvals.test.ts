@@ -163,6 +163,19 @@ describe('a run waiting on two calls, decided from the page in a real Chromium',
       const row = page.locator('[data-testid="run-row"][data-run-id="two-calls-here"]');
       await row.waitFor();
       expect(await row.textContent()).toContain('$2.000');
+      // The list carries the day each run started, and narrows by words and status.
+      const today = await page.evaluate(() => {
+        const d = new Date();
+        return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+      });
+      expect(await row.textContent()).toContain(today);
+      await page.getByTestId('filter-text').fill('no such run');
+      await row.waitFor({ state: 'detached' });
+      await page.getByTestId('filter-text').fill('two-calls');
+      await page.getByTestId('filter-status').selectOption('waiting');
+      await row.waitFor();
+      await page.getByTestId('filter-status').selectOption('completed');
+      await row.waitFor({ state: 'detached' });
       await page.goto(`${devtools.url}#/run/two-calls-here`);
       await approveOneRejectOther(page, async () => resumes.length === 0);
       expect(resumes).toEqual([
