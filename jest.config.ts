@@ -11,9 +11,9 @@ type Project = NonNullable<Config['projects']>[number] & object;
 const SYSTEM_SUITES = [
   '/test/bullmq/',
   '/test/samples/',
-  '/test/devtools/browser\\.test\\.ts$',
+  '/test/devtools/browser(-[a-z-]+)?\\.test\\.ts$',
   '/test/devtools/bullmq-source\\.test\\.ts$',
-  '/test/devtools/export-test\\.test\\.ts$',
+  '/test/devtools/export-(test|every-stop)\\.test\\.ts$',
   '/test/devtools/cli\\.test\\.ts$',
   '/test/toolCall/journal\\.crash\\.test\\.ts$',
   '/test/agents/agent-runs\\.crash\\.test\\.ts$',

@@ -289,21 +289,39 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
-  async decide(runId: string, seq: number, decisions: Record<string, Decision>): Promise<DecideOutcome> {
+  async decide(
+    runId: string,
+    seq: number,
+    decisions: Record<string, Decision>,
+  ): Promise<{ outcome: DecideOutcome; undecided: string[] }> {
     return this.transaction(async (db) => {
       const row = await this.lock(db, runId);
-      if (!row) return 'missing';
-      if (row.seq !== seq) return 'stale';
-      const given = JSON.stringify(decisions);
-      if (row.status === 'queued' && row.decisions === given) return 'repeated';
-      if (row.status !== 'waiting') return 'stale';
+      if (!row) return { outcome: 'missing', undecided: [] };
+      if (row.seq !== seq) return { outcome: 'stale', undecided: [] };
+      const gathered = row.decisions === null ? {} : (JSON.parse(row.decisions) as Record<string, Decision>);
+      const same = ([id, d]: [string, Decision]) => JSON.stringify(gathered[id]) === JSON.stringify(d);
+      if (row.status === 'queued' && row.decisions !== null && Object.entries(decisions).every(same))
+        return { outcome: 'repeated', undecided: [] };
+      if (row.status !== 'waiting') return { outcome: 'stale', undecided: [] };
+      // The row is locked: decisions for other calls of the pause, sent at the same time, wait and merge after these.
+      const all: Record<string, Decision | undefined> = { ...gathered, ...decisions };
+      const pending = (JSON.parse(row.state) as StoredRun['state']).pending.map((p) => p.call.id);
+      const undecided = pending.filter((id) => all[id] === undefined);
+      const merged = JSON.stringify(Object.fromEntries(pending.flatMap((id) => (all[id] ? [[id, all[id]]] : []))));
+      if (undecided.length) {
+        await db.query(`UPDATE ${this.schema}.runs SET decisions = $2, updated_at = now() WHERE run_id = $1`, [
+          runId,
+          merged,
+        ]);
+        return { outcome: 'partial', undecided };
+      }
       await db.query(
         `UPDATE ${this.schema}.runs SET status = 'queued', job_seq = seq, decisions = $2, updated_at = now(),
          expires_at = NULL WHERE run_id = $1`,
-        [runId, given],
+        [runId, merged],
       );
       await this.addEvents(db, runId, [{ type: 'status', status: 'queued' }]);
-      return 'decided';
+      return { outcome: 'decided', undecided: [] };
     });
   }
 

@@ -263,16 +263,24 @@ export class AgentRuns {
   }
 
   /**
-   * Answer the calls a waiting run waits on, and queue it for whichever worker is free. With a `secret`, the
-   * run's token (from {@link AgentRuns.resumeToken}) is required: a missing, forged or stale one throws
-   * `ResumeTokenError` and changes nothing. Without a `secret`, `decide` refuses (`unconfigured`) unless the runs
-   * were made with `allowDecideWithoutToken: true`.
+   * Answer calls a waiting run waits on; once every pending call has a decision, queue it for whichever worker is
+   * free. A partial decision is merged into those the run gathered (from this or any process; a later one for a
+   * call replaces an earlier one) and the run keeps waiting: resolves with the calls still `undecided` (`[]` once
+   * it goes on). With a `secret`, the run's token (from {@link AgentRuns.resumeToken}) is required: a missing,
+   * forged or stale one throws `ResumeTokenError` and changes nothing. Without a `secret`, `decide` refuses
+   * (`unconfigured`) unless the runs were made with `allowDecideWithoutToken: true`. No decision, or one for a call
+   * the run does not wait on, throws `InvalidDecisionsError`.
+   *
+   * @example
+   * const token = await runs.resumeToken(runId);
+   * const { undecided } = await runs.decide(runId, { call_1: { approve: true } }, { token });
+   * // undecided: ['call_2'] — the run goes on once call_2 is decided too
    */
   async decide(
     runId: string,
     decisions: Record<string, Decision>,
     options: { token?: string | undefined } = {},
-  ): Promise<void> {
+  ): Promise<{ undecided: string[] }> {
     checkRunId(runId);
     if (!decisions || typeof decisions !== 'object' || !Object.keys(decisions).length)
       throw new InvalidDecisionsError(runId, []);
@@ -293,10 +301,12 @@ export class AgentRuns {
     }
     const unknown = Object.keys(decisions).filter((id) => !callIds.includes(id));
     if (unknown.length) throw new InvalidDecisionsError(runId, unknown);
-    const outcome = await this.store.decide(runId, seq, decisions);
+    const { outcome, undecided } = await this.store.decide(runId, seq, decisions);
     if (outcome === 'missing') throw new RunNotFoundError(runId);
     if (outcome === 'stale') throw new ResumeTokenError(runId, 'stale');
+    if (outcome === 'partial') return { undecided };
     await this.addTurn({ runId, seq });
+    return { undecided: [] };
   }
 
   /**
@@ -362,6 +372,7 @@ export class AgentRuns {
     if (run.output !== undefined) record.output = run.output;
     if (run.error) record.error = run.error;
     if (run.meta !== null && run.meta !== undefined) record.meta = run.meta;
+    if (run.status === 'waiting' && run.decisions) record.decisions = run.decisions;
     return record;
   }
 }

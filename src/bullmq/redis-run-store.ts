@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { openConnection } from './connections';
+import { mergeDecisions, repeatsDecisions } from './decision-merge';
 import { decodeEvent } from './event-reader';
 import { cancelChannel, runKeys, settledChannel } from './keys';
 import type { RunKeys } from './keys';
@@ -31,7 +32,9 @@ const fail = new LuaScript(FAIL, 3);
 /** Reader connections kept open between readers. */
 const MAX_IDLE_READERS = 16;
 
-const DECIDED: Record<number, DecideOutcome> = { 1: 'decided', 2: 'repeated', 0: 'stale', [-1]: 'missing' };
+const DECIDED: Record<number, DecideOutcome> = { 1: 'decided', 4: 'partial', 0: 'stale', [-1]: 'missing' };
+/** Reads and merges of one `decide` when other decisions keep coming in between. */
+const MAX_DECIDE_TRIES = 20;
 
 /**
  * The default {@link RunStore}: each run is a hash, a journal hash and an event stream under
@@ -170,14 +173,31 @@ export class RedisRunStore implements RunStore {
     await execPipeline(pipeline);
   }
 
-  async decide(runId: string, seq: number, decisions: Record<string, Decision>): Promise<DecideOutcome> {
+  async decide(
+    runId: string,
+    seq: number,
+    decisions: Record<string, Decision>,
+  ): Promise<{ outcome: DecideOutcome; undecided: string[] }> {
     const k = this.keys(runId);
-    const outcome = (await decide.run(
-      this.redis,
-      [k.run, k.events],
-      [seq, JSON.stringify(decisions), Date.now(), statusData('queued')],
-    )) as number;
-    return DECIDED[outcome] ?? 'stale';
+    // The merge is made here and saved only if no other decision came in between: a few tries, each one read.
+    for (let tries = 0; ; tries++) {
+      const [status, storedSeq, stored, state] = await this.redis.hmget(k.run, 'status', 'seq', 'decisions', 'state');
+      if (status === null) return { outcome: 'missing', undecided: [] };
+      const gathered = stored ? (JSON.parse(stored) as Record<string, Decision>) : undefined;
+      if (storedSeq !== String(seq)) return { outcome: 'stale', undecided: [] };
+      if (status === 'queued' && repeatsDecisions(gathered, decisions)) return { outcome: 'repeated', undecided: [] };
+      if (status !== 'waiting' || state === null) return { outcome: 'stale', undecided: [] };
+      const pendingIds = (JSON.parse(state) as RunState).pending.map((p) => p.call.id);
+      const { merged, undecided } = mergeDecisions(pendingIds, gathered, decisions);
+      const saved = (await decide.run(
+        this.redis,
+        [k.run, k.events],
+        [seq, stored ?? '', JSON.stringify(merged), undecided.length ? '0' : '1', Date.now(), statusData('queued')],
+      )) as number;
+      if (saved === 3 && tries < MAX_DECIDE_TRIES) continue;
+      const outcome = DECIDED[saved] ?? 'stale';
+      return { outcome, undecided: outcome === 'partial' ? undecided : [] };
+    }
   }
 
   async cancel(runId: string): Promise<RunStatus | undefined> {

@@ -65,18 +65,22 @@ export function runStoreConformance(makeStore: () => RunStore | Promise<RunStore
   };
   const statuses = (events: RunEvent[]) => events.flatMap((e) => (e.type === 'status' ? [e.status] : []));
   /** A run claimed and checkpointed into `waiting` at sequence number 1, on call `c1`. */
-  const waitingRun = async (store: RunStore) => {
+  const waitingRun = async (store: RunStore, callIds: string[] = ['c1']) => {
     const runId = await create(store);
     await store.claim(runId, 0, { attempt: 1, withJournal: false });
-    const call = { id: 'c1', type: 'function' as const, function: { name: 'charge', arguments: '{}' } };
+    const calls = callIds.map((id) => ({
+      id,
+      type: 'function' as const,
+      function: { name: 'charge', arguments: '{}' },
+    }));
     const state = stateOf(runId, {
       turn: 1,
       messages: [
         { role: 'user', content: 'go' },
-        { role: 'assistant', content: null, tool_calls: [call] },
-        { role: 'tool', tool_call_id: 'c1', content: 'awaiting approval' },
+        { role: 'assistant', content: null, tool_calls: calls },
+        ...callIds.map((id) => ({ role: 'tool' as const, tool_call_id: id, content: 'awaiting approval' })),
       ],
-      pending: [{ kind: 'approval', call, params: {} }],
+      pending: calls.map((call) => ({ kind: 'approval' as const, call, params: {} })),
     });
     const seq = await store.checkpoint({
       runId,
@@ -281,11 +285,12 @@ export function runStoreConformance(makeStore: () => RunStore | Promise<RunStore
       withStore(async (store) => {
         const runId = await waitingRun(store);
         const decisions = { c1: { approve: true as const } };
-        assert.equal(await store.decide(runId, 0, decisions), 'stale');
-        assert.equal(await store.decide(runId, 1, decisions), 'decided');
-        assert.equal(await store.decide(runId, 1, decisions), 'repeated');
-        assert.equal(await store.decide(runId, 1, { c1: { approve: false } }), 'stale');
-        assert.equal(await store.decide(newId(), 0, decisions), 'missing');
+        const outcome = async (decided: Promise<{ outcome: string; undecided: string[] }>) => (await decided).outcome;
+        assert.equal(await outcome(store.decide(runId, 0, decisions)), 'stale');
+        assert.deepEqual(await store.decide(runId, 1, decisions), { outcome: 'decided', undecided: [] });
+        assert.deepEqual(await store.decide(runId, 1, decisions), { outcome: 'repeated', undecided: [] });
+        assert.equal(await outcome(store.decide(runId, 1, { c1: { approve: false } })), 'stale');
+        assert.equal(await outcome(store.decide(newId(), 0, decisions)), 'missing');
         const { run } = await store.read(runId);
         assert.deepEqual([run?.status, run?.seq, run?.jobSeq, run?.decisions], ['queued', 1, 1, decisions]);
         const claimed = await store.claim(runId, 1, { attempt: 1, withJournal: false });
@@ -299,6 +304,50 @@ export function runStoreConformance(makeStore: () => RunStore | Promise<RunStore
           'queued',
           'running',
         ]);
+      }),
+    );
+
+    it(
+      'gathers the decisions of a pause call by call, and queues the run once every pending call has one',
+      withStore(async (store) => {
+        const runId = await waitingRun(store, ['c1', 'c2', 'c3']);
+        assert.deepEqual(await store.decide(runId, 1, { c2: { approve: true } }), {
+          outcome: 'partial',
+          undecided: ['c1', 'c3'],
+        });
+        // A later decision for a call replaces the earlier one while the run still waits.
+        assert.deepEqual(await store.decide(runId, 1, { c2: { approve: false, reason: 'no' } }), {
+          outcome: 'partial',
+          undecided: ['c1', 'c3'],
+        });
+        let { run } = await store.read(runId);
+        assert.deepEqual([run?.status, run?.decisions], ['waiting', { c2: { approve: false, reason: 'no' } }]);
+        assert.equal(await store.claim(runId, 1, { attempt: 1, withJournal: false }), undefined);
+        // Two deciders at once: neither decision is lost, and the run is queued exactly once.
+        const both = await Promise.all([
+          store.decide(runId, 1, { c1: { approve: true } }),
+          store.decide(runId, 1, { c3: { approve: false } }),
+        ]);
+        assert.deepEqual(both.map((d) => d.outcome).sort(), ['decided', 'partial']);
+        assert.deepEqual(both.find((d) => d.outcome === 'partial')?.undecided.length, 1);
+        ({ run } = await store.read(runId));
+        assert.deepEqual([run?.status, run?.jobSeq], ['queued', 1]);
+        assert.deepEqual(run?.decisions, {
+          c1: { approve: true },
+          c2: { approve: false, reason: 'no' },
+          c3: { approve: false },
+        });
+        // The same request sent again is `repeated`; another decision for a queued run is `stale`.
+        assert.deepEqual(await store.decide(runId, 1, { c3: { approve: false } }), {
+          outcome: 'repeated',
+          undecided: [],
+        });
+        assert.equal((await store.decide(runId, 1, { c3: { approve: true } })).outcome, 'stale');
+        assert.deepEqual(statuses(await allEvents(store, runId)), ['queued', 'running', 'waiting', 'queued']);
+        assert.deepEqual(
+          (await store.claim(runId, 1, { attempt: 1, withJournal: false }))?.run.decisions,
+          run?.decisions,
+        );
       }),
     );
 
@@ -321,7 +370,7 @@ export function runStoreConformance(makeStore: () => RunStore | Promise<RunStore
           assert.equal(await store.cancel(runId), 'cancelled');
           const waiting = await waitingRun(store);
           assert.equal(await store.cancel(waiting), 'waiting');
-          assert.equal(await store.decide(waiting, 1, { c1: { approve: true } }), 'stale');
+          assert.equal((await store.decide(waiting, 1, { c1: { approve: true } })).outcome, 'stale');
           assert.equal(await store.cancel(newId()), undefined);
           const events = await allEvents(store, runId);
           assert.deepEqual(events.at(-1), {

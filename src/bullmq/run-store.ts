@@ -18,7 +18,10 @@ export type StoredRun = {
   body: Record<string, unknown>;
   /** What `start` was given as `meta`; `null` when nothing. */
   meta: unknown;
-  /** The decisions a waiting run was given, until the worker that takes them checkpoints. */
+  /**
+   * The decisions a run was given: while it waits, those gathered so far (a decision may come for one call at a
+   * time); once every pending call has one, all of them, until the worker that takes them checkpoints.
+   */
   decisions?: Record<string, Decision>;
   stopReason?: string;
   text?: string;
@@ -51,8 +54,12 @@ export type CheckpointInput = {
 /** What {@link RunStore.claim} hands a worker: the run, and its journal when asked for. */
 export type Claimed = { run: StoredRun; journal: Map<string, string> };
 
-/** What {@link RunStore.decide} did. */
-export type DecideOutcome = 'decided' | 'repeated' | 'stale' | 'missing';
+/**
+ * What {@link RunStore.decide} did: `decided` (every pending call has a decision now, the run is queued), `partial`
+ * (merged, some calls still undecided, the run still waits), `repeated` (the run was queued with these decisions
+ * already), `stale` (not waiting at that sequence number), `missing` (no such run).
+ */
+export type DecideOutcome = 'decided' | 'partial' | 'repeated' | 'stale' | 'missing';
 
 /** A reader of one run's events; it may hold a connection of its own until closed. */
 export type RunEventReader = {
@@ -109,11 +116,18 @@ export interface RunStore {
   appendEvents(runId: string, events: RunEventData[]): Promise<void>;
 
   /**
-   * Give a `waiting` run at `seq` its decisions: it becomes `queued` (its `jobSeq` becomes `seq`, a `queued` event
-   * is added) and no longer expires. `repeated` when it was given these very decisions already and is still
-   * queued, `stale` when it is not waiting at `seq`, `missing` when there is no such run.
+   * Merge `decisions` into those a `waiting` run at `seq` gathered so far (a later decision for a call replaces an
+   * earlier one), atomically, so that two people deciding two calls at once lose neither. Once every pending call
+   * (`state.pending`) has one, the run becomes `queued` (its `jobSeq` becomes `seq`, a `queued` event is added) and
+   * no longer expires: `decided`. Until then it stays `waiting`: `partial`. `undecided` lists the pending calls
+   * still without a decision, in call order. `repeated` when the run is queued at `seq` and each of `decisions`
+   * equals the one it was queued with, `stale` when it is not waiting at `seq`, `missing` when there is no such run.
    */
-  decide(runId: string, seq: number, decisions: Record<string, Decision>): Promise<DecideOutcome>;
+  decide(
+    runId: string,
+    seq: number,
+    decisions: Record<string, Decision>,
+  ): Promise<{ outcome: DecideOutcome; undecided: string[] }>;
 
   /**
    * Cancel a run that has not ended (it becomes `cancelled`, `stopReason: 'aborted'`, with a status event, and

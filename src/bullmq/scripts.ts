@@ -89,24 +89,27 @@ return nextSeq
 `;
 
 /**
- * Hand a waiting run its decisions (and lift its waiting expiry); its next job is queued at its sequence number.
- * KEYS: run, events. ARGV: seq, decisions, now, status event.
- * → 1 decided, 2 already decided with these same decisions, 0 stale, -1 no such run
+ * Save the decisions a waiting run gathered, if nothing changed them since they were read (ARGV[2], '' for none):
+ * the merge is made by the caller and checked here, so two deciders at once each retry rather than one losing.
+ * With ARGV[4] = '1' every pending call has one: the run is queued at its sequence number and its waiting expiry
+ * lifted. KEYS: run, events. ARGV: seq, decisions read, decisions merged, complete (0|1), now, status event.
+ * → 1 queued, 4 gathered (still waiting), 3 changed since read (read again), 0 stale, -1 no such run
  */
 export const DECIDE = `
 local f = redis.call('HMGET', KEYS[1], 'status', 'seq', 'decisions')
 if not f[1] then return -1 end
-if f[2] ~= ARGV[1] then return 0 end
-if f[1] == 'waiting' then
-  redis.call('HSET', KEYS[1], 'status', 'queued', 'jobSeq', ARGV[1], 'decisions', ARGV[2], 'updatedAt', ARGV[3])
-  redis.call('XADD', KEYS[2], '*', 'type', 'status', 'data', ARGV[4])
-  -- Decided: the run goes on, so it no longer expires as a waiting one.
-  redis.call('PERSIST', KEYS[1])
-  redis.call('PERSIST', KEYS[2])
-  return 1
+if f[2] ~= ARGV[1] or f[1] ~= 'waiting' then return 0 end
+if (f[3] or '') ~= ARGV[2] then return 3 end
+if ARGV[4] ~= '1' then
+  redis.call('HSET', KEYS[1], 'decisions', ARGV[3], 'updatedAt', ARGV[5])
+  return 4
 end
-if f[1] == 'queued' and f[3] == ARGV[2] then return 2 end
-return 0
+redis.call('HSET', KEYS[1], 'status', 'queued', 'jobSeq', ARGV[1], 'decisions', ARGV[3], 'updatedAt', ARGV[5])
+redis.call('XADD', KEYS[2], '*', 'type', 'status', 'data', ARGV[6])
+-- Decided: the run goes on, so it no longer expires as a waiting one.
+redis.call('PERSIST', KEYS[1])
+redis.call('PERSIST', KEYS[2])
+return 1
 `;
 
 /**

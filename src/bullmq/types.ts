@@ -1,5 +1,5 @@
 import type { Redis, RedisOptions } from 'ioredis';
-import type { LLMClient, LLMRequestBody, RunAgentCallProps, RunState, ToolDefinition } from '../index';
+import type { Decision, LLMClient, LLMRequestBody, RunAgentCallProps, RunState, ToolDefinition } from '../index';
 import type { RunStatus } from './run-data';
 import type { RunStore } from './run-store';
 
@@ -24,6 +24,8 @@ export type RunRecord = {
   error?: { name: string; message: string; status?: number };
   /** What `start` was given as `meta`. */
   meta?: unknown;
+  /** While the run waits: the decisions `decide` gathered so far, for calls of `state.pending` (the others wait on). */
+  decisions?: Record<string, Decision>;
 };
 
 /**

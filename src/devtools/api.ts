@@ -62,7 +62,8 @@ export async function handleApi(
     if (req.method === 'GET' && action === 'export') {
       const run = await source.recorded(runId);
       if (!run) return json(404, { error: 'No such run' });
-      return send(res, 200, 'text/plain; charset=utf-8', exportRunAsTest(run), {
+      const runner = url.searchParams.get('runner') === 'vitest' ? 'vitest' : 'jest';
+      return send(res, 200, 'text/plain; charset=utf-8', exportRunAsTest(run, { runner }), {
         'content-disposition': `attachment; filename="${exportFileName(runId)}"`,
       });
     }

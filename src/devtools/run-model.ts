@@ -1,6 +1,6 @@
 import type { Decision } from '../index';
 import { nameText } from './safe-text';
-import type { ModelPrice, RecordedRun } from './source';
+import type { ModelPrice, RecordedLimits, RecordedRun } from './source';
 import type {
   DevtoolsRunStatus,
   PendingView,
@@ -22,6 +22,7 @@ type LiveRequest = Omit<RequestItem, 'text' | 'reasoning' | 'live'> & {
 /** A tool call while it is recorded. */
 type LiveTool = Omit<ToolItem, 'arguments' | 'response' | 'modelResponse'> & {
   arguments: string;
+  waited?: boolean;
   response?: string;
   modelResponse?: string;
 };
@@ -48,8 +49,16 @@ export class RunModel {
   text?: string;
   error?: string;
   input: unknown[] = [];
-  pending: PendingView[] = [];
+  /** Cost of the run's requests, from the run's own `prices` (the recorder); `pricing` of the page overrides it. */
+  cost?: number;
   readonly decisions: Record<string, Decision> = {};
+  /** What a replay needs besides the turns: the run's limits, the calls that stopped it, its refusal. */
+  limits?: RecordedLimits;
+  stoppedBy?: string[];
+  refusal?: string;
+  private waiting: PendingView[] = [];
+  /** When the run last went on after waiting for a person: a call that waited runs from then. */
+  private resumedAt?: number;
   private readonly items: LiveItem[] = [];
   private readonly tools = new Map<string, LiveTool>();
   private open?: LiveRequest;
@@ -140,8 +149,17 @@ export class RunModel {
       tool = this.tools.get(callId)!;
     }
     tool.response = e.response;
-    if (e.outcome) tool.outcome = e.outcome;
-    tool.durationMs = e.durationMs ?? Math.max(0, at - tool.startedAt);
+    const decision = this.decisions[callId];
+    const rejected = decision !== undefined && 'approve' in decision && !decision.approve;
+    const outcome = e.outcome ?? (rejected ? 'rejected' : undefined);
+    if (outcome) tool.outcome = outcome;
+    if (e.durationMs !== undefined) tool.durationMs = e.durationMs;
+    // A call that waited for a person ran (if at all) after the run went on: the wait is not the tool's time.
+    else if (outcome !== 'rejected')
+      tool.durationMs = Math.max(
+        0,
+        at - (tool.waited ? Math.max(tool.startedAt, this.resumedAt ?? 0) : tool.startedAt),
+      );
     this.touch(at);
   }
 
@@ -159,9 +177,39 @@ export class RunModel {
     const last = this.items[this.items.length - 1];
     const same = last?.kind === 'status' && last.status === status && !e.attempt;
     if (!same) this.items.push({ kind: 'status', index: this.items.length, at, status, ...withDefined(e) });
+    if (this.status === 'waiting' && (status === 'queued' || status === 'running')) this.resumedAt = at;
     this.status = status;
     if (e.stopReason) this.stopReason = e.stopReason;
     this.touch(at);
+  }
+
+  /** The calls waiting for a person. */
+  get pending(): PendingView[] {
+    return this.waiting;
+  }
+
+  /**
+   * The calls that wait for a person now. Each is marked as having waited (so that it never reads "running" and its
+   * duration is not the person's time), and its arguments are taken from here when no event carried them.
+   */
+  set pending(views: PendingView[]) {
+    this.waiting = views;
+    for (const view of views) {
+      const tool = this.tools.get(view.callId);
+      if (!tool) continue;
+      tool.waited = true;
+      if (!tool.arguments) tool.arguments = view.arguments;
+    }
+  }
+
+  /**
+   * The call that ended the run with `tool_stop`: the last call of the last request that was not skipped (the calls
+   * after it were not started, and are answered as skipped).
+   */
+  stoppingCall(): string[] {
+    const last = [...this.items].reverse().find((item): item is LiveRequest => item.kind === 'request');
+    const ran = (last?.toolCallIds ?? []).filter((id) => this.tools.get(id)?.outcome !== 'skipped');
+    return ran.slice(-1);
   }
 
   /** Timeline entries so far. */
@@ -179,7 +227,11 @@ export class RunModel {
       turns: Math.max(this.turns, this.items.filter((item) => item.kind === 'request').length),
       inputTokens: this.inputTokens,
       outputTokens: this.outputTokens,
-      ...(price ? { cost: (this.inputTokens * price.input + this.outputTokens * price.output) / 1e6 } : {}),
+      ...(price
+        ? { cost: (this.inputTokens * price.input + this.outputTokens * price.output) / 1e6 }
+        : this.cost !== undefined
+          ? { cost: this.cost }
+          : {}),
       startedAt: this.startedAt,
       updatedAt: this.updatedAt,
       ...(this.stopReason ? { stopReason: this.stopReason } : {}),
@@ -204,7 +256,8 @@ export class RunModel {
       offset,
       items,
       pending: this.pending,
-      ...(this.text !== undefined ? { text: this.text.slice(0, options.maxChars) } : {}),
+      // A run that waits or still runs has no answer yet: its last text is a preamble, shown in its request.
+      ...(this.text !== undefined && ended(this.status) ? { text: this.text.slice(0, options.maxChars) } : {}),
       ...(this.error !== undefined ? { error: this.error } : {}),
       canDecide: extra.canDecide,
       canCancel: extra.canCancel,
@@ -231,7 +284,7 @@ export class RunModel {
         };
     const turns = this.items
       .filter((item): item is LiveRequest => item.kind === 'request')
-      .map((request) => ({
+      .map((request, i, all) => ({
         text: request.text,
         reasoning: request.reasoning,
         toolCalls: request.toolCallIds.map((id) => {
@@ -239,7 +292,13 @@ export class RunModel {
           return { id, name: tool.name, arguments: tool.arguments };
         }),
         ...(request.finishReason ? { finishReason: request.finishReason } : {}),
+        ...(request.error !== undefined ? { failed: true } : {}),
+        ...(request.inputTokens !== undefined
+          ? { usage: { inputTokens: request.inputTokens, outputTokens: request.outputTokens ?? 0 } }
+          : {}),
+        ...(this.refusal !== undefined && i === all.length - 1 ? { refusal: this.refusal } : {}),
       }));
+    const waited = [...this.tools.values()].filter((tool) => tool.waited).map((tool) => tool.callId);
     return {
       runId: this.runId,
       ...(this.model ? { model: this.model } : {}),
@@ -247,6 +306,9 @@ export class RunModel {
       turns,
       results,
       decisions: this.decisions,
+      ...(waited.length ? { waited } : {}),
+      ...(this.stoppedBy?.length ? { stoppedBy: this.stoppedBy } : {}),
+      ...(this.limits && Object.keys(this.limits).length ? { limits: this.limits } : {}),
       ...(this.stopReason ? { stopReason: this.stopReason } : {}),
       ...(this.text !== undefined ? { text: this.text } : {}),
     };
@@ -286,14 +348,20 @@ function view(item: LiveItem, max: number, open: LiveRequest | undefined): Timel
       reasoning: shown(reasoning, max),
     };
   }
-  const { arguments: args, response, modelResponse, name, ...rest } = item;
+  const { arguments: args, response, modelResponse, name, waited, ...rest } = item;
   return {
     ...rest,
+    ...(waited ? { waited } : {}),
     name: nameText(name),
     arguments: shown(args, max),
     ...(response !== undefined ? { response: shown(response, max) } : {}),
     ...(modelResponse !== undefined ? { modelResponse: shown(modelResponse, max) } : {}),
   };
+}
+
+/** Whether a run in `status` has ended. */
+function ended(status: DevtoolsRunStatus): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
 }
 
 function withDefined<T extends object>(value: T): Partial<T> {

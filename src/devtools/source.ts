@@ -1,4 +1,4 @@
-import type { Decision } from '../index';
+import type { Decision, RunAgentCallProps } from '../index';
 import type { RunPage, RunSummary } from './types';
 
 /** What the export needs of one model request: the reply the model gave. */
@@ -7,7 +7,16 @@ export type RecordedTurn = {
   reasoning: string;
   toolCalls: { id: string; name: string; arguments: string }[];
   finishReason?: string;
+  /** The request failed (or was cut by an abort or the run's timeout): it has no reply to give. */
+  failed?: boolean;
+  /** The tokens the request used, when known: a replay under a token budget needs them. */
+  usage?: { inputTokens: number; outputTokens: number };
+  /** The model's refusal, for a run that ended with `stopReason: 'refusal'`. */
+  refusal?: string;
 };
+
+/** The props of the run that decide where it stops: a replay is given the same. */
+export type RecordedLimits = Pick<RunAgentCallProps, 'maxRunAgentTimes' | 'timeoutMs' | 'budget' | 'prices'>;
 
 /** A run as the export reads it: model replies, tool results and decisions, in order. */
 export type RecordedRun = {
@@ -20,6 +29,12 @@ export type RecordedRun = {
   results: Record<string, { name: string; outcome?: string; response: string }>;
   /** Each decision a person made, by call id. */
   decisions: Record<string, Decision>;
+  /** Calls that waited for a person (decided or not). */
+  waited?: string[];
+  /** Calls whose tool ended the run (`stopReason: 'tool_stop'`). */
+  stoppedBy?: string[];
+  /** The run's limits, as its props gave them (the in-process recorder knows them; a queue's do not reach it). */
+  limits?: RecordedLimits;
   stopReason?: string;
   text?: string;
 };

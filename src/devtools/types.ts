@@ -55,6 +55,8 @@ export type ToolItem = {
   startedAt: number;
   /** How the call ended (absent while it runs, or when the source does not know). */
   outcome?: string;
+  /** The call waited for a person's decision (it did not run while it waited). */
+  waited?: boolean;
   durationMs?: number;
   /** The tool's own text. */
   response?: ShownText;

@@ -3,7 +3,6 @@ import type { Decision } from '../../index';
 import { listRuns } from '../../bullmq';
 import type { AgentRuns, RunEvent, RunListing, RunRecord } from '../../bullmq';
 import { getErrText } from '../../index';
-import { DecisionGather } from '../decision-gather';
 import { RunModel } from '../run-model';
 import type { RunSource } from '../source';
 import type { RunSummary } from '../types';
@@ -40,14 +39,13 @@ type Followed = {
 /**
  * The runs of an `AgentRuns` queue as a devtools source: the list from Redis, each opened run followed through
  * `runs.events` (from any worker, across pauses and retries), approvals through `runs.decide` with the run's
- * `runs.resumeToken`, and `runs.cancel`.
+ * `runs.resumeToken` (the runs gather a pause's decisions call by call), and `runs.cancel`.
  */
 export function bullmqRunSource(options: BullmqRunSourceOptions): RunSource {
   const { runs } = options;
   const timeoutMs = options.timeoutMs ?? 3000;
   const maxFollowed = options.maxFollowed ?? 50;
   const followed = new Map<string, Followed>();
-  const gathered = new DecisionGather();
   const summaries = new Map<string, { updatedAt: number; summary: RunSummary }>();
   const listeners = new Set<(runId?: string) => void>();
   const notify = (runId?: string) => listeners.forEach((listener) => listener(runId));
@@ -186,13 +184,7 @@ export function bullmqRunSource(options: BullmqRunSourceOptions): RunSource {
       const waiting = entry.record?.status === 'waiting';
       const running = ['queued', 'running', 'waiting'].includes(entry.record?.status ?? '');
       const out = entry.model.page(page, { canDecide: waiting, canCancel: running });
-      out.pending = withDecided(
-        out.pending,
-        gathered.decided(
-          runId,
-          out.pending.map((p) => p.callId),
-        ),
-      );
+      out.pending = withDecided(out.pending, (waiting && entry.record?.decisions) || {});
       // The stored record is the truth on status; the events may still be catching up with it.
       if (entry.record) {
         out.summary.status = entry.record.status;
@@ -208,21 +200,18 @@ export function bullmqRunSource(options: BullmqRunSourceOptions): RunSource {
     },
     problem: () => problem,
     decide: async (runId, decisions: Record<string, Decision>) => {
-      const record = await guarded(runs.get(runId));
-      if (record?.status !== 'waiting') throw new Error('This run is not waiting.');
-      const { undecided, all } = gathered.add(
-        runId,
-        record.state.pending.map((p) => p.call.id),
-        decisions,
-      );
-      if (all) {
-        const token = await guarded(runs.resumeToken(runId));
-        await guarded(runs.decide(runId, all, { token }));
-        const entry = followed.get(runId);
-        if (entry) {
-          Object.assign(entry.model.decisions, all);
-          entry.model.pending = [];
-        }
+      // The runs gather the decisions themselves (in their store): what one page decided, another page, another
+      // process or a restarted devtools sees, and the run goes on once the last pending call has one.
+      const token = await guarded(runs.resumeToken(runId));
+      if (token === undefined && (await guarded(runs.get(runId))).status !== 'waiting')
+        throw new Error('This run is not waiting.');
+      const { undecided } = await guarded(runs.decide(runId, decisions, { token }));
+      const entry = followed.get(runId);
+      if (entry) {
+        Object.assign(entry.model.decisions, decisions);
+        // Read again when the page next asks: the gathered decisions are in the stored run.
+        delete entry.record;
+        if (!undecided.length) entry.model.pending = [];
       }
       notify(runId);
       return { undecided };
@@ -255,7 +244,11 @@ function apply(entry: Followed, event: RunEvent): void {
     );
   else if (event.type === 'tool_result') {
     // What the model read of it comes with the next record read (`absorb`): the stored history may be older.
-    model.endTool(event.callId, { name: event.name, response: event.response }, at);
+    model.endTool(
+      event.callId,
+      { name: event.name, response: event.response, ...(event.outcome ? { outcome: event.outcome } : {}) },
+      at,
+    );
   } else if (event.type === 'status') {
     model.addStatus(event.status, { stopReason: event.stopReason, attempt: event.attempt }, at);
     if (event.status === 'queued' && model.length === 1) model.startedAt = at;
@@ -270,6 +263,8 @@ function absorb(model: RunModel, record: RunRecord, listed: RunListing | undefin
   model.inputTokens = record.state.usage.inputTokens;
   model.outputTokens = record.state.usage.outputTokens;
   model.pending = record.status === 'waiting' ? pendingViews(record.state) : [];
+  // Decisions gathered while the run waits, from any page or process: a rejected call is told apart by them.
+  if (record.status === 'waiting' && record.decisions) Object.assign(model.decisions, record.decisions);
   if (record.stopReason) model.stopReason = record.stopReason;
   if (record.text !== undefined) model.text = record.text;
   if (record.error) model.error = `${record.error.name}: ${record.error.message}`;

@@ -91,6 +91,14 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
     const start = (): RunModel => {
       const run = modelOf(runId);
       if (props.body?.model) run.model = props.body.model;
+      // What decides where the run stops, for the exported test to replay it to the same stop.
+      const limits = {
+        ...(props.maxRunAgentTimes !== undefined && { maxRunAgentTimes: props.maxRunAgentTimes }),
+        ...(props.timeoutMs !== undefined && { timeoutMs: props.timeoutMs }),
+        ...(props.budget !== undefined && { budget: props.budget }),
+        ...(props.prices !== undefined && { prices: props.prices }),
+      };
+      if (!props.resumeFrom || Object.keys(limits).length) run.limits = limits;
       if (!props.resumeFrom && props.body?.messages) run.input = props.body.messages;
       if (props.resumeFrom) {
         Object.assign(run.decisions, props.decisions ?? {});
@@ -104,6 +112,7 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
     const current = () => (recorded ??= start());
     const changed = () => notify(runId);
     const secret = props.stateSecret;
+    const prices = props.prices;
     // An observer of the run's event channel, beside the app's hooks rather than around them: a hook that throws
     // costs the timeline nothing.
     const observer: RunObserver = {
@@ -122,6 +131,10 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
       },
       requestEnd: (e) => {
         const run = current();
+        // The run's own prices give the cost column without `startDevtools({ pricing })`.
+        const price = prices && Object.prototype.hasOwnProperty.call(prices, e.model) ? prices[e.model] : undefined;
+        if (price)
+          run.cost = (run.cost ?? 0) + (e.usage.inputTokens * price.input + e.usage.outputTokens * price.output) / 1e6;
         run.endRequest({
           model: e.model,
           ms: e.ms,
@@ -178,7 +191,11 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
     const run = runs.get(result.state.runId);
     // Only a call that was recorded ends: a refused `resumeFrom` hands back the state it came with, id and all.
     if (!run || !active.delete(run.runId)) return;
-    run.text = result.text;
+    // A run that waits has no answer yet: its last text is the preamble of the calls it waits on.
+    if (result.stopReason === 'interactive') delete run.text;
+    else run.text = result.text;
+    if (result.stopReason === 'tool_stop') run.stoppedBy = run.stoppingCall();
+    if (result.refusal !== undefined) run.refusal = result.refusal;
     if (result.error) run.error = errorText(result.error);
     const status =
       result.stopReason === 'interactive'
@@ -236,6 +253,16 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
       const controller = controllers.get(runId);
       if (!controller) throw new Error('This run is not running here.');
       controller.abort();
+      const run = runs.get(runId);
+      // A waiting run has no loop to abort: it ends here, and the page's buttons go with it.
+      if (run && !active.has(runId) && run.status === 'waiting') {
+        run.addStatus('cancelled', { stopReason: 'aborted' });
+        run.pending = [];
+        controllers.delete(runId);
+        states.delete(runId);
+        gathered.forget(runId);
+        notify(runId);
+      }
     },
   };
   return { hooks, finish, source };

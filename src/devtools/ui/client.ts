@@ -36,9 +36,9 @@ export async function postAction(runId: string, action: 'decide' | 'cancel', bod
   if (!res.ok) throw new Error(((await res.json()) as { error?: string }).error ?? `HTTP ${res.status}`);
 }
 
-/** The address of a run's exported test. */
-export function exportUrl(runId: string): string {
-  return `/api/runs/${encodeURIComponent(runId)}/export`;
+/** The address of a run's exported test, for Jest or Vitest. */
+export function exportUrl(runId: string, runner: 'jest' | 'vitest' = 'jest'): string {
+  return `/api/runs/${encodeURIComponent(runId)}/export${runner === 'vitest' ? '?runner=vitest' : ''}`;
 }
 
 /** Server-sent changes: `onChange` with the runs that changed; `onState` when the stream drops or returns. */

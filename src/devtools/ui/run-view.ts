@@ -6,6 +6,13 @@ import { html } from './html';
 import { Pending } from './pending';
 import { Timeline } from './timeline';
 
+/** The request on this page whose text is the run's answer (the last one, when its text is the answer). */
+function answerIndex(page: RunPage): number | undefined {
+  if (page.text === undefined || !page.text) return undefined;
+  const last = [...page.items].reverse().find((item) => item.kind === 'request');
+  return last?.kind === 'request' && last.text.text === page.text ? last.index : undefined;
+}
+
 /** Timeline entries per page. */
 const PAGE = 100;
 
@@ -16,6 +23,7 @@ export function RunView({ runId, version }: { runId: string; version: number }) 
   /** `undefined`: follow the newest entries. */
   const [offset, setOffset] = useState<number | undefined>(undefined);
   const [refresh, setRefresh] = useState(0);
+  const [confirming, setConfirming] = useState(false);
 
   useEffect(() => {
     let live = true;
@@ -34,11 +42,13 @@ export function RunView({ runId, version }: { runId: string; version: number }) 
 
   if (!page) return html`<p>${error ?? 'Loading…'}</p>`;
   const { summary } = page;
-  const cancel = () =>
+  const cancel = () => {
+    setConfirming(false);
     postAction(runId, 'cancel', {}).then(
       () => setRefresh((n) => n + 1),
       (e: Error) => setError(e.message),
     );
+  };
   const last = page.offset + page.items.length;
   return html`<section class="run" data-testid="run-view">
     <h1><a href="#/">Runs</a> / <span data-testid="run-id">${runId}</span></h1>
@@ -54,7 +64,19 @@ export function RunView({ runId, version }: { runId: string; version: number }) 
     </div>
     <div class="actions">
       <a class="button" data-testid="export" href=${exportUrl(runId)} download>Export as a Jest test</a>
-      ${page.canCancel && html`<button data-testid="cancel" onClick=${cancel}>Cancel run</button>`}
+      <a class="button" data-testid="export-vitest" href=${exportUrl(runId, 'vitest')} download
+        >Export as a Vitest test</a
+      >
+      ${
+        page.canCancel &&
+        (confirming
+          ? html`<span class="confirm" data-testid="cancel-confirm">
+              Cancel this run? It stops where it is and cannot go on.
+              <button data-testid="confirm-cancel" onClick=${cancel}>Yes, cancel it</button>
+              <button data-testid="keep-running" onClick=${() => setConfirming(false)}>No</button>
+            </span>`
+          : html`<button data-testid="cancel" onClick=${() => setConfirming(true)}>Cancel run</button>`)
+      }
     </div>
     ${error && html`<div class="error">${error}</div>`}
     ${page.error && html`<div class="error" data-testid="run-error">${page.error}</div>`}
@@ -72,7 +94,13 @@ export function RunView({ runId, version }: { runId: string; version: number }) 
       </button>
       ${offset !== undefined && html`<button onClick=${() => setOffset(undefined)}>Follow newest</button>`}
     </div>
-    <${Timeline} runId=${runId} items=${page.items} waiting=${page.pending.map((p) => p.callId)} />
+    <${Timeline}
+      runId=${runId}
+      items=${page.items}
+      waiting=${page.pending.map((p) => p.callId)}
+      status=${summary.status}
+      answerIndex=${answerIndex(page)}
+    />
     ${
       page.text !== undefined &&
       html`<div class="final">

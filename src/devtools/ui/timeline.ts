@@ -1,22 +1,44 @@
-import type { RequestItem, StatusItem, TimelineItem, ToolItem } from '../types';
+import type { DevtoolsRunStatus, RequestItem, StatusItem, TimelineItem, ToolItem } from '../types';
 import { clock, ms, tokens } from './format';
 import { html } from './html';
 import { LongText } from './long-text';
+import { toolState } from './tool-state';
 
-/** One run's timeline entries: requests, tool calls and changes of status, in order. */
-export function Timeline({ runId, items, waiting }: { runId: string; items: TimelineItem[]; waiting: string[] }) {
+/**
+ * One run's timeline entries: requests, tool calls and changes of status, in order. `answerIndex` is the request
+ * whose text is the run's answer: shown once, under the timeline, so here it only points there.
+ */
+export function Timeline(props: {
+  runId: string;
+  items: TimelineItem[];
+  waiting: string[];
+  status: DevtoolsRunStatus;
+  answerIndex?: number | undefined;
+}) {
+  const { runId, items, waiting } = props;
   return html`<ol class="timeline" data-testid="timeline">
     ${items.map((item) =>
       item.kind === 'request'
-        ? html`<${Request} key=${item.index} runId=${runId} item=${item} />`
+        ? html`<${Request}
+            key=${item.index}
+            runId=${runId}
+            item=${item}
+            isAnswer=${item.index === props.answerIndex}
+          />`
         : item.kind === 'tool'
-          ? html`<${Tool} key=${item.index} runId=${runId} item=${item} waiting=${waiting.includes(item.callId)} />`
+          ? html`<${Tool}
+              key=${item.index}
+              runId=${runId}
+              item=${item}
+              waiting=${waiting.includes(item.callId)}
+              status=${props.status}
+            />`
           : html`<${Status} key=${item.index} item=${item} />`,
     )}
   </ol>`;
 }
 
-function Request({ runId, item }: { runId: string; item: RequestItem }) {
+function Request({ runId, item, isAnswer }: { runId: string; item: RequestItem; isAnswer: boolean }) {
   return html`<li class="item request" data-testid="request">
     <div class="head">
       <strong>Request</strong> ${requestFacts(item)}${item.live && html` · <span class="live">streaming…</span>`}
@@ -33,7 +55,9 @@ function Request({ runId, item }: { runId: string; item: RequestItem }) {
     }
     ${
       item.text.length > 0 &&
-      html`<${LongText} runId=${runId} index=${item.index} field="text" value=${item.text} label="Text" />`
+      (isAnswer
+        ? html`<div class="label" data-testid="answer-below">Text: the answer, below</div>`
+        : html`<${LongText} runId=${runId} index=${item.index} field="text" value=${item.text} label="Text" />`)
     }
     ${item.error && html`<div class="error">${item.error}</div>`}
   </li>`;
@@ -53,20 +77,22 @@ function requestFacts(item: RequestItem): string {
     .join(' · ');
 }
 
-function Tool({ runId, item, waiting }: { runId: string; item: ToolItem; waiting: boolean }) {
-  return html`<li
-    class=${`item tool outcome-${item.outcome ?? 'unknown'}`}
-    data-testid="tool-call"
-    data-call-id=${item.callId}
-  >
+function Tool(props: { runId: string; item: ToolItem; waiting: boolean; status: DevtoolsRunStatus }) {
+  const { runId, item } = props;
+  const state = toolState(item, props.waiting, props.status);
+  const look = state.kind === 'done' ? `outcome-${item.outcome ?? 'unknown'}` : `state-${state.kind}`;
+  return html`<li class=${`item tool ${look}`} data-testid="tool-call" data-call-id=${item.callId}>
     <div class="head">
-      <strong>Tool</strong> <code>${item.name}</code> · ${clock(item.startedAt)} ·${' '}
+      <strong>Tool</strong> <code>${item.name}</code> · ${clock(item.startedAt)}
       ${
-        waiting
-          ? html`<span class="waiting" data-testid="waiting">waiting for approval</span>`
-          : item.response === undefined
-            ? html`<span class="live">running…</span>`
-            : `took ${ms(item.durationMs)}`
+        state.kind === 'waiting'
+          ? html` · <span class="waiting" data-testid="waiting">waiting for approval</span>`
+          : state.kind === 'running'
+            ? html` · <span class="live">running…</span>`
+            : state.kind === 'not-run'
+              ? html` · <span class="waiting" data-testid="not-run">${state.why}</span>`
+              : state.durationMs !== undefined &&
+                html` · <span data-testid="duration">took ${ms(state.durationMs)}</span>`
       }
       ${item.outcome && html` · <span class="outcome" data-testid="outcome">${item.outcome}</span>`}
     </div>

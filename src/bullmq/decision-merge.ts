@@ -1,0 +1,30 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Decision } from './types';
+
+/** What a run's gathered decisions become with more: all of them, and the pending calls still without one. */
+export type MergedDecisions = { merged: Record<string, Decision>; undecided: string[] };
+
+/**
+ * Merge `given` into the decisions a waiting run gathered so far (a later decision for a call replaces an earlier
+ * one). `merged` lists the pending calls' decisions in call order, the same text whatever order they came in.
+ */
+export function mergeDecisions(
+  pendingIds: readonly string[],
+  gathered: Record<string, Decision> | undefined,
+  given: Record<string, Decision>,
+): MergedDecisions {
+  const all: Record<string, Decision | undefined> = { ...gathered, ...given };
+  const merged: Record<string, Decision> = {};
+  const undecided: string[] = [];
+  for (const id of pendingIds) {
+    const decision = all[id];
+    if (decision === undefined) undecided.push(id);
+    else merged[id] = decision;
+  }
+  return { merged, undecided };
+}
+
+/** Whether each of `given` is the decision the run was queued with: the same request sent again. */
+export function repeatsDecisions(queued: Record<string, Decision> | undefined, given: Record<string, Decision>) {
+  return queued !== undefined && Object.entries(given).every(([id, d]) => isDeepStrictEqual(queued[id], d));
+}
