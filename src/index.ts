@@ -62,7 +62,7 @@ export {
 } from './errors';
 export type { RunStateSignatureProblem, ToolDefinitionProblem } from './errors';
 
-export { runAgentLoop } from './output/run-agent-loop';
+export { runAgentLoop } from './run-agent-loop';
 export { defineAgent } from './output/define-agent';
 export type { AgentOptions } from './output/define-agent';
 export type { AgentTask } from './agentCall/agents/agent-input';
@@ -75,11 +75,11 @@ export type {
   OutputSpec,
   OutputStandardSchema,
   OutputValidationResult,
-} from './agentCall/output-types';
+} from './agentCall/output/output-types';
 export { isRetryableModelError } from './llm/retryable-error';
-export type { Decision, PendingCall, RunSpent, RunState } from './agentCall/run-state';
-export type { ModelPrice, RunBudget } from './agentCall/budget-types';
-export type { FallbackEntry } from './agentCall/fallback-entry';
+export type { Decision, PendingCall, RunSpent, RunState } from './agentCall/state/run-state';
+export type { ModelPrice, RunBudget } from './agentCall/budget/budget-types';
+export type { FallbackEntry } from './agentCall/fallback/fallback-entry';
 export { createMemoryJournal } from './toolCall/journal';
 export type { MemoryJournal, ToolJournal } from './toolCall/journal';
 export type {
@@ -122,10 +122,10 @@ export type {
 
 export { createLLMResponse } from './llm/request';
 export type { CreateLLMResponseProps, LLMRequestBody, LLMResponse, ResponseEvents, StreamParser } from './llm/request';
-export type { ToolCallStreamEvents, ToolParamEvent } from './llm/tool-call-accumulator';
+export type { ToolCallStreamEvents, ToolParamEvent } from './llm/response/tool-call-accumulator';
 export type { LLMClient, LLMCompletionPromise, LLMRequestOptions, LLMResponsesPromise, UserKey } from './llm/client';
-export type { Wire } from './llm/wire';
-export type { TokenUsage } from './llm/usage';
+export type { Wire } from './llm/wires/wire';
+export type { TokenUsage } from './llm/response/usage';
 export { estimateTokens } from './llm/tokens';
 export type {
   ChatCompletionAssistantMessageParam,

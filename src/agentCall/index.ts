@@ -1,4 +1,4 @@
-export { runAgentLoop } from './run-agent-loop';
+export { runAgentLoop } from './run-core-loop';
 export type * from './type';
-export type { Decision, PendingCall, RunSpent, RunState } from './run-state';
-export type { ModelPrice, RunBudget } from './budget-types';
+export type { Decision, PendingCall, RunSpent, RunState } from './state/run-state';
+export type { ModelPrice, RunBudget } from './budget/budget-types';

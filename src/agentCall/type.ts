@@ -1,6 +1,6 @@
 import type { LLMClient, UserKey } from '../llm/client';
 import type { LLMRequestBody, ResponseEvents, StreamParser } from '../llm/request';
-import type { Wire } from '../llm/wire';
+import type { Wire } from '../llm/wires/wire';
 import type {
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
@@ -10,10 +10,10 @@ import type {
 } from '../llm/type';
 import type { ToolJournal } from '../toolCall/journal';
 import type { ToolDefinition, ToolExecuteResult, ToolInteractive, ToolOutcome, ToolProgress } from '../toolCall/type';
-import type { ModelPrice, RunBudget } from './budget-types';
-import type { FallbackEntry } from './fallback-entry';
-import type { OutputMode, OutputProfile, OutputSpec } from './output-types';
-import type { Decision, RunState } from './run-state';
+import type { ModelPrice, RunBudget } from './budget/budget-types';
+import type { FallbackEntry } from './fallback/fallback-entry';
+import type { OutputMode, OutputProfile, OutputSpec } from './output/output-types';
+import type { Decision, RunState } from './state/run-state';
 
 /** What a paused run saved: the tool's question, the history at the pause, and the call awaiting an answer. */
 export type ChildrenInteractiveParams = {

@@ -1,5 +1,10 @@
 import { DEFAULT_OUTPUT_RETRIES } from '../constants';
-import type { OutputFormat, OutputMode, OutputStandardSchema, OutputValidationResult } from '../agentCall/output-types';
+import type {
+  OutputFormat,
+  OutputMode,
+  OutputStandardSchema,
+  OutputValidationResult,
+} from '../agentCall/output/output-types';
 import type { RunAgentCallProps } from '../agentCall/type';
 import { applyProfile } from '../definitions/profiles/apply-profile';
 import { PROFILE_RULES } from '../definitions/profiles/profile-rules';

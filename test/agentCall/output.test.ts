@@ -8,7 +8,7 @@ import {
   standardSchemaOf,
   type OutputStandardSchema,
 } from '../../src';
-import { runAgentLoop as runCoreLoop } from '../../src/agentCall/run-agent-loop';
+import { runAgentLoop as runCoreLoop } from '../../src/agentCall/run-core-loop';
 import { runObservedLoop } from '../../src/internal';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../../src/testing';
 import { fakeTool, user } from '../helpers/tools';

@@ -34,6 +34,20 @@ export const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
     'decorators',
     'definitions',
   ],
+  // The door (`src/run-agent-loop.ts`): the one public `runAgentLoop`, above everything the run is built from.
+  door: [
+    'constants',
+    'text',
+    'errors',
+    'utils',
+    'llm',
+    'toolCall',
+    'agentCall',
+    'metadata',
+    'decorators',
+    'definitions',
+    'output',
+  ],
 };
 
 /** The adapters: each reaches the core only through an entry, and other adapters only through theirs. */
@@ -60,10 +74,14 @@ function resolveSpecifier(files: SourceFiles, base: string): string | undefined 
   return [`${base}.ts`, posix.join(base, 'index.ts'), base].find((candidate) => files.has(candidate));
 }
 
-/** The layer a file belongs to: its top folder under `src/`, `constants`, or `entry` for the core's entries. */
+/** The door: the one public `runAgentLoop`, a file of its own at the top of `src/`. */
+export const DOOR = 'run-agent-loop.ts';
+
+/** The layer a file belongs to: its top folder under `src/`, `constants`, `door`, or `entry` for the core's entries. */
 export function layerOf(file: string): string {
   if (CORE_ENTRIES.includes(file)) return 'entry';
   if (file === 'constants.ts') return 'constants';
+  if (file === DOOR) return 'door';
   return file.split('/')[0];
 }
 

@@ -1,4 +1,4 @@
-import { ToolCallAccumulator } from '../../src/llm/tool-call-accumulator';
+import { ToolCallAccumulator } from '../../src/llm/response/tool-call-accumulator';
 import type { ChatCompletionMessageToolCall } from '../../src/llm/type';
 
 describe('ToolCallAccumulator', () => {

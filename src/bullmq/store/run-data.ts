@@ -1,0 +1,15 @@
+import type { ChatCompletionMessageToolCall, ToolOutcome } from '../../index';
+
+/** Where a queued run stands. */
+export type RunStatus = 'queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
+
+/** One event of a run, as read from its stream; `id` is the stream entry id to resume after. */
+export type RunEvent =
+  | { id: string; type: 'text'; text: string }
+  | { id: string; type: 'reasoning'; text: string }
+  | { id: string; type: 'tool_call'; call: ChatCompletionMessageToolCall }
+  | { id: string; type: 'tool_result'; callId: string; name: string; response: string; outcome: ToolOutcome }
+  | { id: string; type: 'status'; status: RunStatus; stopReason?: string; attempt?: number };
+
+/** An event before it has a stream id. */
+export type RunEventData = RunEvent extends infer E ? (E extends { id: string } ? Omit<E, 'id'> : never) : never;
