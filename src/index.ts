@@ -7,7 +7,6 @@
  */
 export { Tool } from './decorators/tool.decorator';
 export { Param } from './decorators/param.decorator';
-export type { ParamDecorator } from './decorators/param.decorator';
 export { Ctx } from './decorators/ctx.decorator';
 export { Agent } from './decorators/agent.decorator';
 export type { AgentDecoratorOptions } from './metadata/agent-metadata';
@@ -18,16 +17,14 @@ export type { ClassType, ParamOptions, ToolOptions, TypeSpec } from './metadata/
 export { toolsFrom } from './definitions/tools-from';
 export type { ToolsFromOptions } from './definitions/tools-from';
 export type { SchemaProfile } from './definitions/profiles/schema-profile';
-export type { JsonSchema, JsonSchemaType } from './definitions/schema/json-schema';
+export type { JsonSchema } from './definitions/schema/json-schema';
 export { schemaReport } from './definitions/profiles/schema-report';
 export type { SchemaOmission, SchemaReportOptions } from './definitions/profiles/schema-report';
 export { definitionWarnings } from './definitions/definition-warnings';
 export type { DefinitionWarning } from './definitions/definition-warnings';
 export { standardSchemaOf } from './definitions/standard/standard-schema-of';
 export type {
-  AgentcallStandardProps,
   AgentcallStandardSchema,
-  StandardJsonSchemaTarget,
   StandardSchemaIssue,
   StandardSchemaResult,
 } from './definitions/standard/standard-schema.types';
@@ -67,16 +64,7 @@ export { defineAgent } from './output/define-agent';
 export type { AgentOptions } from './output/define-agent';
 export type { AgentTask } from './agentCall/agents/agent-input';
 export type { AgentRunOptions } from './agentCall/agents/agent-spec';
-export type {
-  OutputClass,
-  OutputIssue,
-  OutputMode,
-  OutputProfile,
-  OutputSpec,
-  OutputStandardSchema,
-  OutputValidationResult,
-} from './agentCall/output/output-types';
-export { isRetryableModelError } from './llm/retryable-error';
+export type { OutputClass, OutputMode, OutputSpec, OutputStandardSchema } from './agentCall/output/output-types';
 export type { Decision, PendingCall, RunSpent, RunState } from './agentCall/state/run-state';
 export type { ModelPrice, RunBudget } from './agentCall/budget/budget-types';
 export type { FallbackEntry } from './agentCall/fallback/fallback-entry';
@@ -88,7 +76,6 @@ export type {
   ChildrenInteractiveParams,
   CompressContextEvent,
   CompressionOptions,
-  AgentSpan,
   AgentTracer,
   RequestEndEvent,
   RunAgentCallProps,
@@ -103,7 +90,7 @@ export type { RunToolProps } from './toolCall/run-tool';
 export { parseJsonArgs, safeParseJsonArgs } from './toolCall/parse-json-args';
 export type { JsonArgsLimits } from './toolCall/parse-json-args';
 export { getErrText } from './text/error-text';
-export type { HookErrorEvent, HookErrorHandler } from './utils/call-hook';
+export type { HookErrorEvent } from './utils/call-hook';
 export type {
   ToolApprovalContext,
   ToolContentPart,
@@ -121,12 +108,11 @@ export type {
 } from './toolCall/type';
 
 export { createLLMResponse } from './llm/request';
-export type { CreateLLMResponseProps, LLMRequestBody, LLMResponse, ResponseEvents, StreamParser } from './llm/request';
+export type { CreateLLMResponseProps, LLMRequestBody, LLMResponse, ResponseEvents } from './llm/request';
 export type { ToolCallStreamEvents, ToolParamEvent } from './llm/response/tool-call-accumulator';
-export type { LLMClient, LLMCompletionPromise, LLMRequestOptions, LLMResponsesPromise, UserKey } from './llm/client';
+export type { LLMClient, UserKey } from './llm/client';
 export type { Wire } from './llm/wires/wire';
 export type { TokenUsage } from './llm/response/usage';
-export { estimateTokens } from './llm/tokens';
 export type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionMessageParam,

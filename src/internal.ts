@@ -25,7 +25,8 @@ export type { ToolMethod, ToolMethodParameter } from './definitions/tool-methods
 export { RUN_STATE_VERSION } from './agentCall/state/run-state';
 export { maskSecrets } from './text/error-text';
 export { firstLineSafeText, modelSafeText } from './text/model-text';
-export { estimateMessageTokens, estimateMessagesTokens } from './llm/tokens';
+export { estimateTokens } from './llm/tokens';
+export { isRetryableModelError } from './llm/retryable-error';
 export { toModelText } from './text/model-text';
 export { runObservedLoop } from './run-agent-loop';
 export { isEventStream } from './llm/stream/event-stream-check';

@@ -1,5 +1,5 @@
 import type { LLMClient, UserKey } from '../llm/client';
-import type { LLMRequestBody, ResponseEvents, StreamParser } from '../llm/request';
+import type { LLMRequestBody, ResponseEvents } from '../llm/request';
 import type { Wire } from '../llm/wires/wire';
 import type {
   ChatCompletionMessageParam,
@@ -12,7 +12,7 @@ import type { ToolJournal } from '../toolCall/journal';
 import type { ToolDefinition, ToolExecuteResult, ToolInteractive, ToolOutcome, ToolProgress } from '../toolCall/type';
 import type { ModelPrice, RunBudget } from './budget/budget-types';
 import type { FallbackEntry } from './fallback/fallback-entry';
-import type { OutputMode, OutputProfile, OutputSpec } from './output/output-types';
+import type { OutputMode, OutputSpec, SchemaProfile } from './output/output-types';
 import type { Decision, RunState } from './state/run-state';
 
 /** What a paused run saved: the tool's question, the history at the pause, and the call awaiting an answer. */
@@ -154,17 +154,22 @@ export type RequestEndEvent = {
  * here so that the core's types never need the package.
  */
 export type AgentTracer = {
-  startSpan(name: string, options?: object, context?: unknown): AgentSpan;
+  /** The part of an OpenTelemetry `Span` the loop uses. */
+  startSpan(
+    name: string,
+    options?: object,
+    context?: unknown,
+  ): {
+    setAttribute(key: string, value: string | number | boolean): unknown;
+    setStatus(status: { code: number; message?: string }): unknown;
+    recordException(exception: Error | string): unknown;
+    end(endTime?: number): unknown;
+    spanContext(): { traceId: string; spanId: string; traceFlags: number };
+  };
 };
 
-/** The part of an OpenTelemetry `Span` the loop uses. */
-export type AgentSpan = {
-  setAttribute(key: string, value: string | number | boolean): unknown;
-  setStatus(status: { code: number; message?: string }): unknown;
-  recordException(exception: Error | string): unknown;
-  end(endTime?: number): unknown;
-  spanContext(): { traceId: string; spanId: string; traceFlags: number };
-};
+/** The part of an OpenTelemetry `Span` the loop uses (what {@link AgentTracer}'s `startSpan` returns). */
+export type AgentSpan = ReturnType<AgentTracer['startSpan']>;
 
 /**
  * Arguments of `runAgentLoop`. `T` is the type of the typed final answer (`output`); without `output` it is
@@ -271,7 +276,7 @@ export type RunAgentCallProps<T = unknown> = ResponseEvents & {
    * `JSON.parse` after the SDK has sent the request (its retries, errors, auth and headers still apply); `'sdk'`
    * uses the openai SDK's own stream iterator. Both give the same responses and hooks.
    */
-  streamParser?: StreamParser;
+  streamParser?: 'lean' | 'sdk';
   /**
    * Which API this call's model requests (summaries included) go over: `'chat'` (Chat Completions), `'responses'`
    * (the Responses API), or `'auto'` (default): `'responses'` when the client's `baseURL` is OpenAI's own API
@@ -325,7 +330,7 @@ export type RunAgentCallProps<T = unknown> = ResponseEvents & {
    * The schema profile the `output` schema is written for (default `'openai'`, `strict: false`); `'openai-strict'`
    * sends it with `strict: true` in OpenAI's strict form. The same profiles as `toolsFrom`.
    */
-  outputProfile?: OutputProfile;
+  outputProfile?: SchemaProfile;
   /**
    * How the `output` schema reaches the model: `'json_schema'` (default; `response_format` / `text.format`) or
    * `'instructions'` (a system message, for providers without structured output).

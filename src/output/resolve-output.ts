@@ -3,7 +3,7 @@ import type {
   OutputFormat,
   OutputMode,
   OutputStandardSchema,
-  OutputValidationResult,
+  StandardSchemaResult,
 } from '../agentCall/output/output-types';
 import type { RunAgentCallProps } from '../agentCall/type';
 import { applyProfile } from '../definitions/profiles/apply-profile';
@@ -87,7 +87,7 @@ function readOutput(props: RunAgentCallProps<unknown>): OutputFormat {
     // agentcall's own validation drops optional nulls already; another library's would refuse them.
     validate:
       strict && standard['~standard'].vendor !== 'agentcall'
-        ? (value): OutputValidationResult<unknown> | Promise<OutputValidationResult<unknown>> =>
+        ? (value): StandardSchemaResult<unknown> | Promise<StandardSchemaResult<unknown>> =>
             validate(dropOptionalNulls(source, value))
         : validate,
   };

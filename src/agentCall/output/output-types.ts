@@ -5,14 +5,14 @@
  * Optional fields also take `undefined`, as the spec writes them: under `exactOptionalPropertyTypes` a schema from
  * Zod, Valibot or ArkType fits only then.
  */
-export type OutputIssue = {
+export type StandardSchemaIssue = {
   readonly message: string;
   readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
 };
 
 /** What a Standard Schema's `validate` gives: the validated value, or the issues. */
-export type OutputValidationResult<T> =
-  { readonly value: T; readonly issues?: undefined } | { readonly issues: ReadonlyArray<OutputIssue> };
+export type StandardSchemaResult<T> =
+  { readonly value: T; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardSchemaIssue> };
 
 /**
  * A Standard Schema v1 (`~standard.validate`) that also gives the JSON Schema the model is shown: Standard JSON
@@ -23,7 +23,7 @@ export type OutputStandardSchema<T> = {
   readonly '~standard': {
     readonly version: 1;
     readonly vendor: string;
-    readonly validate: (value: unknown) => OutputValidationResult<T> | Promise<OutputValidationResult<T>>;
+    readonly validate: (value: unknown) => StandardSchemaResult<T> | Promise<StandardSchemaResult<T>>;
     readonly jsonSchema?:
       { readonly input: (options: { readonly target: string }) => Record<string, unknown> } | undefined;
     readonly types?: { readonly input: unknown; readonly output: T } | undefined;
@@ -47,12 +47,24 @@ export type OutputSpec<T> = OutputClass<T> | OutputStandardSchema<T>;
 export type OutputMode = 'json_schema' | 'instructions';
 
 /**
- * The schema profile the `output` schema is written for: the same names and rules as `toolsFrom`'s `profile`
- * (`SchemaProfile`). `'openai-strict'` sends `strict: true` with OpenAI's strict form (every property required,
- * optional ones nullable, `additionalProperties: false`); the others send `strict: false`, and a keyword a profile
- * cannot carry is stated in the field's description instead.
+ * The JSON Schema dialect a tool's parameters (or a run's `output` schema) are written in, for the endpoint that will read them.
+ *
+ * - `'openai'` (default): the full schema agentcall builds, every constraint as a JSON Schema keyword.
+ * - `'openai-strict'`: OpenAI structured outputs (`strict: true`): every property required, optional ones
+ *   nullable, keywords strict mode refuses left out. `{ strict: true }` with `'openai'` gives the same schema.
+ * - `'gemini'`: the OpenAPI 3.0 subset Gemini's function declarations accept (also behind its OpenAI-compatible
+ *   endpoint): no `additionalProperties`, `$ref`, `examples`, exclusive bounds, `uniqueItems`, non-string enums.
+ * - `'anthropic'`: the subset Anthropic's strict tool use accepts: no numeric, length or item-count bounds.
+ * - `'lenient'`: types, properties, `required`, array items and string enums only, for OpenAI-compatible servers
+ *   of unknown strictness.
+ *
+ * The `output` schema of `runAgentLoop` takes the same profiles (`outputProfile`): `'openai-strict'` sends
+ * `strict: true`, the others `strict: false`.
+ *
+ * Validation is the same for every profile: a keyword a profile cannot carry is left out of its schema, stated in
+ * the field's description instead, and listed by `schemaReport`.
  */
-export type OutputProfile = 'openai' | 'openai-strict' | 'gemini' | 'anthropic' | 'lenient';
+export type SchemaProfile = 'openai' | 'openai-strict' | 'gemini' | 'anthropic' | 'lenient';
 
 /**
  * The `output` of a run made ready for the loop (by `runAgentLoop`'s output layer): the JSON Schema as the model
@@ -70,5 +82,5 @@ export type OutputFormat = {
   /** Feedback rounds before `output_invalid`. */
   readonly retries: number;
   /** Checks a parsed answer: the Standard Schema's own `validate`, after any strict-form nulls were dropped. */
-  readonly validate: (value: unknown) => OutputValidationResult<unknown> | Promise<OutputValidationResult<unknown>>;
+  readonly validate: (value: unknown) => StandardSchemaResult<unknown> | Promise<StandardSchemaResult<unknown>>;
 };

@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
-import { isRetryableModelError, type runAgentLoop } from '../../index';
-import { DEFAULT_MAX_RUN_AGENT_TIMES, runObservedLoop } from '../../internal';
+import type { runAgentLoop } from '../../index';
+import { DEFAULT_MAX_RUN_AGENT_TIMES, isRetryableModelError, runObservedLoop } from '../../internal';
 import type { ChatCompletionMessageParam, RunAgentResponse, RunState, ToolJournal } from '../../index';
 import type { CancelBus } from './cancel-bus';
 import { EventBuffer } from './event-buffer';

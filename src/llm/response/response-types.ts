@@ -62,7 +62,7 @@ export type CreateLLMResponseProps = ResponseEvents & {
    * half the SDK's CPU per chunk, with the same results. `'sdk'`: the SDK's own stream iterator. A client without
    * `asResponse` (a stand-in object) always uses its iterator.
    */
-  streamParser?: StreamParser;
+  streamParser?: 'lean' | 'sdk';
   /**
    * Which API the request goes over: `'chat'` (Chat Completions), `'responses'` (the Responses API: the body and
    * history are translated, reasoning items kept on the assistant message), or `'auto'` (the default): `'responses'`
@@ -72,7 +72,7 @@ export type CreateLLMResponseProps = ResponseEvents & {
 };
 
 /** How a streamed response body is parsed: see {@link CreateLLMResponseProps.streamParser}. */
-export type StreamParser = 'lean' | 'sdk';
+export type StreamParser = NonNullable<CreateLLMResponseProps['streamParser']>;
 
 /** What one model request produced. Failures come back in `error`, never as a throw. */
 export type LLMResponse = {

@@ -1,5 +1,5 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { callHook, type HookErrorHandler } from '../../utils/call-hook';
+import { callHook, type HookErrorEvent } from '../../utils/call-hook';
 import { createId } from '../../utils/id';
 import { toModelText } from '../../text/model-text';
 import type { ContentLimit, ContentKind } from './content-limit';
@@ -39,7 +39,7 @@ export type ToolCallStreamEvents = {
    * Told when a hook (any of them) threw or its promise rejected. Hooks are observers: the run or response goes
    * on as if the hook had not been there, and nothing it threw reaches the model. A throw here is ignored.
    */
-  onHookError?: HookErrorHandler;
+  onHookError?: (e: HookErrorEvent) => void;
 };
 
 /**
