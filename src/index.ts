@@ -12,16 +12,14 @@ export { Agent } from './decorators/agent.decorator';
 export type { AgentDecoratorOptions } from './metadata/agent-metadata';
 export { Resource } from './decorators/resource.decorator';
 export { Prompt } from './decorators/prompt.decorator';
-export type { ArgumentCompleter, McpMemberOptions, PromptOptions, ResourceOptions } from './metadata/options';
+export type { PromptOptions, ResourceOptions } from './metadata/options';
 export type { ClassType, ParamOptions, ToolOptions, TypeSpec } from './metadata/options';
 export { toolsFrom } from './definitions/tools-from';
 export type { ToolsFromOptions } from './definitions/tools-from';
 export type { SchemaProfile } from './definitions/profiles/schema-profile';
 export type { JsonSchema } from './definitions/schema/json-schema';
 export { schemaReport } from './definitions/profiles/schema-report';
-export type { SchemaOmission, SchemaReportOptions } from './definitions/profiles/schema-report';
 export { definitionWarnings } from './definitions/definition-warnings';
-export type { DefinitionWarning } from './definitions/definition-warnings';
 export { standardSchemaOf } from './definitions/standard/standard-schema-of';
 export type {
   AgentcallStandardSchema,
@@ -29,7 +27,7 @@ export type {
   StandardSchemaResult,
 } from './definitions/standard/standard-schema.types';
 export { toolResult } from './definitions/results/tool-result';
-export type { ToolResult, ToolResultOptions } from './definitions/results/tool-result';
+export type { ToolResult } from './definitions/results/tool-result';
 export {
   AgentcallError,
   DuplicateToolNameError,
@@ -57,15 +55,14 @@ export {
   UnsupportedToolCallError,
   UnsupportedWireFieldError,
 } from './errors';
-export type { RunStateSignatureProblem, ToolDefinitionProblem } from './errors';
+export type { ToolDefinitionProblem } from './errors';
 
 export { runAgentLoop } from './run-agent-loop';
 export { defineAgent } from './output/define-agent';
 export type { AgentOptions } from './output/define-agent';
-export type { AgentTask } from './agentCall/agents/agent-input';
 export type { AgentRunOptions } from './agentCall/agents/agent-spec';
-export type { OutputClass, OutputMode, OutputSpec, OutputStandardSchema } from './agentCall/output/output-types';
-export type { Decision, PendingCall, RunSpent, RunState } from './agentCall/state/run-state';
+export type { OutputSpec, OutputStandardSchema } from './agentCall/output/output-types';
+export type { Decision, PendingCall, RunState } from './agentCall/state/run-state';
 export type { ModelPrice, RunBudget } from './agentCall/budget/budget-types';
 export type { FallbackEntry } from './agentCall/fallback/fallback-entry';
 export { createMemoryJournal } from './toolCall/journal';
@@ -80,7 +77,6 @@ export type {
   RequestEndEvent,
   RunAgentCallProps,
   RunAgentResponse,
-  ToolCallChildrenInteractive,
   ToolCompressEvent,
   ToolProgressEvent,
 } from './agentCall/type';
@@ -88,38 +84,20 @@ export type {
 export { runTool } from './toolCall/run-tool';
 export type { RunToolProps } from './toolCall/run-tool';
 export { parseJsonArgs, safeParseJsonArgs } from './toolCall/parse-json-args';
-export type { JsonArgsLimits } from './toolCall/parse-json-args';
 export { getErrText } from './text/error-text';
-export type { HookErrorEvent } from './utils/call-hook';
 export type {
   ToolApprovalContext,
-  ToolContentPart,
   ToolDefinition,
   ToolExecuteContext,
   ToolExecuteResult,
-  ToolInteractive,
   ToolOutcome,
   ToolParseResult,
-  ToolProgress,
   RunToolResult,
-  ToolAnnotations,
-  ToolEmbeddedResource,
-  ToolLogLevel,
 } from './toolCall/type';
 
 export { createLLMResponse } from './llm/request';
 export type { CreateLLMResponseProps, LLMRequestBody, LLMResponse, ResponseEvents } from './llm/request';
-export type { ToolCallStreamEvents, ToolParamEvent } from './llm/response/tool-call-accumulator';
-export type { LLMClient, UserKey } from './llm/client';
+export type { ToolParamEvent } from './llm/response/response-types';
+export type { LLMClient } from './llm/client';
 export type { Wire } from './llm/wires/wire';
-export type { TokenUsage } from './llm/response/usage';
-export type {
-  ChatCompletionAssistantMessageParam,
-  ChatCompletionMessageParam,
-  ChatCompletionMessageToolCall,
-  ChatCompletionTool,
-  CompletionFinishReason,
-  OutputItem,
-  ReasoningItem,
-  UsageItem,
-} from './llm/type';
+export type { ChatCompletionAssistantMessageParam, ChatCompletionMessageParam, UsageItem } from './llm/type';

@@ -8,7 +8,7 @@ export type { Devtools, DevtoolsOptions } from './server';
 export { createRunRecorder } from './sources/recorder';
 export type { RecorderHooks, RunRecorder, RunRecorderOptions } from './sources/recorder';
 export { exportRunAsTest } from './export-test';
-export type { ModelPrice, RecordedRun, RecordedTurn, RunSource } from './source';
+export type { RecordedRun, RecordedTurn, RunSource } from './source';
 export type {
   DevtoolsRunStatus,
   PendingView,

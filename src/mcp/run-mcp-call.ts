@@ -1,15 +1,12 @@
 import type { CallToolResult, ContentBlock, RequestId } from '@modelcontextprotocol/server';
-import {
-  runTool,
-  type ToolDefinition,
-  type ToolExecuteContext,
-  type ToolExecuteResult,
-  type ToolProgress,
-} from '../index';
+import { runTool, type ToolDefinition, type ToolExecuteContext, type ToolExecuteResult } from '../index';
 
 /** The levels of a tool's `ctx.log`. */
 type ToolLogLevel = Parameters<NonNullable<ToolExecuteContext['log']>>[0];
 import { capText } from './cap-text';
+
+// What a tool's `ctx.progress(…)` reports.
+type ToolProgress = Parameters<NonNullable<ToolExecuteContext['progress']>>[0];
 
 /** What one `tools/call` needs. */
 export type McpCallInput = {

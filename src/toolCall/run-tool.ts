@@ -7,7 +7,14 @@ import { getErrText } from '../text/error-text';
 import { modelSafeText, toolErrorText, toolNotFoundText } from '../text/model-text';
 import { parseDefaultArgs } from './parse-json-args';
 import { normalizeToolResult } from './normalize-tool-result';
-import type { RunToolResult, ToolDefinition, ToolLogLevel, ToolParseResult, ToolProgress } from './type';
+import type {
+  RunToolResult,
+  ToolDefinition,
+  ToolExecuteContext,
+  ToolLogLevel,
+  ToolParseResult,
+  ToolProgress,
+} from './type';
 
 /** Arguments of {@link runTool}. */
 export type RunToolProps = {
@@ -25,9 +32,9 @@ export type RunToolProps = {
   /** Handed to the tool as `ctx.nest`: the run it belongs to, for a tool that starts a nested run. */
   nest?: object;
   /** Hears the tool's `ctx.progress(…)` reports. */
-  onProgress?: (progress: ToolProgress) => void;
+  onProgress?: ToolExecuteContext['progress'];
   /** Hears the tool's `ctx.log(level, data)`. */
-  onLog?: (level: ToolLogLevel, data: unknown) => void;
+  onLog?: ToolExecuteContext['log'];
 };
 
 /**

@@ -44,20 +44,23 @@ export type ToolExecuteContext<P = unknown> = {
    *
    * @example ctx.progress({ progress: done, total: files.length, message: `indexed ${name}` });
    */
-  progress?: (progress: ToolProgress) => void;
+  progress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /**
    * Log to an MCP client (`notifications/message`, filtered by the level it set). Does nothing elsewhere.
    *
    * @example ctx.log('info', { indexed: name });
    */
-  log?: (level: ToolLogLevel, data: unknown) => void;
+  log?: (
+    level: 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency',
+    data: unknown,
+  ) => void;
 };
 
 /** What `ctx.progress` reports: `progress` grows with each report; `total` when it is known. */
-export type ToolProgress = { progress: number; total?: number; message?: string };
+export type ToolProgress = Parameters<NonNullable<ToolExecuteContext['progress']>>[0];
 
 /** The levels of `ctx.log` (syslog's, as MCP uses them). */
-export type ToolLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+export type ToolLogLevel = Parameters<NonNullable<ToolExecuteContext['log']>>[0];
 
 /** What a `needsApproval` predicate sees: the call and its validated arguments. */
 export type ToolApprovalContext<P = unknown> = {
@@ -69,7 +72,7 @@ export type ToolApprovalContext<P = unknown> = {
  * What a tool needs from the user before it can finish (a question, a form, a choice).
  * Opaque to the loop: it is handed back in `interactiveResponse` and persisted by the caller.
  */
-export type ToolInteractive = { type: string; [key: string]: unknown };
+export type ToolInteractive = NonNullable<ToolExecuteResult['interactive']>;
 
 /** What a tool hands back to the loop. */
 export type ToolExecuteResult = {
@@ -80,41 +83,33 @@ export type ToolExecuteResult = {
   /** Billable items produced by the tool; pushed through `usagePush`. */
   usages?: UsageItem[];
   /** Pause the loop and ask the user; resumed later with `childrenInteractiveParams`. */
-  interactive?: ToolInteractive;
+  interactive?: { type: string; [key: string]: unknown };
   /** End the loop after this turn's tool calls. */
   stop?: boolean;
   /**
    * What an MCP client gets besides the text (images, audio, resources, links: see `toolResult.image` and
    * friends); the model reads `response`, which describes them.
    */
-  content?: ToolContentPart[];
+  content?: (
+    | { type: 'text'; text: string }
+    | { type: 'image'; data: string; mimeType: string }
+    | { type: 'audio'; data: string; mimeType: string }
+    | {
+        type: 'resource';
+        /** A resource embedded in a result: its text, or its bytes as base64 (`blob`). */
+        resource: { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
+      }
+    | { type: 'resource_link'; uri: string; name: string; title?: string; description?: string; mimeType?: string }
+  )[];
   /** The result as an object, for an MCP client (`structuredContent`), when the tool declares an `outputSchema`. */
   structuredContent?: Record<string, unknown>;
 };
 
 /** One part of a result's `content`, in MCP's shapes. */
-export type ToolContentPart =
-  | { type: 'text'; text: string }
-  | { type: 'image'; data: string; mimeType: string }
-  | { type: 'audio'; data: string; mimeType: string }
-  | { type: 'resource'; resource: ToolEmbeddedResource }
-  | { type: 'resource_link'; uri: string; name: string; title?: string; description?: string; mimeType?: string };
+export type ToolContentPart = NonNullable<ToolExecuteResult['content']>[number];
 
 /** A resource embedded in a result: its text, or its bytes as base64 (`blob`). */
-export type ToolEmbeddedResource =
-  { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
-
-/** Hints an MCP client may show or act on (MCP's tool annotations); none of them is a guarantee. */
-export type ToolAnnotations = {
-  /** The tool only reads. */
-  readOnlyHint?: boolean;
-  /** The tool may destroy or overwrite (meaningful when it is not read-only). */
-  destructiveHint?: boolean;
-  /** Calling it again with the same arguments changes nothing more. */
-  idempotentHint?: boolean;
-  /** The tool reaches outside systems (the web, other people's data). */
-  openWorldHint?: boolean;
-};
+export type ToolEmbeddedResource = Extract<ToolContentPart, { type: 'resource' }>['resource'];
 
 /**
  * How a tool call ended, as data (the text the model reads is in `response`):
@@ -181,8 +176,20 @@ export type ToolDefinition<P = any> = {
   remote?: boolean;
   /** A name for people (an MCP client's UI); the model reads `schema.function.name`. */
   title?: string;
-  /** Hints for MCP clients (see {@link ToolAnnotations}). */
-  annotations?: ToolAnnotations;
+  /** Hints an MCP client may show or act on (MCP's tool annotations); none of them is a guarantee. */
+  annotations?: {
+    /** The tool only reads. */
+    readOnlyHint?: boolean;
+    /** The tool may destroy or overwrite (meaningful when it is not read-only). */
+    destructiveHint?: boolean;
+    /** Calling it again with the same arguments changes nothing more. */
+    idempotentHint?: boolean;
+    /** The tool reaches outside systems (the web, other people's data). */
+    openWorldHint?: boolean;
+  };
   /** The JSON Schema of the result's `structuredContent`, served to MCP clients as the tool's `outputSchema`. */
   outputSchema?: Record<string, unknown>;
 };
+
+/** Hints an MCP client may show or act on: {@link ToolDefinition}'s `annotations`. */
+export type ToolAnnotations = NonNullable<ToolDefinition['annotations']>;

@@ -1,4 +1,4 @@
-import type { ToolParamEvent } from '../../llm/response/tool-call-accumulator';
+import type { ToolParamEvent } from '../../llm/response/response-types';
 import type { ChatCompletionMessageToolCall, UsageItem } from '../../llm/type';
 import type { PendingCall, RunState } from '../state/run-state';
 import type { AfterToolCallEvent, RequestEndEvent, RunAgentResponse, ToolProgressEvent } from '../type';

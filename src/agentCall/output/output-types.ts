@@ -35,7 +35,7 @@ export type OutputStandardSchema<T> = {
 export type OutputClass<T> = new (...args: never[]) => T;
 
 /** What `runAgentLoop({ output })` takes: a DTO class or a Standard Schema with a JSON Schema. */
-export type OutputSpec<T> = OutputClass<T> | OutputStandardSchema<T>;
+export type OutputSpec<T> = (new (...args: never[]) => T) | OutputStandardSchema<T>;
 
 /**
  * How the `output` schema reaches the model:

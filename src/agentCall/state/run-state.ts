@@ -1,5 +1,5 @@
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../../llm/type';
-import type { ToolExecuteResult, ToolInteractive } from '../../toolCall/type';
+import type { ToolExecuteResult } from '../../toolCall/type';
 
 /** The only run-state version this release reads and writes. */
 export const RUN_STATE_VERSION = 1;
@@ -10,7 +10,11 @@ export type PendingCall =
   (
     | { kind: 'approval'; call: ChatCompletionMessageToolCall; params: unknown }
     /** A call whose tool paused the run by returning `interactive`. */
-    | { kind: 'interactive'; call: ChatCompletionMessageToolCall; interactive: ToolInteractive }
+    | {
+        kind: 'interactive';
+        call: ChatCompletionMessageToolCall;
+        interactive: NonNullable<ToolExecuteResult['interactive']>;
+      }
   ) & {
     /**
      * For a call an agent made (`defineAgent`): the call ids from the root to that agent (`['call_1']`). Its decision is
@@ -30,20 +34,6 @@ export type PendingCall =
 export type Decision = { approve: true } | { approve: false; reason?: string } | { answer: ToolExecuteResult };
 
 /**
- * What a run with a `budget` spent besides its main requests' tokens (`RunState.usage`), across resumes.
- */
-export type RunSpent = {
-  /** Tool calls run (admitted past the budget's gate), whatever their outcome. */
-  toolCalls: number;
-  /** US dollars of the run's model requests, summaries included; counted while a `budget.costUsd` is set. */
-  costUsd: number;
-  /** Input tokens of the loop's summaries (compression), which `usage` leaves out. */
-  summaryInputTokens?: number;
-  /** Output tokens of the loop's summaries. */
-  summaryOutputTokens?: number;
-};
-
-/**
  * Everything needed to continue a run, in this process or another: plain JSON, so
  * `JSON.parse(JSON.stringify(state))` resumes identically. Its size is the history plus a fixed overhead.
  */
@@ -60,9 +50,18 @@ export type RunState = {
   usage: { inputTokens: number; outputTokens: number };
   /**
    * What the run's `budget` counts that `usage` does not hold, across resumes; present once a run had a budget. See
-   * {@link RunSpent}.
+   * its fields below.
    */
-  spent?: RunSpent;
+  spent?: {
+    /** Tool calls run (admitted past the budget's gate), whatever their outcome. */
+    toolCalls: number;
+    /** US dollars of the run's model requests, summaries included; counted while a `budget.costUsd` is set. */
+    costUsd: number;
+    /** Input tokens of the loop's summaries (compression), which `usage` leaves out. */
+    summaryInputTokens?: number;
+    /** Output tokens of the loop's summaries. */
+    summaryOutputTokens?: number;
+  };
   /** The anti-loop guard: the last tool-call signature and how many turns in a row repeated it. */
   loopGuard: { signature: string; repeats: number };
   /** Calls waiting for a person, in call order; empty unless the run stopped with `stopReason: 'interactive'`. */
@@ -105,3 +104,6 @@ export type RunState = {
    */
   signature?: string;
 };
+
+/** What a run with a `budget` spent besides its main requests' tokens: {@link RunState}'s `spent`. */
+export type RunSpent = NonNullable<RunState['spent']>;

@@ -1,4 +1,5 @@
-import type { ChatCompletionMessageToolCall, ToolExecuteResult, ToolJournal } from '../../index';
+import type { ChatCompletionMessageFunctionToolCall as ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
+import type { ToolExecuteResult, ToolJournal } from '../../index';
 import type { RunObserver } from '../../internal';
 import type { EventBuffer } from './event-buffer';
 import { asError } from './error-summary';

@@ -1,16 +1,36 @@
-import type { ToolCallStreamEvents } from './tool-call-accumulator';
-import type { LLMClient, UserKey } from '../client';
-import type { TokenUsage } from './usage';
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import type { LLMClient } from '../client';
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionCreateParamsBase,
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
-  CompletionFinishReason,
 } from '../type';
 
-/** Streaming hooks of one model request. */
-export type ResponseEvents = ToolCallStreamEvents & {
+/** What `onToolParam` receives. */
+export type ToolParamEvent = {
+  /** The call the fragment belongs to, with its final id. */
+  call: ChatCompletionMessageToolCall;
+  /** The fragment, not the running total. */
+  argsDelta: string;
+  /** For an event of an agent's run (`defineAgent`): the call ids from the root run to that agent. */
+  agentPath?: string[];
+};
+
+/** Streaming hooks of one model request: tool calls as they stream in, answer and reasoning deltas. */
+export type ResponseEvents = {
+  /**
+   * A new tool call appeared (its arguments may still be empty). Fired once per call, unknown names included;
+   * `call.id` is already final: the same id reaches `onToolParam`, `onAfterToolCall` and the history.
+   */
+  onToolCall?: (e: { call: ChatCompletionMessageToolCall; agentPath?: string[] }) => void;
+  /** One arguments fragment of `call`. */
+  onToolParam?: (e: ToolParamEvent) => void;
+  /**
+   * Told when a hook (any of them) threw or its promise rejected. Hooks are observers: the run or response goes
+   * on as if the hook had not been there, and nothing it threw reaches the model. A throw here is ignored.
+   */
+  onHookError?: (e: { hook: string; error: unknown }) => void;
   /** Each visible answer delta (the whole text once for a non-streamed response). */
   onStreaming?: (e: { text: string; agentPath?: string[] }) => void;
   /** Each reasoning delta: `reasoning_content`, or a leading `<think>…</think>` block. */
@@ -29,7 +49,8 @@ export type CreateLLMResponseProps = ResponseEvents & {
   body: LLMRequestBody;
   /** An openai SDK client (`new OpenAI(...)`, openai 6 or 7); without it one is built from `userKey` or the environment. */
   client?: LLMClient;
-  userKey?: UserKey;
+  /** The caller's own OpenAI-compatible account (`baseUrl`, e.g. `http://localhost:11434/v1` for Ollama; `key`): used when no client is given. */
+  userKey?: { baseUrl?: string; key?: string };
   /** Polled on every chunk: return true to stop the stream (`finish_reason: 'close'`). */
   isAborted?: () => boolean | undefined | null;
   /** Aborting it cancels the request (`finish_reason: 'close'`). */
@@ -94,9 +115,20 @@ export type LLMResponse = {
    * the other output items are kept on the assistant message (`output_items`), not dropped.
    */
   droppedToolCalls?: { id?: string; type: string }[];
-  finish_reason: CompletionFinishReason;
-  /** The provider's numbers, or an estimate when it reports none. */
-  usage: TokenUsage;
+  /** Why the response ended: the provider's reason, or `'close'` (the stream closed) or `'error'`. */
+  finish_reason: ChatCompletionChunk.Choice['finish_reason'] | 'close' | 'error';
+  /**
+   * The provider's numbers, or an estimate when it reports none. `cachedTokens` and `reasoningTokens` (when the
+   * endpoint reports them) are parts of `inputTokens` and `outputTokens`, never added to them.
+   */
+  usage: {
+    inputTokens: number;
+    outputTokens: number;
+    /** Of `inputTokens`, those read from the provider's prompt cache. */
+    cachedTokens?: number;
+    /** Of `outputTokens`, those spent reasoning. */
+    reasoningTokens?: number;
+  };
   /**
    * The message to append to the history. After an error or abort it keeps the partial text but no tool
    * calls, since those calls were never completed and would leave the history without their tool messages.
@@ -124,3 +156,6 @@ export type LLMResponse = {
  * and results are the same on both.
  */
 export type Wire = 'auto' | 'chat' | 'responses';
+
+/** The hooks fired while tool calls stream in. */
+export type ToolCallStreamEvents = Pick<ResponseEvents, 'onToolCall' | 'onToolParam' | 'onHookError'>;

@@ -1,10 +1,11 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { callHook, type HookErrorEvent } from '../../utils/call-hook';
+import { callHook } from '../../utils/call-hook';
 import { createId } from '../../utils/id';
 import { toModelText } from '../../text/model-text';
 import type { ContentLimit, ContentKind } from './content-limit';
 import { keepToolCallFields } from './provider-fields';
 import type { ChatCompletionMessageToolCall } from '../type';
+import type { ResponseEvents } from './response-types';
 
 /**
  * Generated ids are 9 letters and digits: Mistral accepts nothing else (`^[a-zA-Z0-9]{9}$`), and every other
@@ -13,34 +14,6 @@ import type { ChatCompletionMessageToolCall } from '../type';
 const GENERATED_ID_LENGTH = 9;
 
 type ToolCallDelta = ChatCompletionChunk.Choice.Delta.ToolCall;
-
-/** What `onToolParam` receives. */
-export type ToolParamEvent = {
-  /** The call the fragment belongs to, with its final id. */
-  call: ChatCompletionMessageToolCall;
-  /** The fragment, not the running total. */
-  argsDelta: string;
-  /** @deprecated The same object as `call`; use `call`. */
-  tool: ChatCompletionMessageToolCall;
-  /** For an event of an agent's run (`defineAgent`): the call ids from the root run to that agent. */
-  agentPath?: string[];
-};
-
-/** Hooks fired while tool calls stream in. */
-export type ToolCallStreamEvents = {
-  /**
-   * A new tool call appeared (its arguments may still be empty). Fired once per call, unknown names included;
-   * `call.id` is already final: the same id reaches `onToolParam`, `onAfterToolCall` and the history.
-   */
-  onToolCall?: (e: { call: ChatCompletionMessageToolCall; agentPath?: string[] }) => void;
-  /** One arguments fragment of `call`. */
-  onToolParam?: (e: ToolParamEvent) => void;
-  /**
-   * Told when a hook (any of them) threw or its promise rejected. Hooks are observers: the run or response goes
-   * on as if the hook had not been there, and nothing it threw reaches the model. A throw here is ignored.
-   */
-  onHookError?: (e: HookErrorEvent) => void;
-};
 
 /**
  * Assembles streamed tool-call deltas by `index` into whole calls, firing the hooks as calls and
@@ -67,7 +40,7 @@ export class ToolCallAccumulator {
    * where what the calls keep (ids, names, arguments, a provider's fields) is counted; past its cap `push` throws.
    */
   constructor(
-    private readonly events: ToolCallStreamEvents,
+    private readonly events: Pick<ResponseEvents, 'onToolCall' | 'onToolParam' | 'onHookError'>,
     private readonly taken: Set<string> | (() => Set<string>) = () => new Set(),
     private readonly content?: ContentLimit,
   ) {}
@@ -114,7 +87,7 @@ export class ToolCallAccumulator {
       if (argsDelta) {
         this.count('arguments', argsDelta);
         call.function.arguments += argsDelta;
-        if (onToolParam) callHook(onToolParam, 'onToolParam', { call, argsDelta, tool: call }, onHookError);
+        if (onToolParam) callHook(onToolParam, 'onToolParam', { call, argsDelta }, onHookError);
       }
     }
   }
@@ -166,7 +139,7 @@ export class ToolCallAccumulator {
     this.count('arguments', argsDelta);
     call.function.arguments += argsDelta;
     const { onToolParam, onHookError } = this.events;
-    if (onToolParam) callHook(onToolParam, 'onToolParam', { call, argsDelta, tool: call }, onHookError);
+    if (onToolParam) callHook(onToolParam, 'onToolParam', { call, argsDelta }, onHookError);
   }
 
   /** How many calls were opened so far. */

@@ -1,3 +1,4 @@
+import type { LLMResponse } from './response-types';
 import type { UsageItem } from '../type';
 
 /**
@@ -67,18 +68,8 @@ function withDetails(inputTokens: number, outputTokens: number, cached: unknown,
   };
 }
 
-/**
- * The token counts of one model request. `cachedTokens` and `reasoningTokens` (when the endpoint reports them) are
- * parts of `inputTokens` and `outputTokens`, never added to them.
- */
-export type TokenUsage = {
-  inputTokens: number;
-  outputTokens: number;
-  /** Of `inputTokens`, those read from the provider's prompt cache. */
-  cachedTokens?: number;
-  /** Of `outputTokens`, those spent reasoning. */
-  reasoningTokens?: number;
-};
+/** The token counts of one model request: {@link LLMResponse}'s `usage`. */
+export type TokenUsage = LLMResponse['usage'];
 
 /**
  * The usage items a tool returned, keeping only well-formed ones: a `moduleName` string, and the numbers that are
