@@ -2,7 +2,7 @@
  * agentcall: LLM tools as decorated classes, and the loop that runs them.
  *
  * The core (`runTool`, the agent loop, `createLLMResponse`) knows no tool by name and never imports the
- * decorator layer (`runAgentLoop` reads a typed `output` class above the loop, in `src/output/`); NestJS lives in
+ * decorator layer (`runAgentLoop`, at the door `src/run-agent-loop.ts`, reads a typed `output` class above the loop); NestJS lives in
  * `agentcall/nestjs`, the scripted test server in `agentcall/testing`.
  */
 export { Tool } from './decorators/tool.decorator';

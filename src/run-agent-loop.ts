@@ -1,4 +1,4 @@
-import { runObservedLoop as runCoreLoop } from './agentCall/run-core-loop';
+import { runCoreLoop } from './agentCall/run-core-loop';
 import type { RunObserver } from './agentCall/events/run-events';
 import type { RunAgentCallProps, RunAgentResponse } from './agentCall/type';
 import { resolveOutput } from './output/resolve-output';

@@ -16,26 +16,6 @@ import { signedCheckpoints, signRunState } from './state/run-state-signature';
 import { providerName, RunTracing } from './events/run-tracing';
 import type { RunAgentCallProps, RunAgentResponse } from './type';
 
-/**
- * Run the model in a loop: request → run its tool calls → append one tool message per call → repeat,
- * until it answers, a tool says `stop` or asks the user (`interactive`), the run is aborted, or a limit is
- * reached. Model errors come back in `error` with every message gathered so far; it does not throw.
- *
- * @example
- * const result = await runAgentLoop({
- *   client: new OpenAI(),
- *   body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Weather in Paris?' }] },
- *   tools: [weatherTool],
- *   onStreaming: ({ text }) => process.stdout.write(text),
- * });
- * console.log(result.stopReason, result.completeMessages.at(-1));
- *
- * @internal The core loop: `agentcall`'s `runAgentLoop` (src/output/) wraps it and reads a typed `output`.
- */
-export function runAgentLoop(props: RunAgentCallProps): Promise<RunAgentResponse> {
-  return runObservedLoop(props, NO_OBSERVERS);
-}
-
 const NO_OBSERVERS: readonly RunObserver[] = [];
 
 // Stands in for the client a run without credentials could not build: such a run is refused before any request.
@@ -58,15 +38,17 @@ function unresolvedOutput(): OutputSchemaError {
 }
 
 /**
- * `runAgentLoop` with more observers of the run besides the caller's hooks and tracer (the queue's recorder), each
- * isolated from the run like a hook.
+ * The core of `runAgentLoop` (the door, `src/run-agent-loop.ts`, is the one public function of that name): the run's
+ * abort, deadline, client, tracer and observers around one `AgentLoop`. `observers` are heard besides the caller's
+ * hooks and tracer (the queue's recorder), each isolated from the run like a hook; `output` is what the door made
+ * of `props.output`.
  *
  * @internal
  */
-export async function runObservedLoop(
+export async function runCoreLoop(
   props: RunAgentCallProps,
   observers: readonly RunObserver[],
-  /** `props.output` made ready by the output layer (`src/output/`), or why it could not be. */
+  /** `props.output` made ready by the door (with the output layer, `src/output/`), or why it could not be. */
   output?: OutputFormat | Error,
   /** For an agent's run (`defineAgent`): its place in the tree of agents. */
   nested?: NestedRun,

@@ -147,3 +147,44 @@ export function importCycles(files: SourceFiles): string[][] {
   for (const file of files.keys()) if (!index.has(file)) visit(file);
   return cycles;
 }
+
+/** The rooms of the run (`src/agentCall/`): the bottom, the channel, the turn, and one folder per feature. */
+export const RUN_ROOMS = {
+  state: 'agentCall/state/',
+  events: 'agentCall/events/',
+  turn: 'agentCall/turn/',
+  features: ['context', 'budget', 'fallback', 'tool-search', 'output', 'agents'].map((name) => `agentCall/${name}/`),
+} as const;
+
+/** The file that declares `RunAgentCallProps`: the door's contract, read by the door and the loop that serves it. */
+export const PROPS_FILE = 'agentCall/type.ts';
+
+const featureOf = (file: string): string | undefined => RUN_ROOMS.features.find((folder) => file.startsWith(folder));
+
+/**
+ * Every import that breaks the rooms of the run, as `from -> to: why`: a feature folder importing another,
+ * `state/` importing any other room of the run, and a file below the door importing `RunAgentCallProps` (each
+ * part is built from its own slice of the options).
+ */
+export function roomViolations(files: SourceFiles): string[] {
+  const problems: string[] = [];
+  for (const file of files.keys()) {
+    if (!file.startsWith('agentCall/')) continue;
+    const feature = featureOf(file);
+    for (const target of importsOf(files, file)) {
+      if (!target.startsWith('agentCall/')) continue;
+      const other = featureOf(target);
+      if (feature && other && other !== feature) problems.push(`${file} -> ${target}: a feature imports another`);
+      if (file.startsWith(RUN_ROOMS.state) && !target.startsWith(RUN_ROOMS.state))
+        problems.push(`${file} -> ${target}: state/ imports a room above it`);
+    }
+    if (importsName(files.get(file) ?? '', 'RunAgentCallProps') && file !== PROPS_FILE)
+      problems.push(`${file}: takes the whole RunAgentCallProps below the door`);
+  }
+  return problems.sort();
+}
+
+function importsName(text: string, name: string): boolean {
+  const imports = text.match(/\bimport\s+(?:type\s+)?\{[^}]*\}\s*from/g) ?? [];
+  return imports.some((clause) => new RegExp(`\\b${name}\\b`).test(clause));
+}

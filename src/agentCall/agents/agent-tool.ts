@@ -2,7 +2,7 @@ import { DEFAULT_MAX_AGENT_DEPTH } from '../../constants';
 import { getErrText } from '../../text/error-text';
 import { toolErrorText } from '../../text/model-text';
 import type { ToolDefinition, ToolExecuteContext, ToolExecuteResult } from '../../toolCall/type';
-import { runObservedLoop } from '../run-core-loop';
+import { runCoreLoop } from '../run-core-loop';
 import { RunEvents } from '../events/observers';
 import type { RunAgentCallProps, RunAgentResponse } from '../type';
 import { markAgent } from './agent-marker';
@@ -89,7 +89,7 @@ async function runAgent<I>(spec: AgentToolSpec<I>, ctx: ToolExecuteContext<I>): 
   };
   const channel = nest?.channel ?? new RunEvents([], undefined);
   const observer = forwardEvents(channel, path, (usages) => nest?.options.takeUsages(usages));
-  const result = await runObservedLoop(props, [observer], spec.output, {
+  const result = await runCoreLoop(props, [observer], spec.output, {
     path,
     agents: [...place.agents, spec.name],
     spanName: `invoke_agent ${spec.name}`,

@@ -1,8 +1,14 @@
 import type { UsageItem } from '../../llm/type';
 import type { ModelPrice } from './budget-types';
-import type { RunAgentCallProps } from '../type';
 
 const PER_MILLION = 1_000_000;
+
+/** The slice of the run's options that names its models. */
+export type BudgetModelsOptions = {
+  readonly body: { readonly model: unknown };
+  readonly fallback?: readonly { readonly model: string }[];
+  readonly compression?: { readonly model?: string };
+};
 
 /**
  * Every model a run may send a request to, in the order it may use them: `body.model`, its `fallback` entries'
@@ -10,7 +16,7 @@ const PER_MILLION = 1_000_000;
  *
  * @internal
  */
-export function budgetModels(props: RunAgentCallProps): string[] {
+export function budgetModels(props: BudgetModelsOptions): string[] {
   const models = [String(props.body.model)];
   for (const entry of props.fallback ?? []) models.push(entry.model);
   const summaries = props.compression?.model;

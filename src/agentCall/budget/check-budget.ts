@@ -1,8 +1,13 @@
 import { InvalidBudgetError } from '../../errors/invalid-budget.error';
 import { MissingPriceError } from '../../errors/missing-price.error';
-import { budgetModels, missingPrice } from './budget-prices';
-import type { RunBudget } from './budget-types';
-import type { RunAgentCallProps } from '../type';
+import { budgetModels, missingPrice, type BudgetModelsOptions } from './budget-prices';
+import type { ModelPrice, RunBudget } from './budget-types';
+
+/** The slice of the run's options a budget is checked against: the budget, its prices and the models they cover. */
+export type BudgetOptions = BudgetModelsOptions & {
+  readonly budget?: RunBudget;
+  readonly prices?: Readonly<Record<string, ModelPrice>>;
+};
 
 const COUNT_KEYS: ReadonlySet<string> = new Set(['inputTokens', 'outputTokens', 'totalTokens', 'toolCalls']);
 
@@ -14,7 +19,7 @@ const COUNT_KEYS: ReadonlySet<string> = new Set(['inputTokens', 'outputTokens', 
  *
  * @internal
  */
-export function checkBudget(props: RunAgentCallProps): InvalidBudgetError | MissingPriceError | undefined {
+export function checkBudget(props: BudgetOptions): InvalidBudgetError | MissingPriceError | undefined {
   const budget: unknown = props.budget;
   if (typeof budget !== 'object' || budget === null || Array.isArray(budget))
     return new InvalidBudgetError('budget', 'must be an object');

@@ -1,5 +1,4 @@
 import { InvalidFallbackError } from '../../errors/invalid-fallback.error';
-import type { RunAgentCallProps } from '../type';
 
 const WIRES: ReadonlySet<unknown> = new Set(['auto', 'chat', 'responses']);
 
@@ -10,7 +9,7 @@ const WIRES: ReadonlySet<unknown> = new Set(['auto', 'chat', 'responses']);
  *
  * @internal
  */
-export function checkFallback(fallback: RunAgentCallProps['fallback']): InvalidFallbackError | undefined {
+export function checkFallback(fallback: unknown): InvalidFallbackError | undefined {
   if (!Array.isArray(fallback))
     return new InvalidFallbackError('fallback', 'must be an array of { model, client?, wire? }');
   for (let i = 0; i < fallback.length; i++) {

@@ -1,7 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { RunStateSignatureError } from '../../errors/run-state-signature.error';
 import type { RunState } from './run-state';
-import type { RunAgentCallProps } from '../type';
 
 /** Binds a signature to this use and format, so a MAC the app makes with the same secret for something else never passes. */
 const DOMAIN = 'agentcall run state v1\n';
@@ -43,7 +42,10 @@ export function verifyRunState(state: RunState, secret: string): void {
  *
  * @internal
  */
-export function signedCheckpoints<P extends RunAgentCallProps>(props: P, secret: string): P {
+export function signedCheckpoints<P extends { onCheckpoint?: (state: RunState) => void | Promise<void> }>(
+  props: P,
+  secret: string,
+): P {
   const save = props.onCheckpoint;
   return save ? { ...props, onCheckpoint: (state: RunState) => save(signRunState(state, secret)) } : props;
 }
