@@ -8,7 +8,7 @@
  * Budget (DESIGN §8): the lean path measurably cheaper per delta than the SDK path.
  */
 import { request as httpRequest, Agent } from 'node:http';
-import { runAgentLoop } from '../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../src/run-agent-loop';
 import type { StreamParser } from '../src/llm/request';
 import { compare, concurrently, cpuMicros, report, startBenchServer } from './lib/harness';
 import { floorLoop } from './lib/floor-loop';

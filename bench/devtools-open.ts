@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { build } from 'esbuild';
-import { runAgentLoop } from '../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../src/run-agent-loop';
 import { createRunRecorder, startDevtools } from '../src/devtools';
 import { startScriptedServer } from '../src/testing';
 import type { ToolDefinition } from '../src/toolCall/type';

@@ -3,7 +3,7 @@
  * One 300-turn run with 2 KB tool results; CPU per turn over the first and the last 30 turns.
  * Budget (DESIGN §8): growth no faster than the floor's.
  */
-import { runAgentLoop } from '../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../src/run-agent-loop';
 import { median, report, startBenchServer } from './lib/harness';
 import { floorLoop } from './lib/floor-loop';
 import { lookupDefinition, lookupSchema, lookupText } from './lib/lookup-tool';

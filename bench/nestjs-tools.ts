@@ -9,7 +9,7 @@ import 'reflect-metadata';
 import { Injectable, Module, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { APP_INTERCEPTOR, NestFactory } from '@nestjs/core';
 import type { Observable } from 'rxjs';
-import { runAgentLoop } from '../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../src/run-agent-loop';
 import { toolsFrom } from '../src/definitions/tools-from';
 import { AgentToolsModule, ToolRegistry } from '../src/nestjs';
 import type { ToolDefinition } from '../src/toolCall/type';

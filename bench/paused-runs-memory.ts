@@ -7,8 +7,8 @@
  * Budget (DESIGN §10): a paused run is its history plus a fixed overhead, nothing that grows with the loop.
  */
 import { fork } from 'node:child_process';
-import { runAgentLoop } from '../src/agentCall/run-agent-loop';
-import type { RunState } from '../src/agentCall/run-state';
+import { runAgentLoop } from '../src/run-agent-loop';
+import type { RunState } from '../src/agentCall/state/run-state';
 import type { ToolDefinition } from '../src/toolCall/type';
 import { concurrently, report, startBenchServer, type BenchServer } from './lib/harness';
 import { lookupDefinition } from './lib/lookup-tool';

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { AgentRuns } from '../src/bullmq';
-import { runAgentLoop } from '../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../src/run-agent-loop';
 import { PostgresRunStore } from '../samples/queue/postgres-run-store';
 import { median, startBenchServer } from './lib/harness';
 import { lookupDefinition } from './lib/lookup-tool';

@@ -17,10 +17,10 @@
 import { Redis } from 'ioredis';
 import OpenAI from 'openai';
 import { AgentRuns } from '../src/bullmq';
-import { RedisRunStore } from '../src/bullmq/redis-run-store';
-import type { CheckpointInput } from '../src/bullmq/run-store';
-import { RunProcessor } from '../src/bullmq/run-processor';
-import { runAgentLoop } from '../src/agentCall/run-agent-loop';
+import { RedisRunStore } from '../src/bullmq/store/redis-run-store';
+import type { CheckpointInput } from '../src/bullmq/store/run-store';
+import { RunProcessor } from '../src/bullmq/worker/run-processor';
+import { runAgentLoop } from '../src/run-agent-loop';
 import { forkQueueWorker } from './lib/fork-queue-worker';
 import { inParallel, median, startBenchServer } from './lib/harness';
 import { queuedRun } from './lib/queued-run';

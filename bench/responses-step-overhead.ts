@@ -5,7 +5,7 @@
  * is (single runs in seeded shuffled blocks, ratios of the median runs with a bootstrap 95% interval).
  * Budget (DESIGN §16): the decorated tool's loop ≥ 0.95× the floor's throughput (cost ≤ 1 / 0.95, within 5%).
  */
-import { runAgentLoop } from '../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../src/run-agent-loop';
 import type { ToolDefinition } from '../src/toolCall/type';
 import { mean, measureBlocks } from './lib/per-run-samples';
 import { report, startBenchServer } from './lib/harness';

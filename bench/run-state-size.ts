@@ -4,8 +4,8 @@
  * resumed from the parsed copy with an approval. Sizes of the paused state and of its history alone, in bytes.
  * Budget (DESIGN §10): the overhead (state minus history) stays flat from the first pause to the last.
  */
-import { runAgentLoop } from '../src/agentCall/run-agent-loop';
-import type { RunState } from '../src/agentCall/run-state';
+import { runAgentLoop } from '../src/run-agent-loop';
+import type { RunState } from '../src/agentCall/state/run-state';
 import type { RunAgentResponse } from '../src/agentCall/type';
 import { report, startBenchServer } from './lib/harness';
 import { lookupDefinition } from './lib/lookup-tool';

@@ -6,8 +6,8 @@
  * (a tracer but no provider registered) within 5% of the same run without a tracer.
  */
 import { trace } from '@opentelemetry/api';
-import { runAgentLoop } from '../src/agentCall/run-agent-loop';
-import { RunTracing } from '../src/agentCall/run-tracing';
+import { runAgentLoop } from '../src/run-agent-loop';
+import { RunTracing } from '../src/agentCall/events/run-tracing';
 import { runTool } from '../src/toolCall/run-tool';
 import type { ToolDefinition } from '../src/toolCall/type';
 import type { AgentTracer } from '../src/agentCall/type';

@@ -3,7 +3,7 @@
  * One turn of 4 calls taking 20/40/60/80 ms, then an answer; wall time against sequential execution and
  * against the ideal (the slowest tool plus two model round trips with an instant tool).
  */
-import { runAgentLoop } from '../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../src/run-agent-loop';
 import type { ToolDefinition } from '../src/toolCall/type';
 import { compare, report, startBenchServer } from './lib/harness';
 import { lookupSchema } from './lib/lookup-tool';

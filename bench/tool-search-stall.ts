@@ -11,7 +11,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
-import { runAgentLoop } from '../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../src/run-agent-loop';
 import { startScriptedServer, type ScriptedServer } from '../src/testing';
 import { median } from './lib/harness';
 import type { ToolDefinition } from '../src/toolCall/type';

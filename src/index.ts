@@ -2,37 +2,32 @@
  * agentcall: LLM tools as decorated classes, and the loop that runs them.
  *
  * The core (`runTool`, the agent loop, `createLLMResponse`) knows no tool by name and never imports the
- * decorator layer (`runAgentLoop` reads a typed `output` class above the loop, in `src/output/`); NestJS lives in
+ * decorator layer (`runAgentLoop`, at the door `src/run-agent-loop.ts`, reads a typed `output` class above the loop); NestJS lives in
  * `agentcall/nestjs`, the scripted test server in `agentcall/testing`.
  */
 export { Tool } from './decorators/tool.decorator';
 export { Param } from './decorators/param.decorator';
-export type { ParamDecorator } from './decorators/param.decorator';
 export { Ctx } from './decorators/ctx.decorator';
 export { Agent } from './decorators/agent.decorator';
 export type { AgentDecoratorOptions } from './metadata/agent-metadata';
 export { Resource } from './decorators/resource.decorator';
 export { Prompt } from './decorators/prompt.decorator';
-export type { ArgumentCompleter, McpMemberOptions, PromptOptions, ResourceOptions } from './metadata/options';
+export type { PromptOptions, ResourceOptions } from './metadata/options';
 export type { ClassType, ParamOptions, ToolOptions, TypeSpec } from './metadata/options';
 export { toolsFrom } from './definitions/tools-from';
 export type { ToolsFromOptions } from './definitions/tools-from';
 export type { SchemaProfile } from './definitions/profiles/schema-profile';
-export type { JsonSchema, JsonSchemaType } from './definitions/schema/json-schema';
+export type { JsonSchema } from './definitions/schema/json-schema';
 export { schemaReport } from './definitions/profiles/schema-report';
-export type { SchemaOmission, SchemaReportOptions } from './definitions/profiles/schema-report';
 export { definitionWarnings } from './definitions/definition-warnings';
-export type { DefinitionWarning } from './definitions/definition-warnings';
 export { standardSchemaOf } from './definitions/standard/standard-schema-of';
 export type {
-  AgentcallStandardProps,
   AgentcallStandardSchema,
-  StandardJsonSchemaTarget,
   StandardSchemaIssue,
   StandardSchemaResult,
 } from './definitions/standard/standard-schema.types';
 export { toolResult } from './definitions/results/tool-result';
-export type { ToolResult, ToolResultOptions } from './definitions/results/tool-result';
+export type { ToolResult } from './definitions/results/tool-result';
 export {
   AgentcallError,
   DuplicateToolNameError,
@@ -60,26 +55,16 @@ export {
   UnsupportedToolCallError,
   UnsupportedWireFieldError,
 } from './errors';
-export type { RunStateSignatureProblem, ToolDefinitionProblem } from './errors';
+export type { ToolDefinitionProblem } from './errors';
 
-export { runAgentLoop } from './output/run-agent-loop';
+export { runAgentLoop } from './run-agent-loop';
 export { defineAgent } from './output/define-agent';
 export type { AgentOptions } from './output/define-agent';
-export type { AgentTask } from './agentCall/agents/agent-input';
 export type { AgentRunOptions } from './agentCall/agents/agent-spec';
-export type {
-  OutputClass,
-  OutputIssue,
-  OutputMode,
-  OutputProfile,
-  OutputSpec,
-  OutputStandardSchema,
-  OutputValidationResult,
-} from './agentCall/output-types';
-export { isRetryableModelError } from './llm/retryable-error';
-export type { Decision, PendingCall, RunSpent, RunState } from './agentCall/run-state';
-export type { ModelPrice, RunBudget } from './agentCall/budget-types';
-export type { FallbackEntry } from './agentCall/fallback-entry';
+export type { OutputSpec, OutputStandardSchema } from './agentCall/output/output-types';
+export type { Decision, PendingCall, RunState } from './agentCall/state/run-state';
+export type { ModelPrice, RunBudget } from './agentCall/budget/budget-types';
+export type { FallbackEntry } from './agentCall/fallback/fallback-entry';
 export { createMemoryJournal } from './toolCall/journal';
 export type { MemoryJournal, ToolJournal } from './toolCall/journal';
 export type {
@@ -88,12 +73,10 @@ export type {
   ChildrenInteractiveParams,
   CompressContextEvent,
   CompressionOptions,
-  AgentSpan,
   AgentTracer,
   RequestEndEvent,
   RunAgentCallProps,
   RunAgentResponse,
-  ToolCallChildrenInteractive,
   ToolCompressEvent,
   ToolProgressEvent,
 } from './agentCall/type';
@@ -101,43 +84,20 @@ export type {
 export { runTool } from './toolCall/run-tool';
 export type { RunToolProps } from './toolCall/run-tool';
 export { parseJsonArgs, safeParseJsonArgs } from './toolCall/parse-json-args';
-export type { JsonArgsLimits } from './toolCall/parse-json-args';
 export { getErrText } from './text/error-text';
-export type { HookErrorEvent, HookErrorHandler } from './utils/call-hook';
 export type {
   ToolApprovalContext,
-  ToolContentPart,
   ToolDefinition,
   ToolExecuteContext,
   ToolExecuteResult,
-  ToolInteractive,
   ToolOutcome,
   ToolParseResult,
-  ToolProgress,
-  ToolRetry,
-  RepairArguments,
-  RepairArgumentsInput,
   RunToolResult,
-  ToolAnnotations,
-  ToolEmbeddedResource,
-  ToolLogLevel,
-  ToolInputAnswer,
 } from './toolCall/type';
 
 export { createLLMResponse } from './llm/request';
-export type { CreateLLMResponseProps, LLMRequestBody, LLMResponse, ResponseEvents, StreamParser } from './llm/request';
-export type { ToolCallStreamEvents, ToolParamEvent } from './llm/tool-call-accumulator';
-export type { LLMClient, LLMCompletionPromise, LLMRequestOptions, LLMResponsesPromise, UserKey } from './llm/client';
-export type { Wire } from './llm/wire';
-export type { TokenUsage } from './llm/usage';
-export { estimateTokens } from './llm/tokens';
-export type {
-  ChatCompletionAssistantMessageParam,
-  ChatCompletionMessageParam,
-  ChatCompletionMessageToolCall,
-  ChatCompletionTool,
-  CompletionFinishReason,
-  OutputItem,
-  ReasoningItem,
-  UsageItem,
-} from './llm/type';
+export type { CreateLLMResponseProps, LLMRequestBody, LLMResponse, ResponseEvents } from './llm/request';
+export type { ToolParamEvent } from './llm/response/response-types';
+export type { LLMClient } from './llm/client';
+export type { Wire } from './llm/wires/wire';
+export type { ChatCompletionAssistantMessageParam, ChatCompletionMessageParam, UsageItem } from './llm/type';

@@ -1,7 +1,7 @@
 import { Queue, QueueEvents, Worker, type ConnectionOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../../src/run-agent-loop';
 import type { RunAgentCallProps } from '../../src/agentCall/type';
 
 /** A queue started, and closed when done with. */

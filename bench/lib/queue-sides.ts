@@ -1,5 +1,5 @@
 import { AgentRuns } from '../../src/bullmq';
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../../src/run-agent-loop';
 import { startBareQueue } from './bare-queue';
 import { startSplitQueue, type SplitQueue } from './fork-queue-worker';
 import type { BenchServer } from './harness';

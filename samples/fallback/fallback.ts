@@ -1,12 +1,6 @@
 import assert from 'node:assert/strict';
 import type OpenAI from 'openai';
-import {
-  isRetryableModelError,
-  runAgentLoop,
-  type FallbackEntry,
-  type RunAgentResponse,
-  type RunState,
-} from '../../src';
+import { runAgentLoop, type FallbackEntry, type RunState } from '../../src';
 import { startScriptedServer } from '../../src/testing';
 import { weatherTool } from '../handwritten/weather-tool';
 
@@ -58,7 +52,6 @@ async function runWithFallback(main: OpenAI, backup: OpenAI): Promise<void> {
   // The state says where the run is: a resume with the same list goes on there, not on the main model.
   assert.equal(result.state.model, 'backup-model');
   assert.equal(result.state.fallbackIndex, 0);
-  assert.equal(worthRetryingLater(result), false);
   await resumeWhereItWas(main, fallback, result.state);
 }
 
@@ -73,9 +66,4 @@ async function resumeWhereItWas(main: OpenAI, fallback: FallbackEntry[], state: 
   assert.equal(resumed.stopReason, 'completed');
   assert.equal(resumed.text, 'Mild tomorrow.');
   assert.equal(resumed.usages[0]?.model, 'backup-model');
-}
-
-/** When every model failed: whether running again later from `result.state` (a queue's retry) may succeed. */
-export function worthRetryingLater(result: RunAgentResponse): boolean {
-  return result.stopReason === 'error' && isRetryableModelError(result.error);
 }

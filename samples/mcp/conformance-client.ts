@@ -1,7 +1,8 @@
 // The client the official MCP conformance suite runs for its client scenarios: `conformance client --command
 // "<this program>"` starts it with a mock server's URL (and the scenario's name and context in the environment).
 import 'reflect-metadata';
-import { runTool, type ChatCompletionMessageToolCall } from '../../src';
+import type { ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
+import { runTool } from '../../src';
 import { mcpTools } from '../../src/mcp';
 import { connectClient, InMemoryOAuthProvider } from './connect-client';
 

@@ -50,7 +50,7 @@ export class AgentService {
         onStreaming: ({ text }) => subscriber.next({ type: 'text', text }),
         onReasoning: ({ text }) => subscriber.next({ type: 'reasoning', text }),
         onToolCall: ({ call }) => subscriber.next({ type: 'tool_call', id: call.id, name: call.function.name }),
-        onToolParam: ({ tool, argsDelta }) => subscriber.next({ type: 'tool_args', id: tool.id, delta: argsDelta }),
+        onToolParam: ({ call, argsDelta }) => subscriber.next({ type: 'tool_args', id: call.id, delta: argsDelta }),
         onAfterToolCall: ({ call, response, outcome }) =>
           subscriber.next({ type: 'tool_result', id: call.id, name: call.function.name, response, outcome }),
       }).then(

@@ -1,13 +1,6 @@
 import 'reflect-metadata';
 import type OpenAI from 'openai';
-import {
-  Param,
-  runAgentLoop,
-  Tool,
-  type RepairArgumentsInput,
-  type RunAgentResponse,
-  type ToolDefinition,
-} from '../../src';
+import { Param, runAgentLoop, Tool, type RunAgentResponse, type ToolDefinition } from '../../src';
 
 /** The catalogue's search API: rate-limited, and it sometimes answers 503. */
 export type CatalogueApi = { search(query: string): Promise<string> };
@@ -71,7 +64,7 @@ export function chargeTool(payments: PaymentsApi): ToolDefinition<Charge> {
  * The fix models need most: a number sent as a string (`"cents": "1250"`), in the fields the issues name. What it
  * returns is validated again before anything runs; nothing leaves the call invalid, and the model reads why.
  */
-export function unquoteNumbers({ raw, issues }: RepairArgumentsInput): string | undefined {
+export function unquoteNumbers({ raw, issues }: { raw: string; issues: string[] }): string | undefined {
   let args: unknown;
   try {
     args = JSON.parse(raw);

@@ -24,18 +24,18 @@ import { AgentNest } from './agents/agent-nest';
 import { keyPrefix, ROOT_PLACE, type NestedRun } from './agents/agent-place';
 import { adoptPausedAgent, foldNestedPending } from './agents/nested-pending';
 import { runningChildren, stateWithRunning, unansweredTurn } from './agents/running-children';
-import { AWAITING_APPROVAL_RESPONSE, findApprovals } from './approvals';
-import { checkBudget } from './check-budget';
-import { checkFallback } from './check-fallback';
-import { ContextFitting } from './context-fitting';
-import { checkFinalAnswer } from './final-answer';
-import { advanceLoopGuard, forcesAnswer } from './loop-guard';
-import { FallbackRequests } from './model-fallback';
-import { ModelRequests } from './model-requests';
-import type { RunEvents } from './observers';
+import { AWAITING_APPROVAL_RESPONSE, findApprovals } from './turn/approvals';
+import { checkBudget } from './budget/check-budget';
+import { checkFallback } from './fallback/check-fallback';
+import { ContextFitting } from './context/context-fitting';
+import { checkFinalAnswer } from './turn/final-answer';
+import { advanceLoopGuard, forcesAnswer } from './turn/loop-guard';
+import { FallbackRequests } from './fallback/model-fallback';
+import { ModelRequests } from './turn/model-requests';
+import type { RunEvents } from './events/observers';
 import { DEFAULT_MAX_AGENT_DEPTH } from '../constants';
-import type { OutputFormat } from './output-types';
-import { answerCall, reportRequestEnd } from './report-hooks';
+import type { OutputFormat } from './output/output-types';
+import { answerCall, reportRequestEnd } from './events/report-hooks';
 import {
   applyDecisions,
   keepNonEmpty,
@@ -46,14 +46,14 @@ import {
   stillPaused,
   type ResumePoint,
 } from './resume';
-import type { RunState } from './run-state';
-import { newDurableState, saveCheckpoint, snapshotRunState, type DurableState } from './run-state-snapshot';
-import { cutTurnText, overCapText } from './run-tool-calls';
-import { BudgetMeter, budgetSpentText } from './run-budget';
-import { RunHistory } from './run-history';
-import { RunTally } from './run-tally';
-import { ToolCallRunner } from './tool-call-runner';
-import { ToolSearch } from './tool-search';
+import type { RunState } from './state/run-state';
+import { newDurableState, saveCheckpoint, snapshotRunState, type DurableState } from './state/run-state-snapshot';
+import { cutTurnText, overCapText } from './turn/run-tool-calls';
+import { BudgetMeter, budgetSpentText } from './budget/run-budget';
+import { RunHistory } from './state/run-history';
+import { RunTally } from './state/run-tally';
+import { ToolCallRunner } from './turn/tool-call-runner';
+import { ToolSearch } from './tool-search/tool-search';
 import type { AgentStopReason, RunAgentCallProps, RunAgentResponse, ToolCallChildrenInteractive } from './type';
 
 /**

@@ -3,16 +3,16 @@ import { getErrText } from '../text/error-text';
 import { toolErrorText } from '../text/model-text';
 import { normalizeToolResult } from '../toolCall/normalize-tool-result';
 import type { RunToolResult, ToolExecuteResult, ToolInteractive } from '../toolCall/type';
-import { keptParams, rejectionResponse, unkeptResult, type ParsedCall } from './approvals';
-import type { RunEvents } from './observers';
-import type { FallbackEntry } from './fallback-entry';
-import { fallbackPosition } from './model-fallback';
-import { answerCall } from './report-hooks';
-import { RUN_STATE_VERSION, type Decision, type PendingCall, type RunState } from './run-state';
-import { verifyRunState } from './run-state-signature';
-import type { DurableState } from './run-state-snapshot';
+import { keptParams, rejectionResponse, unkeptResult, type ParsedCall } from './turn/approvals';
+import type { RunEvents } from './events/observers';
+import type { FallbackEntry } from './fallback/fallback-entry';
+import { fallbackPosition } from './fallback/model-fallback';
+import { answerCall } from './events/report-hooks';
+import { RUN_STATE_VERSION, type Decision, type PendingCall, type RunState } from './state/run-state';
+import { verifyRunState } from './state/run-state-signature';
+import type { DurableState } from './state/run-state-snapshot';
 import type { ChildrenInteractiveParams, RunAgentCallProps, ToolCallChildrenInteractive } from './type';
-import { assertRunState, validateInteractiveParams } from './validate-run-state';
+import { assertRunState, validateInteractiveParams } from './state/validate-run-state';
 
 /**
  * Where a run resumes: a state and the decisions for its pending calls. There is one way in: the seed's

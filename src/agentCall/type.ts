@@ -1,31 +1,18 @@
-import type { LLMClient, UserKey } from '../llm/client';
-import type { LLMRequestBody, ResponseEvents, StreamParser } from '../llm/request';
-import type { Wire } from '../llm/wire';
-import type {
-  ChatCompletionMessageParam,
-  ChatCompletionMessageToolCall,
-  CompletionFinishReason,
-  OutputItem,
-  UsageItem,
-} from '../llm/type';
+import type { LLMClient } from '../llm/client';
+import type { CreateLLMResponseProps, LLMRequestBody, LLMResponse, ResponseEvents } from '../llm/request';
+import type { Wire } from '../llm/wires/wire';
+import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, UsageItem } from '../llm/type';
 import type { ToolJournal } from '../toolCall/journal';
-import type {
-  RepairArguments,
-  ToolDefinition,
-  ToolExecuteResult,
-  ToolInteractive,
-  ToolOutcome,
-  ToolProgress,
-} from '../toolCall/type';
-import type { ModelPrice, RunBudget } from './budget-types';
-import type { FallbackEntry } from './fallback-entry';
-import type { OutputMode, OutputProfile, OutputSpec } from './output-types';
-import type { Decision, RunState } from './run-state';
+import type { ToolDefinition, ToolExecuteContext, ToolExecuteResult, ToolOutcome } from '../toolCall/type';
+import type { ModelPrice, RunBudget } from './budget/budget-types';
+import type { FallbackEntry } from './fallback/fallback-entry';
+import type { OutputSpec, SchemaProfile } from './output/output-types';
+import type { Decision, RunState } from './state/run-state';
 
 /** What a paused run saved: the tool's question, the history at the pause, and the call awaiting an answer. */
 export type ChildrenInteractiveParams = {
   /** What the tool returned in `interactive`. */
-  childrenResponse: ToolInteractive;
+  childrenResponse: NonNullable<ToolExecuteResult['interactive']>;
   toolParams: {
     /** The whole request history at the pause, the paused tool's own `role: 'tool'` message included. */
     memoryRequestMessages: ChatCompletionMessageParam[];
@@ -35,10 +22,7 @@ export type ChildrenInteractiveParams = {
 };
 
 /** The `interactiveResponse` of a paused run; persist it and pass its `params` back to resume. */
-export type ToolCallChildrenInteractive = {
-  type: 'toolChildrenInteractive';
-  params: ChildrenInteractiveParams;
-};
+export type ToolCallChildrenInteractive = NonNullable<RunAgentResponse['interactiveResponse']>;
 
 /** Why a run ended. */
 export type AgentStopReason =
@@ -107,7 +91,7 @@ export type ToolCompressEvent = {
 };
 
 /** Reported by `onToolProgress` for each `ctx.progress(…)` of a running tool. */
-export type ToolProgressEvent = ToolProgress & {
+export type ToolProgressEvent = Parameters<NonNullable<ToolExecuteContext['progress']>>[0] & {
   /** The call whose tool reported. */
   call: ChatCompletionMessageToolCall;
 };
@@ -149,7 +133,7 @@ export type RequestEndEvent = {
   ms: number;
   /** Milliseconds to the first streamed chunk (absent when none arrived, or the response was not streamed). */
   firstChunkMs?: number;
-  finishReason: CompletionFinishReason;
+  finishReason: LLMResponse['finish_reason'];
   /**
    * How many times the openai SDK sent the request again by itself (a 408, 409, 429, 5xx or failed connection, up
    * to the client's `maxRetries`): 0 when the first attempt was the last. Against a scripted mock, a retry takes the
@@ -167,17 +151,22 @@ export type RequestEndEvent = {
  * here so that the core's types never need the package.
  */
 export type AgentTracer = {
-  startSpan(name: string, options?: object, context?: unknown): AgentSpan;
+  /** The part of an OpenTelemetry `Span` the loop uses. */
+  startSpan(
+    name: string,
+    options?: object,
+    context?: unknown,
+  ): {
+    setAttribute(key: string, value: string | number | boolean): unknown;
+    setStatus(status: { code: number; message?: string }): unknown;
+    recordException(exception: Error | string): unknown;
+    end(endTime?: number): unknown;
+    spanContext(): { traceId: string; spanId: string; traceFlags: number };
+  };
 };
 
-/** The part of an OpenTelemetry `Span` the loop uses. */
-export type AgentSpan = {
-  setAttribute(key: string, value: string | number | boolean): unknown;
-  setStatus(status: { code: number; message?: string }): unknown;
-  recordException(exception: Error | string): unknown;
-  end(endTime?: number): unknown;
-  spanContext(): { traceId: string; spanId: string; traceFlags: number };
-};
+/** The part of an OpenTelemetry `Span` the loop uses (what {@link AgentTracer}'s `startSpan` returns). */
+export type AgentSpan = ReturnType<AgentTracer['startSpan']>;
 
 /**
  * Arguments of `runAgentLoop`. `T` is the type of the typed final answer (`output`); without `output` it is
@@ -206,7 +195,7 @@ export type RunAgentCallProps<T = unknown> = ResponseEvents & {
    * built from `userKey` or the environment.
    */
   client?: LLMClient;
-  userKey?: UserKey;
+  userKey?: CreateLLMResponseProps['userKey'];
   /** Per-request SDK options (timeout in ms, headers). */
   requestOptions?: { timeout?: number; headers?: Record<string, string> };
 
@@ -271,7 +260,7 @@ export type RunAgentCallProps<T = unknown> = ResponseEvents & {
    * Correct tool arguments that failed to parse or validate, for tools without a `repairArguments` of their own:
    * called once per such call; what it returns is validated again before the tool runs.
    */
-  repairArguments?: RepairArguments;
+  repairArguments?: ToolDefinition['repairArguments'];
   /**
    * Most tool calls of one turn that are run (default `DEFAULT_MAX_TOOL_CALLS_PER_TURN`, 64); each call past it gets
    * a tool message saying it was not run, so a model cannot fire a side-effecting tool thousands of times at once.
@@ -289,7 +278,7 @@ export type RunAgentCallProps<T = unknown> = ResponseEvents & {
    * `JSON.parse` after the SDK has sent the request (its retries, errors, auth and headers still apply); `'sdk'`
    * uses the openai SDK's own stream iterator. Both give the same responses and hooks.
    */
-  streamParser?: StreamParser;
+  streamParser?: 'lean' | 'sdk';
   /**
    * Which API this call's model requests (summaries included) go over: `'chat'` (Chat Completions), `'responses'`
    * (the Responses API), or `'auto'` (default): `'responses'` when the client's `baseURL` is OpenAI's own API
@@ -343,12 +332,12 @@ export type RunAgentCallProps<T = unknown> = ResponseEvents & {
    * The schema profile the `output` schema is written for (default `'openai'`, `strict: false`); `'openai-strict'`
    * sends it with `strict: true` in OpenAI's strict form. The same profiles as `toolsFrom`.
    */
-  outputProfile?: OutputProfile;
+  outputProfile?: SchemaProfile;
   /**
    * How the `output` schema reaches the model: `'json_schema'` (default; `response_format` / `text.format`) or
    * `'instructions'` (a system message, for providers without structured output).
    */
-  outputMode?: OutputMode;
+  outputMode?: 'json_schema' | 'instructions';
   /** The name the `output` schema goes out under (default: the class name, the schema's `title`, or `'output'`). */
   outputName?: string;
 };
@@ -360,14 +349,14 @@ export type RunAgentResponse<T = unknown> = {
   /** Only what this run produced: assistant messages, tool messages, and messages tools returned. */
   assistantMessages: ChatCompletionMessageParam[];
   /** Set when a tool paused the run; pass `interactiveResponse.params` as `childrenInteractiveParams` to resume. */
-  interactiveResponse?: ToolCallChildrenInteractive;
+  interactiveResponse?: { type: 'toolChildrenInteractive'; params: ChildrenInteractiveParams };
   /** Sum over the main model requests. */
   inputTokens: number;
   outputTokens: number;
   /** Every usage item pushed during the run, in order. */
   usages: UsageItem[];
   /** Of the last model request. */
-  finish_reason: CompletionFinishReason;
+  finish_reason: LLMResponse['finish_reason'];
   /** One id per main model request. */
   requestIds: string[];
   /**
@@ -385,7 +374,7 @@ export type RunAgentResponse<T = unknown> = {
    * The Responses output items this run's assistant messages kept besides text, reasoning and calls (a hosted tool's
    * `web_search_call`, an `mcp_call`, a `compaction`, a type not known yet), in order, as received; absent when none.
    */
-  items?: OutputItem[];
+  items?: ({ type: string; id?: string } & Record<string, unknown>)[];
   /** The model's refusal when the run ended with `stopReason: 'refusal'`; absent otherwise. */
   refusal?: string;
   /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { openConnection } from './connections';
+import { openConnection } from './store/connections';
 import {
   InvalidDecisionsError,
   InvalidRunIdError,
@@ -10,14 +10,14 @@ import {
   RunStartTooLargeError,
   RunWaitTimeoutError,
 } from './errors';
-import { hasEnded, readEvents } from './event-reader';
-import type { RunListing } from './list-runs';
+import { hasEnded, readEvents } from './store/event-reader';
+import type { RunListing } from './store/list-runs';
 import { signResumeToken, tokenSeq, verifyResumeToken } from './resume-token';
-import { turnJobId } from './run-processor';
-import type { TurnJobData } from './run-processor';
-import { RedisRunStore } from './redis-run-store';
-import type { NewRun, RunStore, StoredRun } from './run-store';
-import { RunWorker } from './run-worker';
+import { turnJobId } from './worker/run-processor';
+import type { TurnJobData } from './worker/run-processor';
+import { RedisRunStore } from './store/redis-run-store';
+import type { NewRun, RunStore, StoredRun } from './store/run-store';
+import { RunWorker } from './worker/run-worker';
 import { type Heard, SettleWaiters } from './settle-waiters';
 import type {
   AgentRunsOptions,

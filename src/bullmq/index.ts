@@ -2,7 +2,7 @@
  * `agentcall/bullmq`: agent runs as BullMQ jobs on Redis, so any worker advances, resumes or cancels any run.
  */
 export { AgentRuns, DEFAULT_JOB_SLICE_MS, DEFAULT_TURNS_PER_JOB } from './agent-runs';
-export { RedisRunStore } from './redis-run-store';
+export { RedisRunStore } from './store/redis-run-store';
 export type {
   CancelSubscription,
   CheckpointInput,
@@ -14,10 +14,10 @@ export type {
   RunStoreLimits,
   StoredError,
   StoredRun,
-} from './run-store';
-export { runStoreConformance } from './run-store-conformance';
-export type { ConformanceFramework } from './run-store-conformance';
-export { RunWorker } from './run-worker';
+} from './store/run-store';
+export { runStoreConformance } from './store/run-store-conformance';
+export type { ConformanceFramework } from './store/run-store-conformance';
+export { RunWorker } from './worker/run-worker';
 export {
   InvalidDecisionsError,
   InvalidRunIdError,
@@ -27,8 +27,8 @@ export {
   RunWaitTimeoutError,
 } from './errors';
 export type { ResumeTokenProblem } from './errors';
-export { listRuns } from './list-runs';
-export type { ListRunsOptions, RunListing } from './list-runs';
+export { listRuns } from './store/list-runs';
+export type { ListRunsOptions, RunListing } from './store/list-runs';
 export type {
   AgentRunsOptions,
   QueuedRunClient,

@@ -1,5 +1,5 @@
-import type { HeldRuns } from './run-processor';
-import type { CancelSubscription, RunStore, StoredRun } from './run-store';
+import type { HeldRuns } from './worker/run-processor';
+import type { CancelSubscription, RunStore, StoredRun } from './store/run-store';
 
 /** Milliseconds after which a waiter reads its run again although nothing was heard (a message lost in a reconnect). */
 const RECHECK_MS = 5000;

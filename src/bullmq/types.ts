@@ -1,10 +1,10 @@
 import type { Redis, RedisOptions } from 'ioredis';
 import type { Decision, LLMClient, LLMRequestBody, RunAgentCallProps, RunState, ToolDefinition } from '../index';
-import type { RunStatus } from './run-data';
-import type { RunStore } from './run-store';
+import type { RunStatus } from './store/run-data';
+import type { RunStore } from './store/run-store';
 
 export type { Decision, PendingCall, RunState } from '../index';
-export type { RunEvent, RunEventData, RunStatus } from './run-data';
+export type { RunEvent, RunEventData, RunStatus } from './store/run-data';
 
 /** A run as stored in Redis. */
 export type RunRecord = {

@@ -5,9 +5,6 @@ import { getMetadataStorage } from '../metadata/metadata-storage';
 import type { ParamOptions } from '../metadata/options';
 import { classOf } from '../metadata/class-chain';
 
-/** A decorator usable both on a method parameter and on a class property. */
-export type ParamDecorator = ParameterDecorator & PropertyDecorator;
-
 // Listed first: TypeScript infers `type: () => [X]` as a tuple only if the first overload it tries takes options.
 /**
  * Without a name, on a parameter typed by a DTO class: that class is the whole arguments object.
@@ -23,7 +20,7 @@ export type ParamDecorator = ParameterDecorator & PropertyDecorator;
  *   @Tool() book(@Param({ description: 'Who flies' }) passenger: Passenger) { ... }
  * }
  */
-export function Param(options?: ParamOptions): ParamDecorator;
+export function Param(options?: ParamOptions): ParameterDecorator & PropertyDecorator;
 /**
  * Declare one named field of a tool's arguments, on a `@Tool` method parameter.
  *
@@ -43,7 +40,7 @@ export function Param(
   nameOrOptions?: string | ParamOptions,
   maybeOptions?: ParamOptions,
   ...decorators: PropertyDecorator[]
-): ParamDecorator {
+): ParameterDecorator & PropertyDecorator {
   const name = typeof nameOrOptions === 'string' ? nameOrOptions : undefined;
   const options = (typeof nameOrOptions === 'string' ? maybeOptions : nameOrOptions) ?? {};
   return (prototype: object, key: string | symbol | undefined, index?: number) => {

@@ -5,18 +5,6 @@ import { collectClassGraph } from './model/collect-class-graph';
 import { getClassModel } from './model/get-class-model';
 import { undecoratedWarning } from './model/undecorated-fields';
 
-/** Something `toolsFrom` accepts but that likely hurts how well a model uses the tool. */
-export type DefinitionWarning = {
-  /** The tool's name, as the model knows it. */
-  readonly tool: string;
-  /** The class the tool was read from. */
-  readonly className: string;
-  /** The `@Tool` method. */
-  readonly methodName: string;
-  /** What is missing and how to give it. */
-  readonly message: string;
-};
-
 const NO_DESCRIPTION =
   '@Tool() has no description, so the model knows the tool by its name alone; give @Tool({ description })';
 
@@ -31,7 +19,16 @@ const NO_DESCRIPTION =
  * for (const w of definitionWarnings([NoteTools])) console.warn(`${w.className}.${w.methodName}: ${w.message}`);
  * // NoteTools.list: @Tool() has no description, …
  */
-export function definitionWarnings(targets: readonly object[]): DefinitionWarning[] {
+export function definitionWarnings(targets: readonly object[]): {
+  /** The tool's name, as the model knows it. */
+  readonly tool: string;
+  /** The class the tool was read from. */
+  readonly className: string;
+  /** The `@Tool` method. */
+  readonly methodName: string;
+  /** What is missing and how to give it. */
+  readonly message: string;
+}[] {
   const warnings: DefinitionWarning[] = [];
   for (const target of targets) {
     const type = typeof target === 'function' ? (target as ClassRef) : classOf(target);
@@ -48,3 +45,6 @@ export function definitionWarnings(targets: readonly object[]): DefinitionWarnin
   }
   return warnings;
 }
+
+/** Something `toolsFrom` accepts but that likely hurts how well a model uses the tool. */
+export type DefinitionWarning = ReturnType<typeof definitionWarnings>[number];

@@ -9,7 +9,7 @@ export { createRunRecorder } from './sources/recorder';
 export type { RecorderHooks, RunRecorder, RunRecorderOptions } from './sources/recorder';
 export { exportRunAsTest } from './export-test';
 export type { ExportTestOptions } from './export-test';
-export type { ModelPrice, RecordedLimits, RecordedRun, RecordedTurn, RunSource } from './source';
+export type { RecordedLimits, RecordedRun, RecordedTurn, RunSource } from './source';
 export type {
   DevtoolsRunStatus,
   PendingView,

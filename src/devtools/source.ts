@@ -64,5 +64,5 @@ export interface RunSource {
   close?(): Promise<void>;
 }
 
-/** Price of a model, per million tokens. */
-export type ModelPrice = { input: number; output: number };
+// The page prices runs with the core's own `ModelPrice` (the one a run's `budget` reads): one name for one idea.
+export type { ModelPrice } from '../index';

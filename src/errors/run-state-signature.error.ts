@@ -1,7 +1,7 @@
 import { AgentcallError } from './agentcall.error';
 
 /** Why a run state failed verification against `stateSecret`. */
-export type RunStateSignatureProblem = 'missing' | 'forged';
+export type RunStateSignatureProblem = RunStateSignatureError['problem'];
 
 /**
  * Returned as `error` when `runAgentLoop` has a `stateSecret` and `resumeFrom` carries no `signature` (`missing`)
@@ -14,9 +14,9 @@ export class RunStateSignatureError extends AgentcallError {
   }
 
   /** What was wrong with the signature. */
-  readonly problem: RunStateSignatureProblem;
+  readonly problem: 'missing' | 'forged';
 
-  constructor(problem: RunStateSignatureProblem) {
+  constructor(problem: 'missing' | 'forged') {
     super(`Cannot resume from this run state: its signature is ${problem}`);
     this.problem = problem;
   }

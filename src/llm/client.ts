@@ -19,33 +19,11 @@ export type UserKey = {
   key?: string;
 };
 
-/** The per-request options agentcall passes to `chat.completions.create`. */
-export type LLMRequestOptions = {
-  signal?: AbortSignal;
-  /** Milliseconds before the SDK gives up waiting for the response headers. */
-  timeout?: number;
-  headers?: Record<string, string>;
-};
-
-/**
- * What `chat.completions.create` returns: a promise of a chunk stream (streamed request) or a whole
- * completion, that can also hand over the raw HTTP response.
- */
-export type LLMCompletionPromise = PromiseLike<AsyncIterable<ChatCompletionChunk> | ChatCompletion> & {
-  asResponse(): Promise<Response>;
-};
-
-/**
- * What `responses.create` returns: a promise of an event stream (streamed request) or a whole response, that can
- * also hand over the raw HTTP response.
- */
-export type LLMResponsesPromise = PromiseLike<AsyncIterable<ResponseStreamEvent> | ResponsesResponse> & {
-  asResponse(): Promise<Response>;
-};
-
 /**
  * The part of an openai SDK client agentcall calls: `chat.completions.create`, and `responses.create` for the
- * Responses wire (a client without it can only use the chat wire).
+ * Responses wire (a client without it can only use the chat wire). `create` may also hand over the raw HTTP
+ * response (`asResponse`), and takes the per-request options agentcall passes: the signal, the SDK's timeout for
+ * the response headers (milliseconds) and extra headers.
  *
  * A structural type rather than the SDK's `OpenAI` class on purpose: that class has `#private` members, so
  * the CommonJS and ESM declarations of it (and those of openai 6 and 7) are unrelated types to the
@@ -54,13 +32,28 @@ export type LLMResponsesPromise = PromiseLike<AsyncIterable<ResponseStreamEvent>
 export interface LLMClient {
   chat: {
     completions: {
-      create(body: ChatCompletionCreateParams, options?: LLMRequestOptions): LLMCompletionPromise;
+      create(
+        body: ChatCompletionCreateParams,
+        options?: { signal?: AbortSignal; timeout?: number; headers?: Record<string, string> },
+      ): PromiseLike<AsyncIterable<ChatCompletionChunk> | ChatCompletion> & { asResponse(): Promise<Response> };
     };
   };
   responses?: {
-    create(body: ResponseCreateParams, options?: LLMRequestOptions): LLMResponsesPromise;
+    create(
+      body: ResponseCreateParams,
+      options?: { signal?: AbortSignal; timeout?: number; headers?: Record<string, string> },
+    ): PromiseLike<AsyncIterable<ResponseStreamEvent> | ResponsesResponse> & { asResponse(): Promise<Response> };
   };
 }
+
+/** The per-request options agentcall passes to `create` (one shape for both wires). */
+export type LLMRequestOptions = NonNullable<Parameters<LLMClient['chat']['completions']['create']>[1]>;
+
+/** What `chat.completions.create` returns: a chunk stream (streamed request) or a whole completion. */
+export type LLMCompletionPromise = ReturnType<LLMClient['chat']['completions']['create']>;
+
+/** What `responses.create` returns: an event stream (streamed request) or a whole response. */
+export type LLMResponsesPromise = ReturnType<NonNullable<LLMClient['responses']>['create']>;
 
 /**
  * The client a request goes through: the injected one, else one built from `userKey`, else from

@@ -1,20 +1,20 @@
 import { APIError } from 'openai';
 import { StreamIdleTimeoutError } from '../errors/stream-idle-timeout.error';
 import { linkAbort } from '../utils/abort';
-import { startIdleTimer } from './idle-timer';
+import { startIdleTimer } from './stream/idle-timer';
 import { resolveClient, type LLMClient } from './client';
-import { wireLimit, withResponseLimits, type ResponseLimits } from './limit-response';
-import { readLeanStream, type ChunkReceiver, type LeanStreamOptions } from './lean-stream';
-import { chatWire } from './chat-wire';
-import { responsesWire } from './responses/wire';
-import type { APIErrorClass } from './responses/response-reader';
-import { chooseWire, type WireProtocol } from './wire';
-import { isEventStream } from './event-stream-check';
+import { wireLimit, withResponseLimits, type ResponseLimits } from './stream/limit-response';
+import { readLeanStream, type ChunkReceiver, type LeanStreamOptions } from './stream/lean-stream';
+import { chatWire } from './wires/chat/chat-wire';
+import { responsesWire } from './wires/responses/wire';
+import type { APIErrorClass } from './wires/responses/response-reader';
+import { chooseWire, type WireProtocol } from './wires/wire';
+import { isEventStream } from './stream/event-stream-check';
 import { nameConnectionFailure } from './connection-failure';
 import { RequestAttempts } from './request-attempts';
-import { ResponseState } from './response-state';
+import { ResponseState } from './response/response-state';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_SSE_LINE_BYTES } from '../constants';
-import type { CreateLLMResponseProps, LLMResponse } from './response-types';
+import type { CreateLLMResponseProps, LLMResponse } from './response/response-types';
 
 // The types live in their own file so the response state can use them without importing this module.
 export type {
@@ -23,7 +23,7 @@ export type {
   LLMResponse,
   ResponseEvents,
   StreamParser,
-} from './response-types';
+} from './response/response-types';
 
 /**
  * One model request over the openai SDK, streamed or not, with hooks for text, reasoning, tool calls and argument

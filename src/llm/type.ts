@@ -2,24 +2,19 @@ import type {
   ChatCompletionAssistantMessageParam as OpenAIAssistantMessageParam,
   ChatCompletionChunk,
   ChatCompletionCreateParamsBase,
-  ChatCompletionFunctionTool,
   ChatCompletionMessage,
-  ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
   ChatCompletionToolChoiceOption,
   ChatCompletionToolMessageParam,
 } from 'openai/resources/chat/completions';
 
-/**
- * A function tool call as the model sends it.
- *
- * openai 6 widened `ChatCompletionMessageToolCall` to a union with `custom` calls; agentcall only runs
- * function tools, so the seed's name stands for the function variant.
- */
-export type ChatCompletionMessageToolCall = ChatCompletionMessageFunctionToolCall;
-
-/** A function tool schema as the model sees it (`{ type: 'function', function: { name, description, parameters, strict } }`). */
-export type ChatCompletionTool = ChatCompletionFunctionTool;
+// A function tool call as the model sends it, and a function tool schema as the model sees it: openai 6 widened
+// `ChatCompletionMessageToolCall` and `ChatCompletionTool` to unions with `custom` ones; agentcall only runs
+// function tools, so the seed's names stand for the openai SDK's function variants (users name them from openai).
+export type {
+  ChatCompletionMessageFunctionToolCall as ChatCompletionMessageToolCall,
+  ChatCompletionFunctionTool as ChatCompletionTool,
+} from 'openai/resources/chat/completions';
 
 /**
  * An assistant message as agentcall writes it into the history: the openai type plus the reasoning fields
@@ -37,35 +32,35 @@ export type ChatCompletionAssistantMessageParam = OpenAIAssistantMessageParam & 
    * survive a saved `RunState`). The Responses wire sends them back before the message on every later request;
    * the chat wire never sends them.
    */
-  reasoning_items?: ReasoningItem[];
+  reasoning_items?: {
+    type: 'reasoning';
+    /** The item's id (absent only when the server sent none). */
+    id?: string;
+    summary: { type: 'summary_text'; text: string }[];
+    /** Absent when the server sent none (a server that does not encrypt reasoning). */
+    encrypted_content?: string | null;
+    /** The reasoning text itself, when the server sends it (Open Responses servers). */
+    content?: { type: 'reasoning_text'; text: string }[];
+  }[];
   /**
    * The Responses wire's other output items that came with this message (a hosted tool's `web_search_call`, an
    * `mcp_call`, a `compaction`, an echoed `function_call_output`, a type not known yet), in output order, as
    * received, with the message's reasoning items among them (then not in `reasoning_items`). The Responses wire
    * sends them back in this order, before the message's text and calls; the chat wire never sends them.
    */
-  output_items?: OutputItem[];
+  output_items?: ({ type: string; id?: string } & Record<string, unknown>)[];
   /** The citations of the message's text (`url_citation`), as chat sends them; never sent back. */
   annotations?: ChatCompletionMessage.Annotation[];
 };
 
 /** A Responses output item agentcall keeps without reading it: plain JSON, as the model returned it. */
-export type OutputItem = { type: string; id?: string } & Record<string, unknown>;
+export type OutputItem = NonNullable<ChatCompletionAssistantMessageParam['output_items']>[number];
 
 /**
  * One reasoning item of the Responses API, as the model returned it: its id, its summary, and (with
  * `store: false`) the `encrypted_content` the model needs back to go on reasoning where it stopped.
  */
-export type ReasoningItem = {
-  type: 'reasoning';
-  /** The item's id (absent only when the server sent none). */
-  id?: string;
-  summary: { type: 'summary_text'; text: string }[];
-  /** Absent when the server sent none (a server that does not encrypt reasoning). */
-  encrypted_content?: string | null;
-  /** The reasoning text itself, when the server sends it (Open Responses servers). */
-  content?: { type: 'reasoning_text'; text: string }[];
-};
+export type ReasoningItem = NonNullable<ChatCompletionAssistantMessageParam['reasoning_items']>[number];
 
 /** Why a model turn ended: the provider's value, `close` when the run was aborted, `error` when the request failed. */
 export type CompletionFinishReason = ChatCompletionChunk.Choice['finish_reason'] | 'close' | 'error';

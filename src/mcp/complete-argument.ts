@@ -1,4 +1,7 @@
-import type { ArgumentCompleter } from '../index';
+import type { PromptOptions } from '../index';
+
+// The completer of one argument, as `@Prompt` and `@Resource` take it.
+type ArgumentCompleter = NonNullable<PromptOptions['complete']>[string];
 
 /** The most values one completion answers with, as the MCP specification caps them. */
 const MAX_COMPLETION_VALUES = 100;

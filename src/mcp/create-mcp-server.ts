@@ -7,11 +7,14 @@ import {
   type ServerContext,
   type Tool as McpTool,
 } from '@modelcontextprotocol/server';
-import type { ToolDefinition, ToolProgress } from '../index';
+import type { ToolDefinition, ToolExecuteContext } from '../index';
 import { maskSecrets } from '../internal';
 import type { McpHttpOptions, McpServerOptions, McpToolSource, McpToolVisibility } from './mcp-server-options';
 import { callAskingBack, createAskBack, type AskBack } from './serve-ask-back';
 import { resourceAndPromptCapabilities, serveResourcesAndPrompts } from './serve-resources-and-prompts';
+
+// What a tool's `ctx.progress(…)` reports.
+type ToolProgress = Parameters<NonNullable<ToolExecuteContext['progress']>>[0];
 
 /** The longest part of a requested tool name an error repeats; the core cuts a made-up name the same way. */
 const MAX_ECHOED_NAME_CHARS = 200;

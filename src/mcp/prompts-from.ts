@@ -5,7 +5,7 @@ import {
   type PromptArgument,
   type PromptMessage,
 } from '@modelcontextprotocol/server';
-import { standardSchemaOf, type ArgumentCompleter } from '../index';
+import { standardSchemaOf, type PromptOptions } from '../index';
 import { memberMethodsOf } from './member-methods';
 
 /** One prompt, as `options.prompts` takes it. */
@@ -16,7 +16,7 @@ export type McpPromptDefinition = {
   readonly arguments: readonly PromptArgument[];
   /** The `enum` of each argument whose DTO field has one: what it completes to. */
   readonly enums: ReadonlyMap<string, readonly unknown[]>;
-  readonly complete?: Readonly<Record<string, ArgumentCompleter>>;
+  readonly complete?: PromptOptions['complete'];
   /** Validate the arguments and build the prompt; invalid arguments are a `-32602` naming each problem. */
   readonly get: (args: Readonly<Record<string, string>>) => Promise<GetPromptResult>;
 };

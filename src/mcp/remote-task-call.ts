@@ -1,5 +1,8 @@
 import type { RequestOptions, StandardSchemaV1 } from '@modelcontextprotocol/client';
-import type { ToolProgress } from '../index';
+import type { ToolExecuteContext } from '../index';
+
+/** What a tool's `ctx.progress(…)` reports. */
+type ToolProgress = Parameters<NonNullable<ToolExecuteContext['progress']>>[0];
 
 /** Where `mcpTools` keeps the id of each remote task it started, so a run resumed elsewhere polls it again. */
 export type McpTaskIds = {

@@ -1,5 +1,5 @@
 import { UriTemplate, type ReadResourceResult } from '@modelcontextprotocol/server';
-import type { ArgumentCompleter } from '../index';
+import type { PromptOptions } from '../index';
 import { memberMethodsOf } from './member-methods';
 
 /** One resource, or a family of them under a URI template, as `options.resources` takes it. */
@@ -11,7 +11,7 @@ export type McpResourceDefinition = {
   /** A fixed URI, or an RFC 6570 template (its variables go to `read`). */
   readonly uri: string;
   readonly template?: UriTemplate;
-  readonly complete?: Readonly<Record<string, ArgumentCompleter>>;
+  readonly complete?: PromptOptions['complete'];
   /** Read the resource at `uri`, a template's variables given. */
   readonly read: (uri: string, variables: Readonly<Record<string, string | string[]>>) => Promise<ReadResourceResult>;
 };

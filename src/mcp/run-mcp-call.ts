@@ -1,17 +1,14 @@
 import type { CallToolResult, ContentBlock, RequestId } from '@modelcontextprotocol/server';
-import {
-  runTool,
-  type ToolDefinition,
-  type ToolExecuteContext,
-  type ToolExecuteResult,
-  type ToolInputAnswer,
-  type ToolInteractive,
-  type ToolProgress,
-} from '../index';
+import { runTool, type ToolDefinition, type ToolExecuteContext, type ToolExecuteResult } from '../index';
+import { capText } from './cap-text';
 
 /** The levels of a tool's `ctx.log`. */
 type ToolLogLevel = Parameters<NonNullable<ToolExecuteContext['log']>>[0];
-import { capText } from './cap-text';
+
+// What a tool's `ctx.progress(…)` reports, what a person answered it, and what it asks: parts of the public types.
+type ToolProgress = Parameters<NonNullable<ToolExecuteContext['progress']>>[0];
+export type ToolInputAnswer = NonNullable<ToolExecuteContext['answer']>;
+export type ToolInteractive = NonNullable<ToolExecuteResult['interactive']>;
 
 /** What one `tools/call` needs. */
 export type McpCallInput = {

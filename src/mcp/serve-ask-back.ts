@@ -11,8 +11,8 @@ import {
   type AuthInfo,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { ToolDefinition, ToolInputAnswer, ToolInteractive } from '../index';
-import { runMcpCallAsking, type McpCallInput } from './run-mcp-call';
+import type { ToolDefinition } from '../index';
+import { runMcpCallAsking, type McpCallInput, type ToolInputAnswer, type ToolInteractive } from './run-mcp-call';
 
 /** Rounds of questions one call may ask before it is answered with an error instead (a tool that never stops asking). */
 const MAX_ROUNDS = 8;

@@ -110,25 +110,25 @@ export type ParamOptions = {
  * Where completions for one argument come from: fixed values (filtered by the typed prefix), or a function of the
  * typed value and the arguments already given.
  */
-export type ArgumentCompleter =
-  | readonly string[]
-  | ((
-      value: string,
-      context: { arguments: Readonly<Record<string, string>> },
-    ) => readonly string[] | Promise<readonly string[]>);
+export type ArgumentCompleter = NonNullable<PromptOptions['complete']>[string];
 
-/** What `@Resource` and `@Prompt` share: how hosts show them, and completions for their arguments. */
-export type McpMemberOptions = {
+/** Options of `@Resource`: a fixed `uri`, or a `uriTemplate` (RFC 6570) whose variables the method receives. */
+export type ResourceOptions = {
   /** A name for people (`title`). */
   title?: string;
   /** What it holds or does; hosts show it. */
   description?: string;
   /** Completions per argument (prompt argument or template variable), beside those from a DTO field's `enum`. */
-  complete?: Readonly<Record<string, ArgumentCompleter>>;
-};
-
-/** Options of `@Resource`: a fixed `uri`, or a `uriTemplate` (RFC 6570) whose variables the method receives. */
-export type ResourceOptions = McpMemberOptions & {
+  complete?: Readonly<
+    Record<
+      string,
+      | readonly string[]
+      | ((
+          value: string,
+          context: { arguments: Readonly<Record<string, string>> },
+        ) => readonly string[] | Promise<readonly string[]>)
+    >
+  >;
   /** The resource's name; defaults to the method name. */
   name?: string;
   /** The media type of what the method returns (`text/plain` when it returns a string and none is given). */
@@ -136,9 +136,27 @@ export type ResourceOptions = McpMemberOptions & {
 } & ({ uri: string; uriTemplate?: never } | { uriTemplate: string; uri?: never });
 
 /** Options of `@Prompt`. */
-export type PromptOptions = McpMemberOptions & {
+export type PromptOptions = {
+  /** A name for people (`title`). */
+  title?: string;
+  /** What it holds or does; hosts show it. */
+  description?: string;
+  /** Completions per argument (prompt argument or template variable), beside those from a DTO field's `enum`. */
+  complete?: Readonly<
+    Record<
+      string,
+      | readonly string[]
+      | ((
+          value: string,
+          context: { arguments: Readonly<Record<string, string>> },
+        ) => readonly string[] | Promise<readonly string[]>)
+    >
+  >;
   /** The prompt's name; defaults to the method name. */
   name?: string;
   /** The DTO the prompt's arguments are validated against; the method receives the validated instance. */
   arguments?: ClassType;
 };
+
+/** What `@Resource` and `@Prompt` share: how hosts show them, and completions for their arguments. */
+export type McpMemberOptions = Pick<PromptOptions, 'title' | 'description' | 'complete'>;

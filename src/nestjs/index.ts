@@ -12,4 +12,4 @@ export type { AgentToolContextType } from './agent-tool-context';
 export { ToolRegistry } from './tool-registry';
 export { UnsupportedToolScopeError } from './unsupported-tool-scope.error';
 export { AgentRunsModule } from './agent-runs.module';
-export type { AgentRunsModuleOptions, AgentRunsModuleWorker, ToolSource } from '../bullmq';
+// Its options types (AgentRunsModuleOptions, AgentRunsModuleWorker, ToolSource) are agentcall/bullmq's: one entry a name.

@@ -1,13 +1,9 @@
 import { Logger } from '@nestjs/common';
-import {
-  definitionWarnings,
-  schemaReport,
-  type ClassType,
-  type DefinitionWarning,
-  type SchemaOmission,
-  type SchemaProfile,
-} from '../index';
+import { definitionWarnings, schemaReport, type ClassType, type SchemaProfile } from '../index';
 import type { AgentToolsModuleOptions } from './agent-tools.options';
+
+type DefinitionWarning = ReturnType<typeof definitionWarnings>[number];
+type SchemaOmission = ReturnType<typeof schemaReport>[number];
 
 /**
  * Log, when the module's `schemaReport` option asks for it, every keyword the chosen profiles leave out of the

@@ -1,7 +1,7 @@
 import type { AgentRunOptions } from '../agentCall/agents/agent-spec';
-import { standardInput, taskInput, type AgentInput, type AgentTask } from '../agentCall/agents/agent-input';
+import { standardInput, taskInput, type AgentInput } from '../agentCall/agents/agent-input';
 import { agentTool } from '../agentCall/agents/agent-tool';
-import type { OutputSpec, OutputStandardSchema } from '../agentCall/output-types';
+import type { OutputSpec, OutputStandardSchema } from '../agentCall/output/output-types';
 import { standardSchemaOf } from '../definitions/standard/standard-schema-of';
 import { createParseParams } from '../definitions/validation/parse-params';
 import { ToolDefinitionError } from '../errors/tool-definition.error';
@@ -11,7 +11,7 @@ import type { ToolDefinition } from '../toolCall/type';
 import { isStandardSchema, jsonSchemaOf, resolveOutput } from './resolve-output';
 
 /** What {@link defineAgent} takes. `I` is the input (default `{ task: string }`), `O` the typed answer. */
-export type AgentOptions<I = AgentTask, O = unknown> = AgentRunOptions<I> & {
+export type AgentOptions<I = { task: string }, O = unknown> = AgentRunOptions<I> & {
   /** A class-validator DTO class or a Standard Schema; default `{ task: string }`. */
   input?: ClassType<I> | OutputStandardSchema<I>;
   /** The agent's typed answer (a DTO class or a Standard Schema), sent to the parent's model as JSON. */
@@ -33,7 +33,7 @@ export type AgentOptions<I = AgentTask, O = unknown> = AgentRunOptions<I> & {
  * });
  * await runAgentLoop({ client, body, tools: [research] });
  */
-export function defineAgent<I = AgentTask, O = unknown>(options: AgentOptions<I, O>): ToolDefinition<I> {
+export function defineAgent<I = { task: string }, O = unknown>(options: AgentOptions<I, O>): ToolDefinition<I> {
   const name = options.name;
   if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
     throw new ToolDefinitionError([

@@ -1,5 +1,10 @@
 import { DEFAULT_OUTPUT_RETRIES } from '../constants';
-import type { OutputFormat, OutputMode, OutputStandardSchema, OutputValidationResult } from '../agentCall/output-types';
+import type {
+  OutputFormat,
+  OutputMode,
+  OutputStandardSchema,
+  StandardSchemaResult,
+} from '../agentCall/output/output-types';
 import type { RunAgentCallProps } from '../agentCall/type';
 import { applyProfile } from '../definitions/profiles/apply-profile';
 import { PROFILE_RULES } from '../definitions/profiles/profile-rules';
@@ -82,7 +87,7 @@ function readOutput(props: RunAgentCallProps<unknown>): OutputFormat {
     // agentcall's own validation drops optional nulls already; another library's would refuse them.
     validate:
       strict && standard['~standard'].vendor !== 'agentcall'
-        ? (value): OutputValidationResult<unknown> | Promise<OutputValidationResult<unknown>> =>
+        ? (value): StandardSchemaResult<unknown> | Promise<StandardSchemaResult<unknown>> =>
             validate(dropOptionalNulls(source, value))
         : validate,
   };

@@ -1,4 +1,4 @@
-import { sanitizeUsages } from '../llm/usage';
+import { sanitizeUsages } from '../llm/response/usage';
 import type { ChatCompletionMessageParam } from '../llm/type';
 import { getErrText } from '../text/error-text';
 import { toModelText, toolErrorText } from '../text/model-text';

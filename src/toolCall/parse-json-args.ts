@@ -4,15 +4,8 @@ import { jsonErrorDetail } from './json-error-detail';
 import { invalidArgumentsText } from '../text/model-text';
 import type { ToolParseResult } from './type';
 
-/** Limits applied by {@link safeParseJsonArgs}. */
-export type JsonArgsLimits = {
-  /** Longest raw string accepted, in characters. */
-  maxLength?: number;
-  /** Deepest nesting of arrays and objects accepted. */
-  maxDepth?: number;
-  /** Most keys one object may have. */
-  maxKeys?: number;
-};
+/** Limits applied by {@link safeParseJsonArgs}: its second argument. */
+export type JsonArgsLimits = NonNullable<Parameters<typeof safeParseJsonArgs>[1]>;
 
 /**
  * Why arguments could not be read, and the reason in words (without the `Invalid arguments:` prefix, which
@@ -65,7 +58,17 @@ export function parseDefaultArgs(raw: string): ToolParseResult<unknown> {
 /**
  * {@link parseJsonArgs} with limits and a readable failure, for parsers that must tell the model what went wrong.
  */
-export function safeParseJsonArgs(raw: string, limits: JsonArgsLimits = {}): ToolParseResult<unknown> {
+export function safeParseJsonArgs(
+  raw: string,
+  limits: {
+    /** Longest raw string accepted, in characters. */
+    maxLength?: number;
+    /** Deepest nesting of arrays and objects accepted. */
+    maxDepth?: number;
+    /** Most keys one object may have. */
+    maxKeys?: number;
+  } = {},
+): ToolParseResult<unknown> {
   const read = readJsonArgs(raw ?? '', limits);
   return 'data' in read
     ? { success: true, data: read.data }

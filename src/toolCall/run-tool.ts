@@ -10,9 +10,9 @@ import { parseToolArgs } from './parse-tool-args';
 import { readCallArgs, withRepairNote } from './repair-arguments';
 import { retryOf, runWithRetry } from './tool-retry';
 import type {
-  RepairArguments,
   RunToolResult,
   ToolDefinition,
+  ToolExecuteContext,
   ToolInputAnswer,
   ToolLogLevel,
   ToolProgress,
@@ -36,13 +36,13 @@ export type RunToolProps = {
   /** Handed to the tool as `ctx.nest`: the run it belongs to, for a tool that starts a nested run. */
   nest?: object;
   /** Hears the tool's `ctx.progress(…)` reports. */
-  onProgress?: (progress: ToolProgress) => void;
+  onProgress?: ToolExecuteContext['progress'];
   /** Hears the tool's `ctx.log(level, data)`. */
-  onLog?: (level: ToolLogLevel, data: unknown) => void;
+  onLog?: ToolExecuteContext['log'];
   /** Corrects arguments that failed to parse or validate, for tools without a `repairArguments` of their own. */
-  repairArguments?: RepairArguments;
+  repairArguments?: ToolDefinition['repairArguments'];
   /** Handed to the tool as `ctx.answer`: what a person answered to what it asked on an earlier run. */
-  answer?: ToolInputAnswer;
+  answer?: ToolExecuteContext['answer'];
 };
 
 /**

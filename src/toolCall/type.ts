@@ -44,34 +44,46 @@ export type ToolExecuteContext<P = unknown> = {
    *
    * @example ctx.progress({ progress: done, total: files.length, message: `indexed ${name}` });
    */
-  progress?: (progress: ToolProgress) => void;
+  progress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /**
    * Log to an MCP client (`notifications/message`, filtered by the level it set). Does nothing elsewhere.
    *
    * @example ctx.log('info', { indexed: name });
    */
-  log?: (level: ToolLogLevel, data: unknown) => void;
+  log?: (
+    level: 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency',
+    data: unknown,
+  ) => void;
   /**
    * The person's answer when the tool runs again after asking (it returned `interactive`, or needed approval): an
    * MCP client's elicitation result, or a `{ answer }` decision of the loop. Absent on a call's first run.
    *
    * @example if (ctx.answer?.action === 'accept') return book(ctx.answer.content?.seat);
    */
-  answer?: ToolInputAnswer;
-};
-
-/** A person's answer to what a tool asked (MCP's elicitation result): accepted with content, declined or cancelled. */
-export type ToolInputAnswer = {
-  action: 'accept' | 'decline' | 'cancel';
-  /** The form's values, when accepted. */
-  content?: Record<string, unknown>;
+  answer?: {
+    action: 'accept' | 'decline' | 'cancel';
+    /** The form's values, when accepted. */
+    content?: Record<string, unknown>;
+  };
 };
 
 /** What `ctx.progress` reports: `progress` grows with each report; `total` when it is known. */
-export type ToolProgress = { progress: number; total?: number; message?: string };
+export type ToolProgress = Parameters<NonNullable<ToolExecuteContext['progress']>>[0];
+
+/** When a failed call runs again (`ToolDefinition.retry`). */
+export type ToolRetry = NonNullable<ToolDefinition['retry']>;
+
+/** Corrects a call's arguments (`ToolDefinition.repairArguments`, or the run's). */
+export type RepairArguments = NonNullable<ToolDefinition['repairArguments']>;
+
+/** What a `repairArguments` function is given: a call whose arguments failed to parse or validate. */
+export type RepairArgumentsInput = Parameters<RepairArguments>[0];
 
 /** The levels of `ctx.log` (syslog's, as MCP uses them). */
-export type ToolLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+export type ToolLogLevel = Parameters<NonNullable<ToolExecuteContext['log']>>[0];
+
+/** A person's answer to what a tool asked (MCP's elicitation result): accepted with content, declined or cancelled. */
+export type ToolInputAnswer = NonNullable<ToolExecuteContext['answer']>;
 
 /** What a `needsApproval` predicate sees: the call and its validated arguments. */
 export type ToolApprovalContext<P = unknown> = {
@@ -83,7 +95,7 @@ export type ToolApprovalContext<P = unknown> = {
  * What a tool needs from the user before it can finish (a question, a form, a choice).
  * Opaque to the loop: it is handed back in `interactiveResponse` and persisted by the caller.
  */
-export type ToolInteractive = { type: string; [key: string]: unknown };
+export type ToolInteractive = NonNullable<ToolExecuteResult['interactive']>;
 
 /** What a tool hands back to the loop. */
 export type ToolExecuteResult = {
@@ -94,41 +106,33 @@ export type ToolExecuteResult = {
   /** Billable items produced by the tool; pushed through `usagePush`. */
   usages?: UsageItem[];
   /** Pause the loop and ask the user; resumed later with `childrenInteractiveParams`. */
-  interactive?: ToolInteractive;
+  interactive?: { type: string; [key: string]: unknown };
   /** End the loop after this turn's tool calls. */
   stop?: boolean;
   /**
    * What an MCP client gets besides the text (images, audio, resources, links: see `toolResult.image` and
    * friends); the model reads `response`, which describes them.
    */
-  content?: ToolContentPart[];
+  content?: (
+    | { type: 'text'; text: string }
+    | { type: 'image'; data: string; mimeType: string }
+    | { type: 'audio'; data: string; mimeType: string }
+    | {
+        type: 'resource';
+        /** A resource embedded in a result: its text, or its bytes as base64 (`blob`). */
+        resource: { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
+      }
+    | { type: 'resource_link'; uri: string; name: string; title?: string; description?: string; mimeType?: string }
+  )[];
   /** The result as an object, for an MCP client (`structuredContent`), when the tool declares an `outputSchema`. */
   structuredContent?: Record<string, unknown>;
 };
 
 /** One part of a result's `content`, in MCP's shapes. */
-export type ToolContentPart =
-  | { type: 'text'; text: string }
-  | { type: 'image'; data: string; mimeType: string }
-  | { type: 'audio'; data: string; mimeType: string }
-  | { type: 'resource'; resource: ToolEmbeddedResource }
-  | { type: 'resource_link'; uri: string; name: string; title?: string; description?: string; mimeType?: string };
+export type ToolContentPart = NonNullable<ToolExecuteResult['content']>[number];
 
 /** A resource embedded in a result: its text, or its bytes as base64 (`blob`). */
-export type ToolEmbeddedResource =
-  { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
-
-/** Hints an MCP client may show or act on (MCP's tool annotations); none of them is a guarantee. */
-export type ToolAnnotations = {
-  /** The tool only reads. */
-  readOnlyHint?: boolean;
-  /** The tool may destroy or overwrite (meaningful when it is not read-only). */
-  destructiveHint?: boolean;
-  /** Calling it again with the same arguments changes nothing more. */
-  idempotentHint?: boolean;
-  /** The tool reaches outside systems (the web, other people's data). */
-  openWorldHint?: boolean;
-};
+export type ToolEmbeddedResource = Extract<ToolContentPart, { type: 'resource' }>['resource'];
 
 /**
  * How a tool call ended, as data (the text the model reads is in `response`):
@@ -164,39 +168,6 @@ export type RunToolResult = ToolExecuteResult & {
 };
 
 /**
- * When a failed call runs again (`ToolDefinition.retry`). Only for a tool declared `idempotent: true`: every run of
- * the call gets the same `ctx.idempotencyKey`, so an external API that deduplicates by it does the work once.
- */
-export type ToolRetry = {
-  /** How many times a call may run in all, the first run included (2: one retry). */
-  attempts: number;
-  /** The wait before the second run, in milliseconds, doubled before each later one (default 0: at once). */
-  backoffMs?: number;
-  /**
-   * Whether a failure is worth another run, given what the tool threw (a `ToolTimeoutError` for a timeout). Default:
-   * every thrown error and every timeout; a refusal (`ToolCallRejectedError`) or an abort never runs again.
-   */
-  retryOn?: (error: unknown) => boolean;
-};
-
-/** What a `repairArguments` function is given: a call whose arguments failed to parse or validate. */
-export type RepairArgumentsInput = {
-  /** The arguments as the model sent them. */
-  raw: string;
-  /** The problems the model would read, one per entry, each naming its field (`city: city must be a string`). */
-  issues: string[];
-  /** The tool the call named, as the model was shown it. */
-  tool: { name: string; description?: string; parameters?: Record<string, unknown> };
-};
-
-/**
- * Correct a call's arguments: return them as JSON text, or nothing to leave the call invalid. Called at most once
- * per call; what it returns is parsed and validated again before the tool runs, so it can never make a tool run
- * with arguments that were not validated.
- */
-export type RepairArguments = (input: RepairArgumentsInput) => string | undefined | Promise<string | undefined>;
-
-/**
  * A tool: the schema the model sees, how its arguments are parsed, and what it does.
  * A hand-written definition and one built from decorators are indistinguishable to `runTool` and `runAgentLoop`.
  */
@@ -225,13 +196,35 @@ export type ToolDefinition<P = any> = {
    * other tools' calls run beside them. Tool messages stay in call order.
    */
   concurrency?: number;
-  /** Run a failed call again (only with `idempotent: true`); see {@link ToolRetry}. */
-  retry?: ToolRetry;
   /**
-   * Correct arguments that failed to parse or validate, once per call (see {@link RepairArguments}); overrides the
-   * run's `repairArguments`. The model reads that its arguments were repaired.
+   * Run a failed call again; only with `idempotent: true`: every run of the call gets the same
+   * `ctx.idempotencyKey`, so an external API that deduplicates by it does the work once.
    */
-  repairArguments?: RepairArguments;
+  retry?: {
+    /** How many times a call may run in all, the first run included (2: one retry). */
+    attempts: number;
+    /** The wait before the second run, in milliseconds, doubled before each later one (default 0: at once). */
+    backoffMs?: number;
+    /**
+     * Whether a failure is worth another run, given what the tool threw (a `ToolTimeoutError` for a timeout).
+     * Default: every thrown error and every timeout; a refusal (`ToolCallRejectedError`) or an abort never runs again.
+     */
+    retryOn?: (error: unknown) => boolean;
+  };
+  /**
+   * Correct arguments that failed to parse or validate: return them as JSON text, or nothing to leave the call
+   * invalid. Called at most once per call, and what it returns is parsed and validated again before the tool runs,
+   * so a tool never runs with arguments that were not validated; the model reads that its arguments were repaired.
+   * Overrides the run's `repairArguments`.
+   */
+  repairArguments?: (input: {
+    /** The arguments as the model sent them. */
+    raw: string;
+    /** The problems the model would read, one per entry, each naming its field (`city: city must be a string`). */
+    issues: string[];
+    /** The tool the call named, as the model was shown it. */
+    tool: { name: string; description?: string; parameters?: Record<string, unknown> };
+  }) => string | undefined | Promise<string | undefined>;
   /**
    * Ask a person before running a call (after its arguments are validated): `true`, or a predicate over the
    * call and its params. Inside `runAgentLoop` such a call becomes a `pending` entry of the run state and
@@ -252,8 +245,20 @@ export type ToolDefinition<P = any> = {
   remote?: boolean;
   /** A name for people (an MCP client's UI); the model reads `schema.function.name`. */
   title?: string;
-  /** Hints for MCP clients (see {@link ToolAnnotations}). */
-  annotations?: ToolAnnotations;
+  /** Hints an MCP client may show or act on (MCP's tool annotations); none of them is a guarantee. */
+  annotations?: {
+    /** The tool only reads. */
+    readOnlyHint?: boolean;
+    /** The tool may destroy or overwrite (meaningful when it is not read-only). */
+    destructiveHint?: boolean;
+    /** Calling it again with the same arguments changes nothing more. */
+    idempotentHint?: boolean;
+    /** The tool reaches outside systems (the web, other people's data). */
+    openWorldHint?: boolean;
+  };
   /** The JSON Schema of the result's `structuredContent`, served to MCP clients as the tool's `outputSchema`. */
   outputSchema?: Record<string, unknown>;
 };
+
+/** Hints an MCP client may show or act on: {@link ToolDefinition}'s `annotations`. */
+export type ToolAnnotations = NonNullable<ToolDefinition['annotations']>;

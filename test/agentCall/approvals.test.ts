@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Param, Tool, toolsFrom } from '../../src';
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
-import type { RunState } from '../../src/agentCall/run-state';
+import { runAgentLoop } from '../../src/run-agent-loop';
+import type { RunState } from '../../src/agentCall/state/run-state';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import type { ToolParseResult } from '../../src/toolCall/type';
 import { assertValidRequests } from '../helpers/history';

@@ -3,7 +3,7 @@ import { Ctx } from '../../src/decorators/ctx.decorator';
 import { Param } from '../../src/decorators/param.decorator';
 import { Tool } from '../../src/decorators/tool.decorator';
 import { toolsFrom } from '../../src/definitions/tools-from';
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../../src/run-agent-loop';
 import { runTool } from '../../src/toolCall/run-tool';
 import type { ToolExecuteContext } from '../../src/toolCall/type';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';

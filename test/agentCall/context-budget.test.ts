@@ -1,4 +1,4 @@
-import { historyLimit, reservedTokens, toolResponseBudget } from '../../src/agentCall/context-budget';
+import { historyLimit, reservedTokens, toolResponseBudget } from '../../src/agentCall/context/context-budget';
 
 describe('compression budgets', () => {
   it('reserves 8000 tokens for the answer, or a quarter of a small context', () => {

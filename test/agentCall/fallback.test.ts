@@ -1,9 +1,9 @@
 import { InMemorySpanExporter, BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
-import type { RunState } from '../../src/agentCall/run-state';
+import { runAgentLoop } from '../../src/run-agent-loop';
+import type { RunState } from '../../src/agentCall/state/run-state';
 import type { RequestEndEvent, RunAgentCallProps } from '../../src/agentCall/type';
 import { InvalidFallbackError, InvalidRunStateError } from '../../src/errors';
-import type { FallbackEntry } from '../../src/agentCall/fallback-entry';
+import type { FallbackEntry } from '../../src/agentCall/fallback/fallback-entry';
 import { startScriptedServer, type ScriptedReply, type ScriptedServer } from '../../src/testing';
 import { assertValidHistory } from '../helpers/history';
 import { unusedPort } from '../helpers/network';

@@ -1,4 +1,4 @@
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../../src/run-agent-loop';
 import type { ChildrenInteractiveParams, RunAgentCallProps, RunAgentResponse } from '../../src/agentCall/type';
 import type { ChatCompletionMessageParam } from '../../src/llm/type';
 import { startScriptedServer, type ScriptedServer, type ScriptedTurn } from '../../src/testing';

@@ -4,7 +4,7 @@
  * it (reasoning by its readable summary, never its encrypted part), and one reply keeps at most
  * `MAX_KEPT_ITEMS_CHARS` of it.
  */
-import { estimateMessageTokens } from '../../src/internal';
+import { estimateTokens } from '../../src/internal';
 import { runAgentLoop } from '../../src';
 import type { ChatCompletionAssistantMessageParam, CompressContextEvent } from '../../src';
 import { MAX_KEPT_ITEMS_CHARS } from '../../src/constants';
@@ -37,14 +37,14 @@ describe('kept Responses items in the context', () => {
       output_items: [{ type: 'web_search_call', id: 'ws_1', action: { query: blob } }],
     };
     // 80,000 ASCII characters of JSON are about 20,000 tokens.
-    expect(estimateMessageTokens(withItems) - estimateMessageTokens(bare)).toBeGreaterThan(20_000);
-    expect(estimateMessageTokens({ ...bare, refusal: blob })).toBeGreaterThan(10_000);
+    expect(estimateTokens(withItems) - estimateTokens(bare)).toBeGreaterThan(20_000);
+    expect(estimateTokens({ ...bare, refusal: blob })).toBeGreaterThan(10_000);
     const custom: ChatCompletionAssistantMessageParam = {
       role: 'assistant',
       content: null,
       tool_calls: [{ id: 'c1', type: 'custom', custom: { name: 'sql', input: blob } }],
     };
-    expect(estimateMessageTokens(custom)).toBeGreaterThan(10_000);
+    expect(estimateTokens(custom)).toBeGreaterThan(10_000);
   });
 
   it('compression fires on kept reasoning and reads its summary, not its encrypted part', async () => {

@@ -5,7 +5,7 @@ import {
   SimpleSpanProcessor,
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace-base';
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../../src/run-agent-loop';
 import type { LLMClient } from '../../src/llm/client';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { useAsyncContext } from '../helpers/otel-context';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { advanceLoopGuard, forcesAnswer, type LoopGuard } from '../../src/agentCall/loop-guard';
+import { advanceLoopGuard, forcesAnswer, type LoopGuard } from '../../src/agentCall/turn/loop-guard';
 import type { ChatCompletionMessageToolCall } from '../../src/llm/type';
 
 const call = (name: string, args: string, id = 'c'): ChatCompletionMessageToolCall => ({

@@ -1,5 +1,5 @@
-import { RunEvents, userHooksObserver } from '../../src/agentCall/observers';
-import type { RunObserver } from '../../src/agentCall/run-events';
+import { RunEvents, userHooksObserver } from '../../src/agentCall/events/observers';
+import type { RunObserver } from '../../src/agentCall/events/run-events';
 import type { HookErrorEvent } from '../../src/utils/call-hook';
 
 const text = { text: 'hi' };

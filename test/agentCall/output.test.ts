@@ -8,7 +8,7 @@ import {
   standardSchemaOf,
   type OutputStandardSchema,
 } from '../../src';
-import { runAgentLoop as runCoreLoop } from '../../src/agentCall/run-agent-loop';
+import { runCoreLoop } from '../../src/agentCall/run-core-loop';
 import { runObservedLoop } from '../../src/internal';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../../src/testing';
 import { fakeTool, user } from '../helpers/tools';
@@ -408,12 +408,10 @@ describe('runAgentLoop({ output })', () => {
     );
     expect(observed.output).toBeInstanceOf(OrderDto);
 
-    const core = await runCoreLoop({
-      client: server.client(),
-      body: { model: 'm', messages: [user('x')] },
-      tools: [],
-      output: OrderDto,
-    });
+    const core = await runCoreLoop(
+      { client: server.client(), body: { model: 'm', messages: [user('x')] }, tools: [], output: OrderDto },
+      [],
+    );
     expect(core.stopReason).toBe('error');
     expect(OutputSchemaError.isInstance(core.error)).toBe(true);
     expect(server.requests).toHaveLength(1);

@@ -1,5 +1,5 @@
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
-import type { RunState } from '../../src/agentCall/run-state';
+import { runAgentLoop } from '../../src/run-agent-loop';
+import type { RunState } from '../../src/agentCall/state/run-state';
 import { UnsupportedWireFieldError } from '../../src/errors/unsupported-wire-field.error';
 import type { ChatCompletionAssistantMessageParam } from '../../src/llm/type';
 import { responseJson, responseStream, startBodyServer, usage, type ServedBody } from '../helpers/responses-server';

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunState } from '../../src/agentCall/run-state';
+import type { RunState } from '../../src/agentCall/state/run-state';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { assertValidRequests } from '../helpers/history';
 import { runWorker } from '../helpers/worker-process';

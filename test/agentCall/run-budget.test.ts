@@ -7,8 +7,8 @@ import {
   type RunAgentCallProps,
   type RunState,
 } from '../../src';
-import { BudgetMeter } from '../../src/agentCall/run-budget';
-import { newDurableState } from '../../src/agentCall/run-state-snapshot';
+import { BudgetMeter } from '../../src/agentCall/budget/run-budget';
+import { newDurableState } from '../../src/agentCall/state/run-state-snapshot';
 import { startScriptedServer, type ScriptedReply, type ScriptedServer, type ScriptedUsage } from '../../src/testing';
 import { assertValidHistory, assertValidRequests } from '../helpers/history';
 import { fakeTool, user } from '../helpers/tools';

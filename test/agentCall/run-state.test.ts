@@ -1,5 +1,5 @@
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
-import type { RunState } from '../../src/agentCall/run-state';
+import { runAgentLoop } from '../../src/run-agent-loop';
+import type { RunState } from '../../src/agentCall/state/run-state';
 import { RunStateVersionError } from '../../src/errors';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { assertValidRequests } from '../helpers/history';

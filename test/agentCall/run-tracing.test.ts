@@ -6,7 +6,7 @@ import {
   SimpleSpanProcessor,
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace-base';
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../../src/run-agent-loop';
 import type { RequestEndEvent } from '../../src/agentCall/type';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { fakeTool, user } from '../helpers/tools';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../../src/run-agent-loop';
 import type { ToolDefinition, ToolParseResult } from '../../src/toolCall/type';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { assertValidHistory } from '../helpers/history';

@@ -1,5 +1,5 @@
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../../src/run-agent-loop';
 import type { AfterToolCallEvent } from '../../src/agentCall/type';
 import { ToolDefinitionError } from '../../src/errors/tool-definition.error';
 import { createMemoryJournal } from '../../src/toolCall/journal';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { InvalidRunStateError } from '../../src';
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
-import type { RunState } from '../../src/agentCall/run-state';
+import { runAgentLoop } from '../../src/run-agent-loop';
+import type { RunState } from '../../src/agentCall/state/run-state';
 import type { ChatCompletionMessageParam } from '../../src/llm/type';
 import {
   startScriptedServer,

@@ -1,7 +1,7 @@
 import MiniSearch from 'minisearch';
 import { createMemoryJournal, DuplicateToolNameError, InvalidRunStateError } from '../../src';
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
-import type { RunState } from '../../src/agentCall/run-state';
+import { runAgentLoop } from '../../src/run-agent-loop';
+import type { RunState } from '../../src/agentCall/state/run-state';
 import type { AfterToolCallEvent } from '../../src/agentCall/type';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../../src/testing';
 import type { ToolDefinition } from '../../src/toolCall/type';

@@ -24,6 +24,22 @@ describe('the names each entry exports', () => {
     expect(shared).toEqual([]);
   });
 
+  it('each name, value or type, has one entry', () => {
+    const owners = new Map<string, string[]>();
+    for (const { entry, file } of entries) {
+      const { values, types } = exportedNames(program, file);
+      for (const name of [...values, ...types]) owners.set(name, [...(owners.get(name) ?? []), entry]);
+    }
+    expect([...owners].filter(([, where]) => where.length > 1)).toEqual([]);
+  });
+
+  // What users call, not what adapters share (`agentcall/internal`): a root entry past this has grown helpers.
+  it('the root entry exports at most 100 names, values and types', () => {
+    const root = entries.find(({ entry }) => entry === '.')!;
+    const { values, types } = exportedNames(program, root.file);
+    expect(values.length + types.length).toBeLessThanOrEqual(100);
+  });
+
   it('every type the public entries’ declarations refer to is exported by one of them', () => {
     const publicFiles = entries.filter(({ entry }) => entry !== './internal').map(({ file }) => file);
     // `NoArrays` only makes the type checker refuse an array in the spread form of `toolsFrom`: not a user's type.

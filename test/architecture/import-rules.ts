@@ -34,6 +34,20 @@ export const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
     'decorators',
     'definitions',
   ],
+  // The door (`src/run-agent-loop.ts`): the one public `runAgentLoop`, above everything the run is built from.
+  door: [
+    'constants',
+    'text',
+    'errors',
+    'utils',
+    'llm',
+    'toolCall',
+    'agentCall',
+    'metadata',
+    'decorators',
+    'definitions',
+    'output',
+  ],
 };
 
 /** The adapters: each reaches the core only through an entry, and other adapters only through theirs. */
@@ -60,10 +74,14 @@ function resolveSpecifier(files: SourceFiles, base: string): string | undefined 
   return [`${base}.ts`, posix.join(base, 'index.ts'), base].find((candidate) => files.has(candidate));
 }
 
-/** The layer a file belongs to: its top folder under `src/`, `constants`, or `entry` for the core's entries. */
+/** The door: the one public `runAgentLoop`, a file of its own at the top of `src/`. */
+export const DOOR = 'run-agent-loop.ts';
+
+/** The layer a file belongs to: its top folder under `src/`, `constants`, `door`, or `entry` for the core's entries. */
 export function layerOf(file: string): string {
   if (CORE_ENTRIES.includes(file)) return 'entry';
   if (file === 'constants.ts') return 'constants';
+  if (file === DOOR) return 'door';
   return file.split('/')[0];
 }
 
@@ -128,4 +146,45 @@ export function importCycles(files: SourceFiles): string[][] {
 
   for (const file of files.keys()) if (!index.has(file)) visit(file);
   return cycles;
+}
+
+/** The rooms of the run (`src/agentCall/`): the bottom, the channel, the turn, and one folder per feature. */
+export const RUN_ROOMS = {
+  state: 'agentCall/state/',
+  events: 'agentCall/events/',
+  turn: 'agentCall/turn/',
+  features: ['context', 'budget', 'fallback', 'tool-search', 'output', 'agents'].map((name) => `agentCall/${name}/`),
+} as const;
+
+/** The file that declares `RunAgentCallProps`: the door's contract, read by the door and the loop that serves it. */
+export const PROPS_FILE = 'agentCall/type.ts';
+
+const featureOf = (file: string): string | undefined => RUN_ROOMS.features.find((folder) => file.startsWith(folder));
+
+/**
+ * Every import that breaks the rooms of the run, as `from -> to: why`: a feature folder importing another,
+ * `state/` importing any other room of the run, and a file below the door importing `RunAgentCallProps` (each
+ * part is built from its own slice of the options).
+ */
+export function roomViolations(files: SourceFiles): string[] {
+  const problems: string[] = [];
+  for (const file of files.keys()) {
+    if (!file.startsWith('agentCall/')) continue;
+    const feature = featureOf(file);
+    for (const target of importsOf(files, file)) {
+      if (!target.startsWith('agentCall/')) continue;
+      const other = featureOf(target);
+      if (feature && other && other !== feature) problems.push(`${file} -> ${target}: a feature imports another`);
+      if (file.startsWith(RUN_ROOMS.state) && !target.startsWith(RUN_ROOMS.state))
+        problems.push(`${file} -> ${target}: state/ imports a room above it`);
+    }
+    if (importsName(files.get(file) ?? '', 'RunAgentCallProps') && file !== PROPS_FILE)
+      problems.push(`${file}: takes the whole RunAgentCallProps below the door`);
+  }
+  return problems.sort();
+}
+
+function importsName(text: string, name: string): boolean {
+  const imports = text.match(/\bimport\s+(?:type\s+)?\{[^}]*\}\s*from/g) ?? [];
+  return imports.some((clause) => new RegExp(`\\b${name}\\b`).test(clause));
 }

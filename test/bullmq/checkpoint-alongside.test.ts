@@ -1,7 +1,7 @@
 import { RedisRunStore } from '../../src/bullmq';
 import type { AgentRuns, CheckpointInput, RunEvent, RunSetup } from '../../src/bullmq';
 import type { RecordedRequest, ScriptedReply } from '../../src/testing';
-import { decodeEvent } from '../../src/bullmq/event-reader';
+import { decodeEvent } from '../../src/bullmq/store/event-reader';
 import { useQueueTestbed } from '../helpers/queue-testbed';
 import { fakeTool, user } from '../helpers/tools';
 

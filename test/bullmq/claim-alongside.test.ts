@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { type AgentRuns, RedisRunStore } from '../../src/bullmq';
 import type { Claimed, RunEvent, RunSetup, RunsConnection } from '../../src/bullmq';
-import { decodeEvent } from '../../src/bullmq/event-reader';
+import { decodeEvent } from '../../src/bullmq/store/event-reader';
 import { useQueueTestbed } from '../helpers/queue-testbed';
 import { fakeTool, user } from '../helpers/tools';
 

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { AgentRuns } from '../../src/bullmq';
-import { CoalescedRedis } from '../../src/bullmq/coalesced-redis';
+import { CoalescedRedis } from '../../src/bullmq/store/coalesced-redis';
 import { startScriptedServer } from '../../src/testing';
 import { countWrites } from '../helpers/count-writes';
 import { startRedis, type TestRedis } from '../helpers/redis';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { ModelTape, tapeField } from '../../src/bullmq/model-tape';
+import { ModelTape, tapeField } from '../../src/bullmq/worker/model-tape';
 
 const SSE = 'data: {"choices":[{"index":0,"delta":{"content":"hi"}}]}\n\ndata: [DONE]\n\n';
 const JSON_BODY = '{"choices":[{"index":0,"message":{"role":"assistant","content":"hi"}}]}';

@@ -13,8 +13,8 @@ import {
 import { ContextIdFactory, ModuleRef } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import OpenAI from 'openai';
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
-import type { Decision, RunState } from '../../src/agentCall/run-state';
+import { runAgentLoop } from '../../src/run-agent-loop';
+import type { Decision, RunState } from '../../src/agentCall/state/run-state';
 import type { RunAgentCallProps } from '../../src/agentCall/type';
 import { AgentToolsModule, ToolRegistry } from '../../src/nestjs';
 import { startScriptedServer, type ScriptedServer, type ScriptedTurn } from '../../src/testing';

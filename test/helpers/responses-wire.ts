@@ -4,9 +4,9 @@
  * explicit `wire: 'chat'` stays on Chat Completions, and a stand-in client without `responses.create` stays on the
  * only wire it has.
  */
-import type * as WireModule from '../../src/llm/wire';
+import type * as WireModule from '../../src/llm/wires/wire';
 
-const wireModule = require.resolve('../../src/llm/wire');
+const wireModule = require.resolve('../../src/llm/wires/wire');
 
 jest.doMock(wireModule, () => {
   const actual = jest.requireActual<typeof WireModule>(wireModule);

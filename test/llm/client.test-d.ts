@@ -4,7 +4,7 @@ import type OpenAI from 'openai';
 // The declaration an ESM project gets: its `#private` members make it a type unrelated to the CommonJS one.
 import type { OpenAI as EsmOpenAI } from 'openai' with { 'resolution-mode': 'import' };
 import type { LLMClient } from '../../src/llm/client';
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../../src/run-agent-loop';
 
 declare const esm: EsmOpenAI;
 declare const cjs: OpenAI;

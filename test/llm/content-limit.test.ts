@@ -1,5 +1,5 @@
 import { ResponseTooLargeError } from '../../src/errors/response-too-large.error';
-import { ContentLimit } from '../../src/llm/content-limit';
+import { ContentLimit } from '../../src/llm/response/content-limit';
 
 describe('ContentLimit', () => {
   it('counts UTF-8 bytes of every kind together, and names the kind that passed the cap', () => {

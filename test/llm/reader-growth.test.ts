@@ -1,6 +1,6 @@
-import { ResponseState } from '../../src/llm/response-state';
-import { ResponsesReader } from '../../src/llm/responses/response-reader';
-import { ToolCallAccumulator } from '../../src/llm/tool-call-accumulator';
+import { ResponseState } from '../../src/llm/response/response-state';
+import { ResponsesReader } from '../../src/llm/wires/responses/response-reader';
+import { ToolCallAccumulator } from '../../src/llm/response/tool-call-accumulator';
 import type { ChatCompletionChunk } from '../../src/llm/type';
 import { costRatio } from '../helpers/growth';
 

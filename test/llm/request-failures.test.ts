@@ -1,5 +1,5 @@
 import OpenAI, { APIConnectionError } from 'openai';
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../../src/run-agent-loop';
 import { MalformedResponseError, ModelConnectionError } from '../../src/errors';
 import { createLLMResponse, type StreamParser } from '../../src/llm/request';
 import { unusedPort } from '../helpers/network';

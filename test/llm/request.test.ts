@@ -34,7 +34,7 @@ describe('createLLMResponse', () => {
       body: { model: 'm', messages, tools },
       onStreaming: ({ text }) => events.push(`text:${text}`),
       onToolCall: ({ call }) => events.push(`call:${call.id}:${call.function.name}:${call.function.arguments}`),
-      onToolParam: ({ tool, argsDelta }) => {
+      onToolParam: ({ call: tool, argsDelta }) => {
         events.push(`param:${tool.id}:${argsDelta}`);
         deltas.set(tool.id, (deltas.get(tool.id) ?? '') + argsDelta);
       },

@@ -4,7 +4,7 @@ import { UnsupportedWireFieldError } from '../../src/errors/unsupported-wire-fie
 import type { LLMClient } from '../../src/llm/client';
 import { createLLMResponse, type LLMRequestBody } from '../../src/llm/request';
 import type { ChatCompletionMessageParam, ReasoningItem } from '../../src/llm/type';
-import { chooseWire } from '../../src/llm/wire';
+import { chooseWire } from '../../src/llm/wires/wire';
 import { responseJson, responseStream, startBodyServer, type ServedBody } from '../helpers/responses-server';
 import { user } from '../helpers/tools';
 

@@ -2,6 +2,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 import { ResponseTooLargeError, StreamIdleTimeoutError } from '../../src/errors';
 import { isRetryableModelError } from '../../src/llm/retryable-error';
 import * as core from '../../src';
+import * as internal from '../../src/internal';
 
 /** What the SDK builds from an HTTP error reply. */
 const httpError = (status: number, body: object = { message: 'x' }) =>
@@ -71,7 +72,8 @@ describe('isRetryableModelError', () => {
     expect(isRetryableModelError(undefined)).toBe(false);
   });
 
-  it('is exported by agentcall', () => {
-    expect(core.isRetryableModelError).toBe(isRetryableModelError);
+  it('is exported by agentcall/internal (for the queue), not by agentcall', () => {
+    expect(internal.isRetryableModelError).toBe(isRetryableModelError);
+    expect('isRetryableModelError' in core).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
-import { estimateTokens } from '../../src';
-import { estimateMessageTokens, estimateMessagesTokens } from '../../src/internal';
+import { estimateTokens } from '../../src/internal';
+import { estimateMessageTokens, estimateMessagesTokens } from '../../src/llm/tokens';
 import type { ChatCompletionMessageParam } from '../../src';
 
 describe('estimateTokens: one name for text, a message and a history', () => {

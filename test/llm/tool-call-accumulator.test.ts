@@ -1,4 +1,4 @@
-import { ToolCallAccumulator } from '../../src/llm/tool-call-accumulator';
+import { ToolCallAccumulator } from '../../src/llm/response/tool-call-accumulator';
 import type { ChatCompletionMessageToolCall } from '../../src/llm/type';
 
 describe('ToolCallAccumulator', () => {
@@ -54,7 +54,7 @@ describe('ToolCallAccumulator', () => {
     const acc = new ToolCallAccumulator(
       {
         onToolCall: ({ call }) => seen.push(`call ${call.id}`),
-        onToolParam: ({ call, tool, argsDelta }) => seen.push(`param ${call.id} ${argsDelta} ${tool === call}`),
+        onToolParam: ({ call, argsDelta }) => seen.push(`param ${call.id} ${argsDelta}`),
       },
       new Set(['x']),
     );
@@ -67,10 +67,10 @@ describe('ToolCallAccumulator', () => {
     expect(second.id).toBe('y');
     expect(seen).toEqual([
       `call ${first.id}`,
-      `param ${first.id} {"n": true`,
-      `param ${first.id} 1} true`,
+      `param ${first.id} {"n":`,
+      `param ${first.id} 1}`,
       'call y',
-      'param y {} true',
+      'param y {}',
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { runAgentLoop } from '../../src';
 import { createLLMResponse } from '../../src/llm/request';
-import { readResponsesUsage, readUsage } from '../../src/llm/usage';
+import { readResponsesUsage, readUsage } from '../../src/llm/response/usage';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { user } from '../helpers/tools';
 

@@ -2,14 +2,8 @@ import 'reflect-metadata';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { IsInt, Max, Min } from 'class-validator';
-import {
-  Param,
-  Tool,
-  runAgentLoop,
-  toolsFrom,
-  type ChatCompletionMessageToolCall,
-  type ToolDefinition,
-} from '../../src';
+import { Param, Tool, runAgentLoop, toolsFrom, type ToolDefinition } from '../../src';
+import type { ChatCompletionMessageToolCall } from '../../src/llm/type';
 import { createMcpServer, mcpTools, type McpListingReport } from '../../src/mcp';
 import { startScriptedServer } from '../../src/testing';
 

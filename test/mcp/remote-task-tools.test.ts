@@ -3,7 +3,8 @@ import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { runTool, type RunToolResult, type ToolDefinition, type ToolProgress } from '../../src';
+import { runTool, type RunToolResult, type ToolDefinition } from '../../src';
+import type { ToolProgress } from '../../src/toolCall/type';
 import { mcpTools, type McpTaskIds } from '../../src/mcp';
 
 /**

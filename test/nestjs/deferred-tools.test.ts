@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Injectable, Scope, UseGuards, type CanActivate } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../../src/run-agent-loop';
 import { Param } from '../../src/decorators/param.decorator';
 import { Tool } from '../../src/decorators/tool.decorator';
 import { AgentToolsModule, ToolRegistry } from '../../src/nestjs';

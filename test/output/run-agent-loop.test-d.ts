@@ -1,8 +1,8 @@
 // Compile-time checks of runAgentLoop's typed `output` (type-checked by `tsc --noEmit`, never run).
 import type OpenAI from 'openai';
-import { runAgentLoop, standardSchemaOf, type OutputProfile, type RunAgentCallProps } from '../../src';
+import { runAgentLoop, standardSchemaOf, type RunAgentCallProps } from '../../src';
 import type { SchemaProfile } from '../../src/definitions/profiles/schema-profile';
-import type { OutputStandardSchema } from '../../src/agentCall/output-types';
+import type { OutputStandardSchema } from '../../src/agentCall/output/output-types';
 
 /** `true` only when `A` and `B` are the same type. */
 type Equal<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;
@@ -55,7 +55,7 @@ export const partial: Partial<RunAgentCallProps> = { output: OrderDto, outputRet
 export const plain: RunAgentCallProps = { body, tools: [], output: handMade };
 
 // The output profiles are toolsFrom's profiles, no more and no fewer.
-expectType<Equal<OutputProfile, SchemaProfile>>();
+expectType<Equal<NonNullable<RunAgentCallProps['outputProfile']>, SchemaProfile>>();
 
 // @ts-expect-error an output must be a class or a Standard Schema
 export const wrong = runAgentLoop({ client, body, tools: [], output: { id: 'string' } });

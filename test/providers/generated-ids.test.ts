@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ToolCallAccumulator } from '../../src/llm/tool-call-accumulator';
+import { ToolCallAccumulator } from '../../src/llm/response/tool-call-accumulator';
 import { readWireIndex, readWireProviders } from './wire-corpus';
 
 const rules = readWireProviders().map((p) => ({ provider: p.provider, rule: new RegExp(p.toolCallId.pattern) }));

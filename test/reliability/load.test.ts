@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { getEventListeners } from 'node:events';
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../../src/run-agent-loop';
 import type { RunAgentResponse } from '../../src/agentCall/type';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { getGc, settledHeapUsed } from '../helpers/gc';

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../../src/run-agent-loop';
 import { Param } from '../../src/decorators/param.decorator';
 import { Tool } from '../../src/decorators/tool.decorator';
 import { toolsFrom } from '../../src/definitions/tools-from';

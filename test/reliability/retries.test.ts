@@ -4,7 +4,7 @@ import { createServer } from '@dwmkerr/mock-llm/dist/server';
 import type { Config } from '@dwmkerr/mock-llm/dist/config';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import OpenAI from 'openai';
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../../src/run-agent-loop';
 import type { RequestEndEvent } from '../../src/agentCall/type';
 import { createLLMResponse, type StreamParser } from '../../src/llm/request';
 import { fetchWithRetryAfterMs, unusedPort } from '../helpers/network';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
-import type { Decision, PendingCall, RunState } from '../../src/agentCall/run-state';
+import { runAgentLoop } from '../../src/run-agent-loop';
+import type { Decision, PendingCall, RunState } from '../../src/agentCall/state/run-state';
 import type { ChatCompletionMessageParam } from '../../src/llm/type';
 import { startScriptedServer, type ScriptedReply, type ScriptedServer } from '../../src/testing';
 import type { ToolDefinition, ToolExecuteContext, ToolExecuteResult } from '../../src/toolCall/type';

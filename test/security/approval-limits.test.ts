@@ -1,6 +1,6 @@
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
-import type { RunState } from '../../src/agentCall/run-state';
-import { signRunState } from '../../src/agentCall/run-state-signature';
+import { runAgentLoop } from '../../src/run-agent-loop';
+import type { RunState } from '../../src/agentCall/state/run-state';
+import { signRunState } from '../../src/agentCall/state/run-state-signature';
 import { DEFAULT_MAX_ARGS_DEPTH, DEFAULT_MAX_ARGS_LENGTH } from '../../src/constants';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import type { ToolApprovalContext, ToolParseResult } from '../../src/toolCall/type';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../../src/run-agent-loop';
 import type { ChatCompletionMessageToolCall } from '../../src/llm/type';
 import { startScriptedServer } from '../../src/testing';
 import { parseJsonArgs, safeParseJsonArgs } from '../../src/toolCall/parse-json-args';

@@ -5,7 +5,7 @@ import { Param } from '../../src/decorators/param.decorator';
 import { Tool } from '../../src/decorators/tool.decorator';
 import { standardSchemaOf } from '../../src/definitions/standard/standard-schema-of';
 import { toolsFrom } from '../../src/definitions/tools-from';
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../../src/run-agent-loop';
 import type { ChatCompletionMessageToolCall } from '../../src/llm/type';
 import { startScriptedServer } from '../../src/testing';
 import { runTool } from '../../src/toolCall/run-tool';

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Param } from '../../src/decorators/param.decorator';
 import { Tool } from '../../src/decorators/tool.decorator';
 import { toolsFrom } from '../../src/definitions/tools-from';
-import { ThinkTagSplitter } from '../../src/llm/think-tags';
+import { ThinkTagSplitter } from '../../src/llm/response/think-tags';
 import { getErrText } from '../../src/text/error-text';
 import { maskSecrets, maskValue } from '../../src/text/mask-secrets';
 import { modelSafeText } from '../../src/text/model-text';

@@ -1,4 +1,4 @@
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../../src/run-agent-loop';
 import { DEFAULT_MAX_TOOL_CALLS_PER_TURN } from '../../src/constants';
 import { createLLMResponse } from '../../src/llm/request';
 import { startScriptedServer } from '../../src/testing';

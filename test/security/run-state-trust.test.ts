@@ -1,7 +1,7 @@
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import fc from 'fast-check';
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
-import type { RunState } from '../../src/agentCall/run-state';
+import { runAgentLoop } from '../../src/run-agent-loop';
+import type { RunState } from '../../src/agentCall/state/run-state';
 import { InvalidRunStateError, RunStateSignatureError, RunStateVersionError } from '../../src/errors';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { fakeTool, user } from '../helpers/tools';

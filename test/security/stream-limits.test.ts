@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { ResponseTooLargeError } from '../../src/errors/response-too-large.error';
 import { StreamIdleTimeoutError } from '../../src/errors/stream-idle-timeout.error';
-import { readLeanStream } from '../../src/llm/lean-stream';
+import { readLeanStream } from '../../src/llm/stream/lean-stream';
 import { createLLMResponse, type StreamParser } from '../../src/llm/request';
 import { startScriptedServer } from '../../src/testing';
-import type { ChunkReceiver } from '../../src/llm/lean-stream';
+import type { ChunkReceiver } from '../../src/llm/stream/lean-stream';
 import { user } from '../helpers/tools';
 
 const PARSERS: StreamParser[] = ['lean', 'sdk'];

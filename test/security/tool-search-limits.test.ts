@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch';
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
-import { MAX_SEARCHES_PER_TURN } from '../../src/agentCall/search-tools-tool';
+import { runAgentLoop } from '../../src/run-agent-loop';
+import { MAX_SEARCHES_PER_TURN } from '../../src/agentCall/tool-search/search-tools-tool';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import type { ToolDefinition } from '../../src/toolCall/type';
 import { fakeTool, user } from '../helpers/tools';

@@ -1,4 +1,4 @@
-import { runAgentLoop } from '../../src/agentCall/run-agent-loop';
+import { runAgentLoop } from '../../src/run-agent-loop';
 import { createMemoryJournal, journalKey, MemoryJournal, type ToolJournal } from '../../src/toolCall/journal';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { assertValidRequests } from '../helpers/history';

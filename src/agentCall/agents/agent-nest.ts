@@ -1,13 +1,13 @@
 import type { LLMClient } from '../../llm/client';
 import type { UsageItem } from '../../llm/type';
-import type { Wire } from '../../llm/wire';
+import type { Wire } from '../../llm/wires/wire';
 import type { ToolJournal } from '../../toolCall/journal';
 import type { ToolDefinition } from '../../toolCall/type';
 import type { HookErrorHandler } from '../../utils/call-hook';
-import type { RunEvents } from '../observers';
-import type { Decision, RunState } from '../run-state';
-import type { ModelPrice } from '../budget-types';
-import type { BudgetMeter } from '../run-budget';
+import type { RunEvents } from '../events/observers';
+import type { Decision, RunState } from '../state/run-state';
+import type { ModelPrice } from '../budget/budget-types';
+import type { BudgetMeter } from '../budget/run-budget';
 import type { AgentTracer } from '../type';
 import { isAgentTool } from './agent-marker';
 import type { AgentPlace } from './agent-place';

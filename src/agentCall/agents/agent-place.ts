@@ -1,4 +1,4 @@
-import type { BudgetMeter } from '../run-budget';
+import type { BudgetMeter } from '../budget/run-budget';
 
 /**
  * Where a run sits in a tree of agents: the call ids from the root to it (`[]` for the root) and the names of the

@@ -2,9 +2,9 @@ import { DEFAULT_MAX_AGENT_DEPTH } from '../../constants';
 import { getErrText } from '../../text/error-text';
 import { toolErrorText } from '../../text/model-text';
 import type { ToolDefinition, ToolExecuteContext, ToolExecuteResult } from '../../toolCall/type';
-import { runObservedLoop } from '../run-agent-loop';
-import { RunEvents } from '../observers';
-import type { RunState } from '../run-state';
+import { runCoreLoop } from '../run-core-loop';
+import { RunEvents } from '../events/observers';
+import type { RunState } from '../state/run-state';
 import type { RunAgentCallProps, RunAgentResponse } from '../type';
 import { markAgent } from './agent-marker';
 import { AgentNest } from './agent-nest';
@@ -95,7 +95,7 @@ async function runAgent<I>(spec: AgentToolSpec<I>, ctx: ToolExecuteContext<I>): 
   };
   const channel = nest?.channel ?? new RunEvents([], undefined);
   const observer = forwardEvents(channel, path, (usages) => nest?.options.takeUsages(usages));
-  const result = await runObservedLoop(props, [observer], spec.output, {
+  const result = await runCoreLoop(props, [observer], spec.output, {
     path,
     agents: [...place.agents, spec.name],
     spanName: `invoke_agent ${spec.name}`,

@@ -1,6 +1,6 @@
 import type { UsageItem } from '../../llm/type';
-import type { RunEvents } from '../observers';
-import type { RunEventName, RunObserver } from '../run-events';
+import type { RunEvents } from '../events/observers';
+import type { RunEventName, RunObserver } from '../events/run-events';
 
 /** The events of a nested run its parent's observers hear (its run-level ones stay its own). */
 const FORWARDED = [

@@ -1,5 +1,5 @@
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../../llm/type';
-import type { Decision, PendingCall, RunState } from '../run-state';
+import type { Decision, PendingCall, RunState } from '../state/run-state';
 import type { ChildResume } from './agent-nest';
 
 /** The pending calls and decisions a resume plans with, the nested ones folded into their agent calls. */

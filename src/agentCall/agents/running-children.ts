@@ -1,5 +1,5 @@
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../../llm/type';
-import type { PendingCall, RunState } from '../run-state';
+import type { PendingCall, RunState } from '../state/run-state';
 
 /**
  * The agents a saved state has under way: its `children` with no pending call listed under them (a paused agent's

@@ -1,4 +1,4 @@
-import type { ToolContentPart, ToolEmbeddedResource, ToolExecuteResult, ToolInteractive } from '../../toolCall/type';
+import type { ToolContentPart, ToolEmbeddedResource, ToolExecuteResult } from '../../toolCall/type';
 import { describeContent } from './describe-content';
 import { stringifyForModel } from './stringify-for-model';
 
@@ -24,7 +24,7 @@ export type ToolResult = ToolExecuteResult & { readonly [TOOL_RESULT]: true };
  *   return toolResult(`Escalated: ${reason}`, { stop: true });
  * }
  */
-export function toolResult(response: unknown, options: ToolResultOptions = {}): ToolResult {
+export function toolResult(response: unknown, options: Omit<ToolExecuteResult, 'response'> = {}): ToolResult {
   const result = { ...options, response: stringifyForModel(response) };
   // Not enumerable: results compare, log and serialise as the plain ToolExecuteResult they are.
   return Object.defineProperty(result, TOOL_RESULT, { value: true }) as ToolResult;
@@ -42,8 +42,10 @@ toolResult.stop = (response: unknown): ToolResult => toolResult(response, { stop
  *
  * @example return toolResult.interactive({ type: 'confirm', question: 'Pay 120 EUR?' });
  */
-toolResult.interactive = (interactive: ToolInteractive, response: unknown = ''): ToolResult =>
-  toolResult(response, { interactive });
+toolResult.interactive = (
+  interactive: NonNullable<ToolExecuteResult['interactive']>,
+  response: unknown = '',
+): ToolResult => toolResult(response, { interactive });
 
 /**
  * Answer with content beyond text for MCP clients: text (strings) and parts made by `toolResult.image`,
@@ -52,7 +54,9 @@ toolResult.interactive = (interactive: ToolInteractive, response: unknown = ''):
  *
  * @example return toolResult.content('The chart:', toolResult.image(png, 'image/png'));
  */
-toolResult.content = (...parts: readonly (string | ToolContentPart | ToolResult)[]): ToolResult => {
+toolResult.content = (
+  ...parts: readonly (string | NonNullable<ToolExecuteResult['content']>[number] | ToolResult)[]
+): ToolResult => {
   const content = parts.flatMap((part): ToolContentPart[] =>
     typeof part === 'string' ? [{ type: 'text', text: part }] : isToolResult(part) ? (part.content ?? []) : [part],
   );
@@ -87,8 +91,9 @@ toolResult.resource = (
 };
 
 /** A link to a resource the client can read itself (`resources/read`). */
-toolResult.resourceLink = (link: Omit<Extract<ToolContentPart, { type: 'resource_link' }>, 'type'>): ToolResult =>
-  toolResult.content({ type: 'resource_link', ...link });
+toolResult.resourceLink = (
+  link: Omit<Extract<NonNullable<ToolExecuteResult['content']>[number], { type: 'resource_link' }>, 'type'>,
+): ToolResult => toolResult.content({ type: 'resource_link', ...link });
 
 function base64(data: string | Uint8Array): string {
   return typeof data === 'string'

@@ -1,13 +1,12 @@
-/** The JSON Schema type names agentcall emits. */
-export type JsonSchemaType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
-
 /**
  * The subset of JSON Schema agentcall emits for tool parameters.
  *
  * A type alias rather than an interface, so it is assignable to the openai SDK's `FunctionParameters`.
  */
 export type JsonSchema = {
-  type?: JsonSchemaType | JsonSchemaType[];
+  type?:
+    | ('string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null')
+    | ('string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null')[];
   description?: string;
   enum?: (string | number | null)[];
   examples?: unknown[];
@@ -31,3 +30,6 @@ export type JsonSchema = {
   maxItems?: number;
   uniqueItems?: boolean;
 };
+
+/** The JSON Schema type names agentcall emits (one of {@link JsonSchema}'s `type`). */
+export type JsonSchemaType = Exclude<NonNullable<JsonSchema['type']>, readonly unknown[]>;

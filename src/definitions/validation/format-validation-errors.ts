@@ -16,8 +16,10 @@ export function formatValidationErrors(errors: readonly ValidationError[]): stri
   );
 }
 
-function formatPath(path: readonly PropertyKey[]): string {
+// A Standard Schema path segment may be a `{ key }` object (the spec allows both); agentcall writes bare keys.
+function formatPath(path: readonly (PropertyKey | { readonly key: PropertyKey })[]): string {
   return path
+    .map((part) => (typeof part === 'object' ? part.key : part))
     .map((segment, i) =>
       typeof segment === 'number' ? `[${segment}]` : i === 0 ? String(segment) : `.${String(segment)}`,
     )

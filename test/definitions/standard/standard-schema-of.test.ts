@@ -163,9 +163,12 @@ describe("standardSchemaOf(ToolsClass, 'method')", () => {
   });
 });
 
-function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>(
-    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : text === '' ? String(key) : `${text}.${String(key)}`),
-    '',
-  );
+function formatPath(path: readonly (PropertyKey | { readonly key: PropertyKey })[]): string {
+  return path
+    .map((part) => (typeof part === 'object' ? part.key : part))
+    .reduce<string>(
+      (text, key) =>
+        typeof key === 'number' ? `${text}[${key}]` : text === '' ? String(key) : `${text}.${String(key)}`,
+      '',
+    );
 }

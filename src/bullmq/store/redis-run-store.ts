@@ -1,0 +1,343 @@
+import type { Redis } from 'ioredis';
+import { openConnection } from './connections';
+import { mergeDecisions, repeatsDecisions } from '../decision-merge';
+import { decodeEvent } from './event-reader';
+import { cancelChannel, runKeys, settledChannel } from './keys';
+import type { RunKeys } from './keys';
+import { listRuns, type RunListing } from './list-runs';
+import { LuaScript } from './lua-script';
+import type {
+  CancelSubscription,
+  CheckpointInput,
+  Claimed,
+  DecideOutcome,
+  NewRun,
+  RunEventReader,
+  RunStore,
+  RunStoreLimits,
+  StoredError,
+  StoredRun,
+} from './run-store';
+import { CANCEL, CHECKPOINT, CLAIM, CREATE, DECIDE, FAIL, READ } from './scripts';
+import type { Decision, RunEventData, RunState, RunStatus, RunsConnection } from '../types';
+
+const create = new LuaScript(CREATE, 2);
+const read = new LuaScript(READ, 2);
+const claim = new LuaScript(CLAIM, 3);
+const checkpoint = new LuaScript(CHECKPOINT, 3);
+const decide = new LuaScript(DECIDE, 2);
+const cancel = new LuaScript(CANCEL, 3);
+const fail = new LuaScript(FAIL, 3);
+
+/** Reader connections kept open between readers. */
+const MAX_IDLE_READERS = 16;
+
+const DECIDED: Record<number, DecideOutcome> = { 1: 'decided', 4: 'partial', 0: 'stale', [-1]: 'missing' };
+/** Reads and merges of one `decide` when other decisions keep coming in between. */
+const MAX_DECIDE_TRIES = 20;
+
+/**
+ * The default {@link RunStore}: each run is a hash, a journal hash and an event stream under
+ * `${prefix}:{${runId}}:…` (one Redis Cluster slot per run), changed by Lua scripts so a status, its sequence
+ * number and the events that announce a change never disagree. Cancels go out on `${prefix}:cancel`.
+ *
+ * @example
+ * const store = new RedisRunStore({ host: '127.0.0.1', port: 6379 }, { prefix: 'myapp' });
+ * const runs = new AgentRuns({ connection: { host: '127.0.0.1', port: 6379 }, store, secret });
+ */
+export class RedisRunStore implements RunStore {
+  /** The connection of this store's writes and reads (blocking reads and the cancel subscription open their own). */
+  readonly redis: Redis;
+  readonly prefix: string;
+  private readonly limits: RunStoreLimits;
+  private readonly connection: RunsConnection;
+  /** Connections of readers that closed between reads, for the next readers: opening one costs a few round trips. */
+  private readonly idleReaders: Redis[] = [];
+  /** Connections of readers in a blocking read: closing the store ends their reads at once. */
+  private readonly readingNow = new Set<Redis>();
+  private closed = false;
+
+  constructor(connection: RunsConnection, options: { prefix?: string } & Partial<RunStoreLimits> = {}) {
+    this.connection = connection;
+    this.redis = openConnection(connection);
+    this.prefix = options.prefix ?? 'agentcall';
+    const week = 7 * 24 * 60 * 60;
+    this.limits = {
+      finishedTtlSeconds: options.finishedTtlSeconds ?? week,
+      waitingTtlSeconds: options.waitingTtlSeconds ?? week,
+      maxEvents: options.maxEvents ?? 10_000,
+    };
+  }
+
+  /**
+   * The Redis keys of a run: for agentcall's own queue code and tests, not part of the store contract.
+   *
+   * @internal
+   */
+  keys(runId: string): RunKeys {
+    return runKeys(this.prefix, runId);
+  }
+
+  async create(run: NewRun): Promise<{ created: boolean; status: RunStatus; seq: number }> {
+    const k = this.keys(run.runId);
+    const [created, status, seq] = (await create.run(
+      this.redis,
+      [k.run, k.events],
+      [
+        JSON.stringify(run.state),
+        JSON.stringify(run.body),
+        JSON.stringify(run.meta ?? null),
+        Date.now(),
+        statusData('queued'),
+      ],
+    )) as [number, RunStatus, string];
+    return { created: created === 1, status, seq: Number(seq) };
+  }
+
+  async read(runId: string): Promise<{ run?: StoredRun; lastEventId: string }> {
+    const k = this.keys(runId);
+    // One script rather than a MULTI: one command to send and answer instead of four.
+    const [hash, last] = (await read.run(this.redis, [k.run, k.events], [])) as [string[], [string][]];
+    return {
+      ...(hash.length ? { run: parseRun(runId, pairs(hash, 0, hash.length)) } : {}),
+      lastEventId: last[0]?.[0] ?? '0',
+    };
+  }
+
+  async claim(
+    runId: string,
+    jobSeq: number,
+    options: { attempt: number; withJournal: boolean },
+  ): Promise<Claimed | undefined> {
+    const k = this.keys(runId);
+    const event = options.attempt > 1 ? JSON.stringify({ status: 'running', attempt: options.attempt }) : '';
+    const reply = (await claim.run(
+      this.redis,
+      [k.run, k.events, k.journal],
+      [jobSeq, Date.now(), event, options.withJournal ? '1' : '0'],
+    )) as string[];
+    if (reply[0] !== 'ok') return undefined;
+    const runLength = Number(reply[1]);
+    const run = parseRun(runId, pairs(reply, 2, 2 + runLength));
+    const journal = new Map(Object.entries(pairs(reply, 2 + runLength, reply.length)));
+    return { run, journal };
+  }
+
+  async checkpoint(input: CheckpointInput): Promise<number | undefined> {
+    const k = this.keys(input.runId);
+    const events = [...input.events];
+    if (input.status !== 'running')
+      events.push({
+        type: 'status',
+        status: input.status,
+        ...(input.stopReason ? { stopReason: input.stopReason } : {}),
+      });
+    const args: (string | number)[] = [
+      input.seq,
+      JSON.stringify(input.state),
+      input.status,
+      input.stopReason ?? '',
+      input.text ?? '',
+      input.error ? JSON.stringify(input.error) : '',
+      input.output !== undefined ? JSON.stringify(input.output) : '',
+      this.limits.finishedTtlSeconds,
+      Date.now(),
+      this.limits.maxEvents,
+      this.limits.waitingTtlSeconds,
+      input.handOff ? '1' : '0',
+      events.length,
+      settledChannel(this.prefix),
+      input.runId,
+    ];
+    for (const event of events) {
+      const [, type, , data] = encodeEvent(event);
+      args.push(type, data);
+    }
+    const next = (await checkpoint.run(this.redis, [k.run, k.journal, k.events], args)) as number;
+    return next >= 0 ? next : undefined;
+  }
+
+  async journal(runId: string, entries: Record<string, string>, events: RunEventData[]): Promise<void> {
+    const k = this.keys(runId);
+    const pipeline = this.redis.pipeline();
+    if (Object.keys(entries).length) pipeline.hset(k.journal, entries);
+    for (const event of events) this.addEvent(pipeline, k.events, event);
+    await execPipeline(pipeline);
+  }
+
+  async appendEvents(runId: string, events: RunEventData[]): Promise<void> {
+    if (!events.length) return;
+    const k = this.keys(runId);
+    const pipeline = this.redis.pipeline();
+    for (const event of events) this.addEvent(pipeline, k.events, event);
+    await execPipeline(pipeline);
+  }
+
+  async decide(
+    runId: string,
+    seq: number,
+    decisions: Record<string, Decision>,
+  ): Promise<{ outcome: DecideOutcome; undecided: string[] }> {
+    const k = this.keys(runId);
+    // The merge is made here and saved only if no other decision came in between: a few tries, each one read.
+    for (let tries = 0; ; tries++) {
+      const [status, storedSeq, stored, state] = await this.redis.hmget(k.run, 'status', 'seq', 'decisions', 'state');
+      if (status === null) return { outcome: 'missing', undecided: [] };
+      const gathered = stored ? (JSON.parse(stored) as Record<string, Decision>) : undefined;
+      if (storedSeq !== String(seq)) return { outcome: 'stale', undecided: [] };
+      if (status === 'queued' && repeatsDecisions(gathered, decisions)) return { outcome: 'repeated', undecided: [] };
+      if (status !== 'waiting' || state === null) return { outcome: 'stale', undecided: [] };
+      const pendingIds = (JSON.parse(state) as RunState).pending.map((p) => p.call.id);
+      const { merged, undecided } = mergeDecisions(pendingIds, gathered, decisions);
+      const saved = (await decide.run(
+        this.redis,
+        [k.run, k.events],
+        [seq, stored ?? '', JSON.stringify(merged), undecided.length ? '0' : '1', Date.now(), statusData('queued')],
+      )) as number;
+      if (saved === 3 && tries < MAX_DECIDE_TRIES) continue;
+      const outcome = DECIDED[saved] ?? 'stale';
+      return { outcome, undecided: outcome === 'partial' ? undecided : [] };
+    }
+  }
+
+  async cancel(runId: string): Promise<RunStatus | undefined> {
+    const k = this.keys(runId);
+    const before = (await cancel.run(
+      this.redis,
+      [k.run, k.journal, k.events],
+      [
+        this.limits.finishedTtlSeconds,
+        cancelChannel(this.prefix),
+        runId,
+        Date.now(),
+        JSON.stringify({ status: 'cancelled', stopReason: 'aborted' }),
+      ],
+    )) as RunStatus | null;
+    return before ?? undefined;
+  }
+
+  async fail(runId: string, jobSeq: number, error: StoredError): Promise<boolean> {
+    const k = this.keys(runId);
+    const event = JSON.stringify({ status: 'failed', stopReason: 'error' });
+    const args = [
+      jobSeq,
+      JSON.stringify(error),
+      this.limits.finishedTtlSeconds,
+      Date.now(),
+      event,
+      settledChannel(this.prefix),
+      runId,
+    ];
+    return ((await fail.run(this.redis, [k.run, k.journal, k.events], args)) as number) === 1;
+  }
+
+  events(runId: string): RunEventReader {
+    const key = this.keys(runId).events;
+    // A blocking read holds its connection: each reader has one of its own while it is open.
+    let connection: Redis | undefined;
+    let reading = false;
+    return {
+      read: async (after, { blockMs, count = 500 }) => {
+        connection ??= this.idleReaders.pop() ?? this.redis.duplicate();
+        const reader = connection;
+        reading = true;
+        this.readingNow.add(reader);
+        try {
+          const reply = await reader.xread('COUNT', count, 'BLOCK', Math.max(1, blockMs), 'STREAMS', key, after);
+          return (reply?.[0]?.[1] ?? []).map(([id, fields]) => decodeEvent(id, fields));
+        } finally {
+          reading = false;
+          this.readingNow.delete(reader);
+        }
+      },
+      close: () => {
+        if (!connection) return;
+        // A read in progress ends only when its connection does; an idle one is kept for the next reader.
+        if (reading || this.closed || this.idleReaders.length >= MAX_IDLE_READERS) connection.disconnect();
+        else this.idleReaders.push(connection);
+        connection = undefined;
+      },
+    };
+  }
+
+  async onCancel(listener: (runId: string) => void): Promise<CancelSubscription> {
+    return this.subscribe([cancelChannel(this.prefix)], listener);
+  }
+
+  async onSettled(listener: (runId: string) => void): Promise<CancelSubscription> {
+    return this.subscribe([settledChannel(this.prefix), cancelChannel(this.prefix)], listener);
+  }
+
+  /** Call `listener` with each message on `channels` (run ids), on a connection of its own. */
+  private async subscribe(channels: string[], listener: (runId: string) => void): Promise<CancelSubscription> {
+    const subscriber = openConnection(this.connection);
+    subscriber.on('message', (from: string, runId: string) => {
+      if (channels.includes(from)) listener(runId);
+    });
+    try {
+      await subscriber.subscribe(...channels);
+    } catch (error) {
+      subscriber.disconnect();
+      throw error;
+    }
+    return { close: async () => subscriber.disconnect() };
+  }
+
+  /** The runs under this store's prefix, newest first: a `SCAN` of the keys (see `listRuns`). */
+  list(options: { limit: number }): Promise<RunListing[]> {
+    return listRuns(this.redis, { prefix: this.prefix, limit: options.limit });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const reader of this.idleReaders.splice(0)) reader.disconnect();
+    for (const reader of this.readingNow) reader.disconnect();
+    this.redis.disconnect();
+  }
+
+  /** Queue an event on `pipeline`, trimming the stream to about `maxEvents` (`~`: whole nodes only, cheap). */
+  private addEvent(pipeline: ReturnType<Redis['pipeline']>, key: string, event: RunEventData): void {
+    pipeline.xadd(key, 'MAXLEN', '~', this.limits.maxEvents, '*', ...encodeEvent(event));
+  }
+}
+
+/** The stream fields of an event: its type, and the rest as JSON. */
+export function encodeEvent(event: RunEventData): [string, string, string, string] {
+  const { type, ...data } = event;
+  return ['type', type, 'data', JSON.stringify(data)];
+}
+
+/** A run from its hash: every value there is a string. */
+function parseRun(runId: string, hash: Record<string, string>): StoredRun {
+  const run: StoredRun = {
+    runId,
+    status: hash.status as RunStatus,
+    seq: Number(hash.seq),
+    jobSeq: Number(hash.jobSeq ?? hash.seq),
+    state: JSON.parse(hash.state) as RunState,
+    body: JSON.parse(hash.body ?? '{}') as Record<string, unknown>,
+    meta: JSON.parse(hash.meta ?? 'null') as unknown,
+  };
+  if (hash.decisions) run.decisions = JSON.parse(hash.decisions) as Record<string, Decision>;
+  if (hash.stopReason) run.stopReason = hash.stopReason;
+  if (hash.text !== undefined) run.text = hash.text;
+  if (hash.output) run.output = JSON.parse(hash.output) as unknown;
+  if (hash.error) run.error = JSON.parse(hash.error) as StoredError;
+  return run;
+}
+
+function statusData(status: RunStatus): string {
+  return JSON.stringify({ status });
+}
+
+function pairs(list: string[], from: number, to: number): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = from; i + 1 < to; i += 2) out[list[i]] = list[i + 1];
+  return out;
+}
+
+async function execPipeline(pipeline: ReturnType<Redis['pipeline']>): Promise<void> {
+  const replies = await pipeline.exec();
+  const failed = replies?.find(([error]) => error);
+  if (failed?.[0]) throw failed[0];
+}
