@@ -1,4 +1,5 @@
 /** Runs every benchmark in turn: `npm run bench`. Each file also runs alone: `node .bench/bench/<name>.js`. */
+import { agentOverhead } from './agent-overhead';
 import { concurrentStreams } from './concurrent-streams';
 import { devtoolsOpen } from './devtools-open';
 import { historyGrowth } from './history-growth';
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
   for (const bench of [
     stepOverhead,
     responsesStepOverhead,
+    agentOverhead,
     historyGrowth,
     streamProcessing,
     responsesStreamProcessing,

@@ -43,6 +43,8 @@ const ARGUMENTS: Record<string, (turn: number, i: number) => object> = {
   lookup: (turn, i) => ({ key: `k${turn}`, slot: i }),
   // The NestJS sample's calculator.
   calculate: (turn, i) => ({ a: turn, op: 'add', b: i }),
+  // The agent of the agent-overhead benchmark.
+  research: (turn) => ({ task: `Look things up, part ${turn}.` }),
 };
 
 /** `bench-stream-<n>`: n characters of text in 4-character chunks, then a call whose arguments come in n / 4 fragments. */
