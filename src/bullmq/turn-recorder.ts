@@ -1,4 +1,4 @@
-import type { ChatCompletionMessageToolCall, ToolExecuteResult, ToolJournal } from '../index';
+import type { ChatCompletionMessageToolCall, ToolExecuteResult, ToolJournal, ToolOutcome } from '../index';
 import type { RunObserver } from '../internal';
 import type { EventBuffer } from './event-buffer';
 import { asError } from './error-summary';
@@ -13,7 +13,8 @@ import type { RunEventData } from './types';
  * What a replayed (journaled) response or call produced was published by the attempt that first ran it, so it
  * is not published again.
  *
- * A call's result is durable before anything else of the run happens: written at once while another call of the
+ * A call runs only once the response that made it is durable (written with the turn's first call that runs), and
+ * a call's result is durable before anything else of the run happens: written at once while another call of the
  * turn still runs, and before the next call of the turn starts; the last one to finish rides the turn's checkpoint
  * instead (which holds it in the history), so a turn costs one write, not one per call. Should anything make the
  * loop wait between that call and the checkpoint (a summarizing request, say), the result is written on its own
@@ -21,6 +22,9 @@ import type { RunEventData } from './types';
  */
 export class TurnRecorder {
   private calls: ChatCompletionMessageToolCall[] = [];
+  /** Names of this turn's calls, by id: a call's `tool_result` event is made where its result is journaled. */
+  private readonly names = new Map<string, string>();
+  /** Calls whose `tool_result` is published already: replayed from the journal, or published as it was journaled. */
   private readonly replayedCalls = new Set<string>();
   /** Calls of this turn that started (the journal had nothing for them) and have not finished. */
   private readonly running = new Set<string>();
@@ -57,6 +61,7 @@ export class TurnRecorder {
     toolCall: (e) => {
       // Arguments are still streaming: the call is published once they are whole.
       this.calls.push(e.call);
+      this.names.set(e.call.id, e.call.type === 'function' ? e.call.function.name : e.call.type);
     },
     toolEnd: (e) => {
       this.answered = true;
@@ -80,6 +85,11 @@ export class TurnRecorder {
       if (this.deferred.size) await this.flush();
       const saved = this.saved.get(`call:${key}`);
       if (saved === undefined) {
+        // The response that made the call is written before its side effect: a later attempt replays it, so the
+        // call keeps its id (and its idempotency key) instead of being asked of the model anew under another.
+        if (this.tape.hasUnsaved()) await this.flush();
+        await this.writes;
+        if (this.failure !== undefined) throw asError(this.failure);
         this.running.add(key);
         return undefined;
       }
@@ -88,6 +98,18 @@ export class TurnRecorder {
     },
     set: async (key, result) => {
       this.running.delete(key);
+      // The call's event goes with its result: an event written ahead of it is provisional, and the journaled call
+      // will not run again to publish it anew.
+      const callId = key.slice(this.runId.length + 1);
+      const { outcome } = result as { outcome?: ToolOutcome };
+      this.events.push({
+        type: 'tool_result',
+        callId,
+        name: this.names.get(callId) ?? '',
+        response: result.response,
+        outcome: outcome ?? 'ok',
+      });
+      this.replayedCalls.add(callId);
       // Serialised only when written: most results are not, the checkpoint holds them in the history.
       this.deferred.set(`call:${key}`, result);
       if (this.running.size) {
@@ -125,6 +147,7 @@ export class TurnRecorder {
   nextTurn(): void {
     this.saved = new Map();
     this.replayedCalls.clear();
+    this.names.clear();
     this.running.clear();
     this.clearDeferred();
     this.answered = false;
@@ -145,10 +168,15 @@ export class TurnRecorder {
     const entries = this.tape.takeUnsaved();
     for (const [field, result] of this.deferred) entries[field] = JSON.stringify(result);
     this.clearDeferred();
-    const write = this.store.journal(this.runId, entries, this.events.take()).catch((error: unknown) => {
-      this.failure ??= error;
-      this.onFailure(error);
-    });
+    const events = this.events.take();
+    // After the timed event writes already on their way: the stream keeps the order the events were made in.
+    const write = this.events
+      .settle()
+      .then(() => this.store.journal(this.runId, entries, events))
+      .catch((error: unknown) => {
+        this.failure ??= error;
+        this.onFailure(error);
+      });
     this.writes = this.writes.then(() => write);
     return write;
   }
