@@ -4,7 +4,6 @@ import type { EventBuffer } from './event-buffer';
 import { asError } from './error-summary';
 import type { ModelTape } from './model-tape';
 import type { RunStore } from './run-store';
-import type { RunEventData } from './types';
 
 /**
  * One job's bridge between the loop and the store: an observer of the run that turns what it streams and answers
@@ -121,15 +120,15 @@ export class TurnRecorder {
   };
 
   /**
-   * What the turn's checkpoint carries: the buffered events. The results held back are in the checkpoint's history,
-   * so they are dropped; the journal writes already sent are awaited (the first failure is thrown).
+   * Ready the turn's checkpoint, which carries the buffered events (sent through {@link EventBuffer.send}): the results
+   * held back are in its history, so they are dropped; the journal writes already sent are awaited (the first failure
+   * is thrown), and the turn's calls published.
    */
-  async forCheckpoint(): Promise<RunEventData[]> {
+  async beforeCheckpoint(): Promise<void> {
     this.clearDeferred();
     await this.writes;
     if (this.failure !== undefined) throw asError(this.failure);
     this.publishCalls();
-    return this.events.take();
   }
 
   /**
@@ -168,11 +167,8 @@ export class TurnRecorder {
     const entries = this.tape.takeUnsaved();
     for (const [field, result] of this.deferred) entries[field] = JSON.stringify(result);
     this.clearDeferred();
-    const events = this.events.take();
-    // After the timed event writes already on their way: the stream keeps the order the events were made in.
     const write = this.events
-      .settle()
-      .then(() => this.store.journal(this.runId, entries, events))
+      .send((events) => this.store.journal(this.runId, entries, events))
       .catch((error: unknown) => {
         this.failure ??= error;
         this.onFailure(error);
