@@ -11,8 +11,14 @@ export type TcpProxy = {
   close(): Promise<void>;
 };
 
-/** Start a proxy on a free loopback port to `target`. */
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+/**
+ * Start a proxy on a free loopback port to `target`. With `delayMs`, what a client sends reaches Redis that much
+ * later, in order: a slow Redis, each command answered `delayMs` late.
+ */
+export async function startTcpProxy(
+  target: { host: string; port: number },
+  options: { delayMs?: number } = {},
+): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   let open = true;
   const server: Server = createServer((client) => {
@@ -23,7 +29,19 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       socket.on('error', () => undefined);
       socket.on('close', () => sockets.delete(socket));
     }
-    client.pipe(upstream).pipe(client);
+    upstream.pipe(client);
+    const delayMs = options.delayMs ?? 0;
+    if (!delayMs) client.pipe(upstream);
+    else {
+      let sent = Promise.resolve();
+      client.on('data', (chunk: Buffer) => {
+        const due = Date.now() + delayMs;
+        sent = sent
+          .then(() => new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now()))))
+          .then(() => void (upstream.destroyed || upstream.write(chunk)));
+      });
+      client.on('end', () => void sent.then(() => upstream.end()));
+    }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
