@@ -152,8 +152,8 @@ export class RunProcessor {
       turns++;
       const handOff =
         this.stopping || turns >= this.options.turnsPerJob || Date.now() - startedAt >= this.options.jobSliceMs;
+      const seq = saved.seq + 1;
       const from = saved.seq;
-      const seq = from + 1;
       await recorder.beforeCheckpoint();
       // Sent once the event writes before it are answered: `saved` may have moved on by then.
       const write = events.send((buffered) =>
