@@ -8,8 +8,8 @@
  */
 import { loadavg } from 'node:os';
 import { defineAgent } from '../src/output/define-agent';
-import { runAgentLoop } from '../src/agentCall/run-agent-loop';
-import type { Wire } from '../src/llm/wire';
+import { runAgentLoop } from '../src/run-agent-loop';
+import type { Wire } from '../src/llm/wires/wire';
 import type { RunAgentCallProps } from '../src/agentCall/type';
 import { startBenchServer } from './lib/harness';
 import { lookupDefinition } from './lib/lookup-tool';

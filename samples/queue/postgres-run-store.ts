@@ -112,16 +112,21 @@ export class PostgresRunStore implements RunStore {
         id bigserial PRIMARY KEY, run_id text NOT NULL, type text NOT NULL, data text NOT NULL);
       CREATE INDEX IF NOT EXISTS run_events_by_run ON ${s}.run_events (run_id, id);
       -- A run's events appended in the given order (WITH ORDINALITY keeps it in the ids the sequence hands out),
-      -- its oldest dropped past p_max, and its readers told at commit.
+      -- its oldest dropped past p_max, and its readers told at commit. Provisional events are named in the journal
+      -- (\`event:<id>\`) until a journal write or checkpoint makes them final: a retried claim deletes them.
       DROP FUNCTION IF EXISTS ${s}.append_events(text, text[], text[], text);
+      DROP FUNCTION IF EXISTS ${s}.append_events(text, text[], text[], text, integer);
       CREATE OR REPLACE FUNCTION ${s}.append_events(p_run text, p_types text[], p_data text[], p_channel text,
-        p_max integer) RETURNS void LANGUAGE plpgsql AS $$
+        p_max integer, p_provisional boolean) RETURNS void LANGUAGE plpgsql AS $$
       DECLARE
         kept integer;
       BEGIN
         IF cardinality(p_types) = 0 THEN RETURN; END IF;
-        INSERT INTO ${s}.run_events (run_id, type, data)
-          SELECT p_run, t, d FROM unnest(p_types, p_data) WITH ORDINALITY AS e(t, d, n) ORDER BY n;
+        WITH added AS (
+          INSERT INTO ${s}.run_events (run_id, type, data)
+            SELECT p_run, t, d FROM unnest(p_types, p_data) WITH ORDINALITY AS e(t, d, n) ORDER BY n RETURNING id)
+        INSERT INTO ${s}.run_journal (run_id, field, value)
+          SELECT p_run, 'event:' || id, '' FROM added WHERE p_provisional;
         UPDATE ${s}.runs SET event_count = event_count + cardinality(p_types) WHERE run_id = p_run
           RETURNING event_count INTO kept;
         IF kept > p_max THEN
@@ -151,7 +156,7 @@ export class PostgresRunStore implements RunStore {
           output = p_output, decisions = NULL, updated_at = now(), expires_at = now() + make_interval(secs => p_ttl)
           WHERE run_id = p_run;
         DELETE FROM ${s}.run_journal WHERE run_id = p_run;
-        PERFORM ${s}.append_events(p_run, p_types, p_data, p_events_channel, p_max);
+        PERFORM ${s}.append_events(p_run, p_types, p_data, p_events_channel, p_max, false);
         IF p_status <> 'running' THEN PERFORM pg_notify(p_settled_channel, p_run); END IF;
         RETURN p_seq + 1;
       END $$;`);
@@ -221,6 +226,17 @@ export class PostgresRunStore implements RunStore {
         row.status = 'running';
         await this.addEvents(db, runId, [{ type: 'status', status: 'running' }]);
       } else if (options.attempt > 1) {
+        // What the attempt that died streamed after its last journal write or checkpoint goes: this one repeats it.
+        const dropped = await db.query(
+          `DELETE FROM ${this.schema}.run_events WHERE run_id = $1 AND id IN (SELECT substr(field, 7)::bigint
+           FROM ${this.schema}.run_journal WHERE run_id = $1 AND field LIKE 'event:%')`,
+          [runId],
+        );
+        await db.query(`UPDATE ${this.schema}.runs SET event_count = greatest(0, event_count - $2) WHERE run_id = $1`, [
+          runId,
+          dropped.rowCount ?? 0,
+        ]);
+        await db.query(`DELETE FROM ${this.schema}.run_journal WHERE run_id = $1 AND field LIKE 'event:%'`, [runId]);
         await this.addEvents(db, runId, [{ type: 'status', status: 'running', attempt: options.attempt }]);
       }
       const journal = new Map<string, string>();
@@ -269,6 +285,8 @@ export class PostgresRunStore implements RunStore {
   async journal(runId: string, entries: Record<string, string>, events: RunEventData[]): Promise<void> {
     await this.transaction(async (db) => {
       await this.lock(db, runId);
+      // The events appended since the last write are final now: this write holds what they tell of.
+      await db.query(`DELETE FROM ${this.schema}.run_journal WHERE run_id = $1 AND field LIKE 'event:%'`, [runId]);
       const fields = Object.keys(entries);
       if (fields.length)
         await db.query(
@@ -285,7 +303,7 @@ export class PostgresRunStore implements RunStore {
     if (!events.length) return;
     await this.transaction(async (db) => {
       await this.lock(db, runId);
-      await this.addEvents(db, runId, events);
+      await this.addEvents(db, runId, events, true);
     });
   }
 
@@ -475,14 +493,15 @@ export class PostgresRunStore implements RunStore {
     await db.query(`DELETE FROM ${this.schema}.${table} WHERE run_id = $1`, [runId]);
   }
 
-  /** Append `events` in order, and wake the run's readers when the transaction commits. */
-  private async addEvents(db: PoolClient, runId: string, events: RunEventData[]): Promise<void> {
+  /** Append `events` in order (`provisional`: until the next journal write or checkpoint), and wake the run's readers when the transaction commits. */
+  private async addEvents(db: PoolClient, runId: string, events: RunEventData[], provisional = false): Promise<void> {
     if (!events.length) return;
-    await db.query(`SELECT ${this.schema}.append_events($1, $2, $3, $4, $5)`, [
+    await db.query(`SELECT ${this.schema}.append_events($1, $2, $3, $4, $5, $6)`, [
       runId,
       ...eventColumns(events),
       this.channels.events,
       this.maxEvents,
+      provisional,
     ]);
   }
 

@@ -101,7 +101,8 @@ describe("each turn's checkpoint goes out alongside the next model request", () 
     const run = await runs.get(runId);
     expect(run.status).toBe('running');
     expect(run.state.turn).toBe(0);
-    expect(await kindsOf(store, runId)).toEqual(['status:queued', 'status:running']);
+    // The response that made c1 was journaled before c1 ran; nothing of the refused checkpoint or the next turn.
+    expect(await kindsOf(store, runId)).toEqual(['status:queued', 'status:running', 'text:Looking 1.', 'tool_call:c1']);
   });
 
   it('fails the job at a failed checkpoint; the retry goes on from the last checkpoint', async () => {

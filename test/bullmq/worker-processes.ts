@@ -13,26 +13,34 @@ export type WorkerProcess = {
   stop(): Promise<void>;
   /** SIGKILL: a crash; the jobs it held stall. */
   kill(): Promise<void>;
+  /** Resolves once the process has exited, however it ended. */
+  exited: Promise<void>;
 };
 
 const FIXTURE = join(__dirname, 'fixtures', 'worker-process.ts');
 
 /**
- * Start `fixtures/worker-process.ts` in a child process and wait until it takes jobs. A process that V8 itself
+ * Start `fixture` (default `fixtures/worker-process.ts`; a `.js` one as it is) in a child process and wait until it takes jobs. A process that V8 itself
  * aborts while booting (a fatal check in its startup snapshot, before any of the worker's code ran) is started
  * once more: that is the machine's fault, not the queue's, and the test is about what happens after the start.
  */
-export async function startWorker(name: string, env: Record<string, string>): Promise<WorkerProcess> {
+export async function startWorker(
+  name: string,
+  env: Record<string, string>,
+  fixture = FIXTURE,
+): Promise<WorkerProcess> {
   try {
-    return await spawnWorker(name, env);
+    return await spawnWorker(name, env, fixture);
   } catch (error) {
     if (!(error instanceof Error) || !error.message.includes('# Fatal error in')) throw error;
-    return spawnWorker(name, env);
+    return spawnWorker(name, env, fixture);
   }
 }
 
-async function spawnWorker(name: string, env: Record<string, string>): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', FIXTURE], {
+async function spawnWorker(name: string, env: Record<string, string>, fixture: string): Promise<WorkerProcess> {
+  // A bundled fixture (JavaScript) starts without compiling anything.
+  const args = fixture.endsWith('.js') ? [fixture] : ['-r', 'ts-node/register/transpile-only', fixture];
+  const child = spawn(process.execPath, args, {
     env: { ...process.env, ...env, WORKER: name, TS_NODE_PROJECT: join(__dirname, '..', '..', 'tsconfig.json') },
   });
   const lines: string[] = [];
@@ -66,6 +74,7 @@ async function spawnWorker(name: string, env: Record<string, string>): Promise<W
     child,
     lines,
     line,
+    exited,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

@@ -15,6 +15,13 @@ import type { Command, RedisOptions } from 'ioredis';
 export class CoalescedRedis extends Redis {
   private corked = false;
 
+  constructor(options: RedisOptions) {
+    super(options);
+    // ioredis reconnects by itself and fails the commands a lost connection took, where their callers see it; an
+    // `error` event no one listens to would only print "Unhandled error event" while Redis is away.
+    this.on('error', () => undefined);
+  }
+
   override sendCommand(command: Command, stream?: Parameters<Redis['sendCommand']>[1]): unknown {
     // A command given its own stream is part of the connection's own handshake: it goes out as ioredis sends it.
     if (!this.corked && !stream && this.status === 'ready') {

@@ -9,12 +9,22 @@ export type RunKeys = {
   journal: string;
   /** Stream: the run's events. */
   events: string;
+  /**
+   * List: ids of the events appended on their own since the run's last journal write or checkpoint. They tell of
+   * what no store write holds yet, so a retried attempt, which repeats it, deletes them.
+   */
+  provisional: string;
 };
 
 /** The keys of `runId` under `prefix`. */
 export function runKeys(prefix: string, runId: string): RunKeys {
   const base = `${prefix}:{${runId}}`;
-  return { run: `${base}:run`, journal: `${base}:journal`, events: `${base}:events` };
+  return {
+    run: `${base}:run`,
+    journal: `${base}:journal`,
+    events: `${base}:events`,
+    provisional: `${base}:provisional`,
+  };
 }
 
 /** The pub/sub channel cancel requests go out on. */

@@ -18,13 +18,14 @@ import type {
   StoredError,
   StoredRun,
 } from './run-store';
-import { CANCEL, CHECKPOINT, CLAIM, CREATE, DECIDE, FAIL, READ } from './scripts';
+import { APPEND_EVENTS, CANCEL, CHECKPOINT, CLAIM, CREATE, DECIDE, FAIL, READ } from './scripts';
 import type { Decision, RunEventData, RunState, RunStatus, RunsConnection } from '../types';
 
 const create = new LuaScript(CREATE, 2);
 const read = new LuaScript(READ, 2);
-const claim = new LuaScript(CLAIM, 3);
-const checkpoint = new LuaScript(CHECKPOINT, 3);
+const claim = new LuaScript(CLAIM, 4);
+const checkpoint = new LuaScript(CHECKPOINT, 4);
+const appendEvents = new LuaScript(APPEND_EVENTS, 2);
 const decide = new LuaScript(DECIDE, 2);
 const cancel = new LuaScript(CANCEL, 3);
 const fail = new LuaScript(FAIL, 3);
@@ -113,7 +114,7 @@ export class RedisRunStore implements RunStore {
     const event = options.attempt > 1 ? JSON.stringify({ status: 'running', attempt: options.attempt }) : '';
     const reply = (await claim.run(
       this.redis,
-      [k.run, k.events, k.journal],
+      [k.run, k.events, k.journal, k.provisional],
       [jobSeq, Date.now(), event, options.withJournal ? '1' : '0'],
     )) as string[];
     if (reply[0] !== 'ok') return undefined;
@@ -153,7 +154,7 @@ export class RedisRunStore implements RunStore {
       const [, type, , data] = encodeEvent(event);
       args.push(type, data);
     }
-    const next = (await checkpoint.run(this.redis, [k.run, k.journal, k.events], args)) as number;
+    const next = (await checkpoint.run(this.redis, [k.run, k.journal, k.events, k.provisional], args)) as number;
     return next >= 0 ? next : undefined;
   }
 
@@ -162,15 +163,20 @@ export class RedisRunStore implements RunStore {
     const pipeline = this.redis.pipeline();
     if (Object.keys(entries).length) pipeline.hset(k.journal, entries);
     for (const event of events) this.addEvent(pipeline, k.events, event);
+    // The events appended on their own so far tell of what this write holds: they are final now.
+    pipeline.del(k.provisional);
     await execPipeline(pipeline);
   }
 
   async appendEvents(runId: string, events: RunEventData[]): Promise<void> {
     if (!events.length) return;
     const k = this.keys(runId);
-    const pipeline = this.redis.pipeline();
-    for (const event of events) this.addEvent(pipeline, k.events, event);
-    await execPipeline(pipeline);
+    const args: (string | number)[] = [this.limits.maxEvents, this.limits.finishedTtlSeconds];
+    for (const event of events) {
+      const [, type, , data] = encodeEvent(event);
+      args.push(type, data);
+    }
+    await appendEvents.run(this.redis, [k.events, k.provisional], args);
   }
 
   async decide(

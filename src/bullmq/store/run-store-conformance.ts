@@ -190,6 +190,37 @@ export function runStoreConformance(makeStore: () => RunStore | Promise<RunStore
     );
 
     it(
+      'deletes at a retried claim the events appended on their own since the last journal write or checkpoint',
+      withStore(async (store) => {
+        const runId = await create(store);
+        await store.claim(runId, 0, { attempt: 1, withJournal: false });
+        const text = (t: string) => ({ type: 'text' as const, text: t });
+        await store.appendEvents(runId, [text('made final by the journal write')]);
+        await store.journal(runId, { 'call:x': '{}' }, [text('journaled')]);
+        await store.appendEvents(runId, [text('lost 1'), text('lost 2')]);
+        await store.claim(runId, 0, { attempt: 2, withJournal: true });
+        await store.appendEvents(runId, [text('made final by the checkpoint')]);
+        assert.equal(
+          await store.checkpoint({ runId, seq: 0, state: stateOf(runId), status: 'running', events: [] }),
+          1,
+        );
+        await store.claim(runId, 0, { attempt: 3, withJournal: true });
+        const kept = (await allEvents(store, runId)).map((e) =>
+          e.type === 'text' ? e.text : e.type === 'status' ? `${e.status}${e.attempt ?? ''}` : e.type,
+        );
+        assert.deepEqual(kept, [
+          'queued',
+          'running',
+          'made final by the journal write',
+          'journaled',
+          'running2',
+          'made final by the checkpoint',
+          'running3',
+        ]);
+      }),
+    );
+
+    it(
       'checkpoints by compare-and-set on the sequence number, with its events after the others',
       withStore(async (store) => {
         const runId = await create(store);

@@ -112,7 +112,10 @@ export interface RunStore {
   /** Add journal entries (field → opaque text) and events of the turn in flight, in one write. */
   journal(runId: string, entries: Record<string, string>, events: RunEventData[]): Promise<void>;
 
-  /** Append events, in order. */
+  /**
+   * Append events, in order. They are provisional: a claim of a retried attempt (`attempt > 1`) deletes those not
+   * followed by a `journal` write or a checkpoint, since that attempt repeats what they tell of.
+   */
   appendEvents(runId: string, events: RunEventData[]): Promise<void>;
 
   /**

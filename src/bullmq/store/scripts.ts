@@ -19,10 +19,25 @@ return {redis.call('HGETALL', KEYS[1]), redis.call('XREVRANGE', KEYS[2], '+', '-
 `;
 
 /**
+ * Append events on their own (a streaming turn's, between store writes), each trimmed to about ARGV[1] entries, and
+ * name them provisional until the next journal write or checkpoint. KEYS: events, provisional. ARGV: max events,
+ * provisional ttl, then (type, data) per event.
+ */
+export const APPEND_EVENTS = `
+for i = 3, #ARGV, 2 do
+  local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'type', ARGV[i], 'data', ARGV[i + 1])
+  redis.call('RPUSH', KEYS[2], id)
+end
+redis.call('EXPIRE', KEYS[2], ARGV[2])
+return 0
+`;
+
+/**
  * Take a run for the job queued at sequence number ARGV[1]: only a queued or running run whose current job that is
  * (a job runs many turns, so the run's own number may be further on).
- * KEYS: run, events, journal. ARGV: job seq, now, status event of a retried attempt (or ''), with journal (0|1).
- * → {'skip', status, seq} | {'ok', n, ...run pairs (n values), ...journal pairs}
+ * A retried attempt first deletes the provisional events of the attempt before it: it repeats what they tell of.
+ * KEYS: run, events, journal, provisional. ARGV: job seq, now, status event of a retried attempt (or ''), with
+ * journal (0|1). → {'skip', status, seq} | {'ok', n, ...run pairs (n values), ...journal pairs}
  */
 export const CLAIM = `
 local f = redis.call('HMGET', KEYS[1], 'status', 'seq', 'jobSeq')
@@ -33,6 +48,9 @@ if f[1] == 'queued' then
   redis.call('HSET', KEYS[1], 'status', 'running', 'updatedAt', ARGV[2])
   redis.call('XADD', KEYS[2], '*', 'type', 'status', 'data', '{"status":"running"}')
 elseif ARGV[3] ~= '' then
+  local dead = redis.call('LRANGE', KEYS[4], 0, -1)
+  if #dead > 0 then redis.call('XDEL', KEYS[2], unpack(dead)) end
+  redis.call('DEL', KEYS[4])
   redis.call('XADD', KEYS[2], '*', 'type', 'status', 'data', ARGV[3])
 end
 local run = redis.call('HGETALL', KEYS[1])
@@ -51,7 +69,7 @@ return out
  * seconds unless decided. With ARGV[12] = '1' the run is handed to a new job queued at the new number. A run that
  * now waits or has ended is named on the settled channel ARGV[14] (ARGV[15] is its id). An empty optional field
  * (stopReason, text, error, output) is removed.
- * KEYS: run, journal, events. ARGV: seq, state, status, stopReason, text, error, output, finished ttl, now, max
+ * KEYS: run, journal, events, provisional. ARGV: seq, state, status, stopReason, text, error, output, finished ttl, now, max
  * events, waiting ttl, hand off, event count, settled channel, run id, then (type, data) per event. → the new
  * sequence number, -1 (moved on) or -2 (not running)
  */
@@ -75,7 +93,7 @@ for i, field in ipairs({'stopReason', 'text', 'error', 'output'}) do
 end
 redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('HDEL', KEYS[1], unpack(gone))
-redis.call('DEL', KEYS[2])
+redis.call('DEL', KEYS[2], KEYS[4])
 for i = 0, tonumber(ARGV[13]) - 1 do
   redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[10], '*', 'type', ARGV[16 + 2 * i], 'data', ARGV[17 + 2 * i])
 end

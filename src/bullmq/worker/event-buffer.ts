@@ -9,12 +9,17 @@ const MAX_COALESCED_CHARS = 64 * 1024;
 /**
  * A run's events on their way to its stream. They go out with the next journal write or checkpoint, or after
  * `flushMs` on their own, so a fast turn costs no round-trip of its own and a slow stream still shows up live.
+ *
+ * Every write that carries events goes through {@link EventBuffer.send}: it takes the buffered events and is sent
+ * once the store has answered the event write before it. The stream so gets the events in the order they were made
+ * by construction, whatever a write's own round trips (a script sent again in full after `NOSCRIPT`, a write waiting
+ * for the hold) and whichever connection it takes.
  */
 export class EventBuffer {
   private pending: RunEventData[] = [];
   private timer?: NodeJS.Timeout;
-  private readonly writes = new Set<Promise<void>>();
-  private failure?: unknown;
+  /** The last event write: each waits for it; a failed one fails every write after it (a gap is never written). */
+  private sending: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: RunStore,
@@ -57,10 +62,26 @@ export class EventBuffer {
     return events;
   }
 
-  /** Wait for the timed writes; the first one that failed is thrown (a lost event is a failed turn). */
+  /**
+   * Send `write` with the buffered events, after the event writes before it were answered. Rejects with the first
+   * failed event write, sent or not: a lost event is a failed turn.
+   */
+  send<T>(write: (events: RunEventData[]) => Promise<T>): Promise<T> {
+    const events = this.take();
+    const sent = this.sending.then(() => write(events));
+    this.sending = sent;
+    // Observed by whoever waits for it; this keeps a timed write's failure from going unhandled meanwhile.
+    sent.catch(() => undefined);
+    return sent;
+  }
+
+  /** Wait for the event writes sent so far; the first one that failed is thrown (a lost event is a failed turn). */
   async settle(): Promise<void> {
-    await Promise.all(this.writes);
-    if (this.failure !== undefined) throw asError(this.failure);
+    try {
+      await this.sending;
+    } catch (error) {
+      throw asError(error);
+    }
   }
 
   /** Stop the timer without writing (the run is over elsewhere). */
@@ -69,14 +90,10 @@ export class EventBuffer {
   }
 
   private flush(): void {
-    // Not chained to the writes before it: each waits for the same hold, and goes out in the order it was made.
-    const events = this.take();
-    const append = () => this.store.appendEvents(this.runId, events);
-    const sent = this.hold.confirmed().then((held) => (held ? append() : undefined));
-    const write = sent.catch((error: unknown) => {
-      this.failure ??= error;
+    // The hold as it is now: a checkpoint sent later is sent after this write, and must not be waited for by it.
+    const held = this.hold.confirmed();
+    void this.send(async (events) => {
+      if (await held) await this.store.appendEvents(this.runId, events);
     });
-    this.writes.add(write);
-    void write.finally(() => this.writes.delete(write));
   }
 }

@@ -66,6 +66,11 @@ export class ModelTape {
     };
   }
 
+  /** Whether a response was recorded since the last {@link ModelTape.takeUnsaved}. */
+  hasUnsaved(): boolean {
+    return this.recordings.some((recording) => recording !== undefined && !recording.saved);
+  }
+
   /**
    * Responses recorded since the last call, as journal fields. Called when a tool has finished, so every
    * response the loop has read is whole (the SDK may stop reading at `[DONE]`, before the body ends).

@@ -157,14 +157,19 @@ export class RunProcessor {
         !inAgent &&
         (this.stopping || turns >= this.options.turnsPerJob || Date.now() - startedAt >= this.options.jobSliceMs);
       const seq = saved.seq + 1;
-      const write = this.store.checkpoint({
-        runId,
-        seq: saved.seq,
-        state,
-        status: 'running',
-        events: await recorder.forCheckpoint(),
-        ...(handOff ? { handOff } : {}),
-      });
+      const from = saved.seq;
+      await recorder.beforeCheckpoint();
+      // Sent once the event writes before it are answered: `saved` may have moved on by then.
+      const write = events.send((buffered) =>
+        this.store.checkpoint({
+          runId,
+          seq: from,
+          state,
+          status: 'running',
+          events: buffered,
+          ...(handOff ? { handOff } : {}),
+        }),
+      );
       // Not awaited: the next model request goes out alongside it; the next turn's tools wait for its answer.
       hold.extend(write.then((next) => next !== undefined && checkSeq(next, seq)));
       saved = { seq, state };
@@ -219,9 +224,11 @@ export class RunProcessor {
     }
     this.cache.delete(runId);
     const outcome = this.outcome(result, saved.state, attempt);
-    const checkpointEvents = await recorder.forCheckpoint();
-    await events.settle();
-    const last = await this.store.checkpoint({ runId, seq: saved.seq, events: checkpointEvents, ...outcome });
+    await recorder.beforeCheckpoint();
+    const from = saved.seq;
+    const last = await events.send((buffered) =>
+      this.store.checkpoint({ runId, seq: from, events: buffered, ...outcome }),
+    );
     return last === undefined || !this.options.settles ? undefined : storedAs(run, last, outcome);
   }
 

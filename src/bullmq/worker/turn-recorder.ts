@@ -1,11 +1,10 @@
 import type { ChatCompletionMessageFunctionToolCall as ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
-import type { ToolExecuteResult, ToolJournal } from '../../index';
+import type { ToolExecuteResult, ToolJournal, ToolOutcome } from '../../index';
 import type { RunObserver } from '../../internal';
 import type { EventBuffer } from './event-buffer';
 import { asError } from './error-summary';
 import type { ModelTape } from './model-tape';
 import type { RunStore } from '../store/run-store';
-import type { RunEventData } from '../types';
 
 /** The longest progress message a queue event carries. */
 const MAX_PROGRESS_MESSAGE_CHARS = 1_000;
@@ -17,7 +16,8 @@ const MAX_PROGRESS_MESSAGE_CHARS = 1_000;
  * What a replayed (journaled) response or call produced was published by the attempt that first ran it, so it
  * is not published again.
  *
- * A call's result is durable before anything else of the run happens: written at once while another call of the
+ * A call runs only once the response that made it is durable (written with the turn's first call that runs), and
+ * a call's result is durable before anything else of the run happens: written at once while another call of the
  * turn still runs, and before the next call of the turn starts; the last one to finish rides the turn's checkpoint
  * instead (which holds it in the history), so a turn costs one write, not one per call. Should anything make the
  * loop wait between that call and the checkpoint (a summarizing request, say), the result is written on its own
@@ -25,6 +25,9 @@ const MAX_PROGRESS_MESSAGE_CHARS = 1_000;
  */
 export class TurnRecorder {
   private calls: ChatCompletionMessageToolCall[] = [];
+  /** Names of this turn's calls, by id: a call's `tool_result` event is made where its result is journaled. */
+  private readonly names = new Map<string, string>();
+  /** Calls whose `tool_result` is published already: replayed from the journal, or published as it was journaled. */
   private readonly replayedCalls = new Set<string>();
   /** Calls of this turn that started (the journal had nothing for them) and have not finished. */
   private readonly running = new Set<string>();
@@ -61,6 +64,7 @@ export class TurnRecorder {
     toolCall: (e) => {
       // Arguments are still streaming: the call is published once they are whole.
       this.calls.push(e.call);
+      this.names.set(e.call.id, e.call.type === 'function' ? e.call.function.name : e.call.type);
     },
     toolProgress: (e) => {
       if (this.tape.replaying || this.replayedCalls.has(e.call.id)) return;
@@ -96,6 +100,11 @@ export class TurnRecorder {
       if (this.deferred.size) await this.flush();
       const saved = this.saved.get(`call:${key}`);
       if (saved === undefined) {
+        // The response that made the call is written before its side effect: a later attempt replays it, so the
+        // call keeps its id (and its idempotency key) instead of being asked of the model anew under another.
+        if (this.tape.hasUnsaved()) await this.flush();
+        await this.writes;
+        if (this.failure !== undefined) throw asError(this.failure);
         this.running.add(key);
         return undefined;
       }
@@ -104,6 +113,18 @@ export class TurnRecorder {
     },
     set: async (key, result) => {
       this.running.delete(key);
+      // The call's event goes with its result: an event written ahead of it is provisional, and the journaled call
+      // will not run again to publish it anew.
+      const callId = key.slice(this.runId.length + 1);
+      const { outcome } = result as { outcome?: ToolOutcome };
+      this.events.push({
+        type: 'tool_result',
+        callId,
+        name: this.names.get(callId) ?? '',
+        response: result.response,
+        outcome: outcome ?? 'ok',
+      });
+      this.replayedCalls.add(callId);
       // Serialised only when written: most results are not, the checkpoint holds them in the history.
       this.deferred.set(`call:${key}`, result);
       if (this.running.size) {
@@ -115,15 +136,15 @@ export class TurnRecorder {
   };
 
   /**
-   * What the turn's checkpoint carries: the buffered events. The results held back are in the checkpoint's history,
-   * so they are dropped; the journal writes already sent are awaited (the first failure is thrown).
+   * Ready the turn's checkpoint, which carries the buffered events (sent through {@link EventBuffer.send}): the results
+   * held back are in its history, so they are dropped; the journal writes already sent are awaited (the first failure
+   * is thrown), and the turn's calls published.
    */
-  async forCheckpoint(): Promise<RunEventData[]> {
+  async beforeCheckpoint(): Promise<void> {
     this.clearDeferred();
     await this.writes;
     if (this.failure !== undefined) throw asError(this.failure);
     this.publishCalls();
-    return this.events.take();
   }
 
   /**
@@ -141,6 +162,7 @@ export class TurnRecorder {
   nextTurn(): void {
     this.saved = new Map();
     this.replayedCalls.clear();
+    this.names.clear();
     this.running.clear();
     this.clearDeferred();
     this.answered = false;
@@ -161,10 +183,12 @@ export class TurnRecorder {
     const entries = this.tape.takeUnsaved();
     for (const [field, result] of this.deferred) entries[field] = JSON.stringify(result);
     this.clearDeferred();
-    const write = this.store.journal(this.runId, entries, this.events.take()).catch((error: unknown) => {
-      this.failure ??= error;
-      this.onFailure(error);
-    });
+    const write = this.events
+      .send((events) => this.store.journal(this.runId, entries, events))
+      .catch((error: unknown) => {
+        this.failure ??= error;
+        this.onFailure(error);
+      });
     this.writes = this.writes.then(() => write);
     return write;
   }
