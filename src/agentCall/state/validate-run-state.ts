@@ -173,7 +173,7 @@ function expectAssistantFields(message: Fields, path: string): void {
 
 /**
  * A kept Responses item, which goes back to the model as it is: an object with a string `type` (`'reasoning'` in
- * `reasoning_items`) and a string `id` when it has one; a reasoning item's summary a list of text parts and its
+ * `reasoning_items`) and a string `id` when it has one; a reasoning item's summary, when present, a list of text parts and its
  * `encrypted_content` a string or null, so what goes out is what the wire itself would have kept.
  */
 function expectOutputItem(value: unknown, path: string, reasoningOnly: boolean): void {
@@ -182,10 +182,13 @@ function expectOutputItem(value: unknown, path: string, reasoningOnly: boolean):
   if (reasoningOnly && item.type !== 'reasoning') fail(`${path}.type`, "must be 'reasoning'");
   if (item.id !== undefined) expectString(item.id, `${path}.id`);
   if (item.type !== 'reasoning') return;
-  if (!Array.isArray(item.summary)) fail(`${path}.summary`, 'must be an array of summary parts');
-  item.summary.forEach((part, i) =>
-    expectString(expectFields(part, `${path}.summary[${i}]`).text, `${path}.summary[${i}].text`),
-  );
+  // Providers that mimic the wire leave the summary out; what is there must still be text parts.
+  if (item.summary !== undefined) {
+    if (!Array.isArray(item.summary)) fail(`${path}.summary`, 'must be an array of summary parts');
+    item.summary.forEach((part, i) =>
+      expectString(expectFields(part, `${path}.summary[${i}]`).text, `${path}.summary[${i}].text`),
+    );
+  }
   if (item.encrypted_content !== undefined && item.encrypted_content !== null)
     expectString(item.encrypted_content, `${path}.encrypted_content`);
   if (item.content !== undefined) {
