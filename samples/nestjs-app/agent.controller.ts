@@ -21,7 +21,7 @@ import { AgentService } from './agent.service';
  * `GET /agent/stream?prompt=…`: the agent's events as server-sent events, for the request's caller. A run that waits for a person ends its
  * stream with `done` (`stopReason: 'interactive'`, its `runId` and `pending` calls); `GET /agent/runs/:runId/pending`
  * lists them again and `POST /agent/runs/:runId/decisions` (`{ "decisions": { "<call id>": { "approve": true } } }`)
- * resumes the run from its stored state.
+ * resumes the run from its stored state. A sub-agent's call is keyed by its path, `"<agentPath…>/<call id>"`.
  */
 @Controller('agent')
 export class AgentController {

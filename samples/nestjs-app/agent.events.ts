@@ -1,7 +1,19 @@
 import type { AgentStopReason, PendingCall, ToolOutcome } from '../../src';
 
-/** A call waiting for a person, as the HTTP API shows it. */
-export type PendingCallView = { id: string; kind: PendingCall['kind']; name: string; arguments: string };
+/**
+ * A call waiting for a person, as the HTTP API shows it. A sub-agent's call (one the `support` agent's `cashier`
+ * made) has the `agentPath` of the agent that made it, and its decision is keyed `[...agentPath, id].join('/')`.
+ */
+export type PendingCallView = {
+  id: string;
+  kind: PendingCall['kind'];
+  name: string;
+  arguments: string;
+  agentPath?: string[];
+};
+
+/** Where an event comes from: absent for the app's own run, the call ids from it to the agent for a sub-agent's. */
+type Nested = { agentPath?: string[] };
 
 /** What `POST /agent/runs/:runId/decisions` answers once the resumed run stops again. */
 export type RunOutcome = {
@@ -16,11 +28,11 @@ export type RunOutcome = {
 
 /** What the SSE endpoint streams, one JSON event per message. */
 export type AgentEvent =
-  | { type: 'text'; text: string }
-  | { type: 'reasoning'; text: string }
-  | { type: 'tool_call'; id: string; name: string }
-  | { type: 'tool_args'; id: string; delta: string }
-  | { type: 'tool_result'; id: string; name: string; response: string; outcome: ToolOutcome }
+  | ({ type: 'text'; text: string } & Nested)
+  | ({ type: 'reasoning'; text: string } & Nested)
+  | ({ type: 'tool_call'; id: string; name: string } & Nested)
+  | ({ type: 'tool_args'; id: string; delta: string } & Nested)
+  | ({ type: 'tool_result'; id: string; name: string; response: string; outcome: ToolOutcome } & Nested)
   | { type: 'interactive'; question: unknown }
   | {
       type: 'done';

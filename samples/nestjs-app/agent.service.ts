@@ -47,12 +47,22 @@ export class AgentService {
         // Every checkpoint lands in the store, signed, so a run that waits for a person can be resumed from there.
         stateSecret: this.runs.stateSecret,
         onCheckpoint: (state) => this.runs.save(state),
-        onStreaming: ({ text }) => subscriber.next({ type: 'text', text }),
-        onReasoning: ({ text }) => subscriber.next({ type: 'reasoning', text }),
-        onToolCall: ({ call }) => subscriber.next({ type: 'tool_call', id: call.id, name: call.function.name }),
-        onToolParam: ({ call, argsDelta }) => subscriber.next({ type: 'tool_args', id: call.id, delta: argsDelta }),
-        onAfterToolCall: ({ call, response, outcome }) =>
-          subscriber.next({ type: 'tool_result', id: call.id, name: call.function.name, response, outcome }),
+        // A sub-agent's events come with its agentPath, so a client can tell the agents' text apart.
+        onStreaming: ({ text, agentPath }) => subscriber.next({ type: 'text', text, ...nested(agentPath) }),
+        onReasoning: ({ text, agentPath }) => subscriber.next({ type: 'reasoning', text, ...nested(agentPath) }),
+        onToolCall: ({ call, agentPath }) =>
+          subscriber.next({ type: 'tool_call', id: call.id, name: call.function.name, ...nested(agentPath) }),
+        onToolParam: ({ call, argsDelta, agentPath }) =>
+          subscriber.next({ type: 'tool_args', id: call.id, delta: argsDelta, ...nested(agentPath) }),
+        onAfterToolCall: ({ call, response, outcome, agentPath }) =>
+          subscriber.next({
+            type: 'tool_result',
+            id: call.id,
+            name: call.function.name,
+            response,
+            outcome,
+            ...nested(agentPath),
+          }),
       }).then(
         (result) => {
           if (result.interactiveResponse)
@@ -80,7 +90,8 @@ export class AgentService {
   }
 
   /**
-   * Resume a stored run with a person's decisions (keyed by tool call id) and run it until it stops again;
+   * Resume a stored run with a person's decisions (keyed by tool call id; a sub-agent's call by its path,
+   * `[...agentPath, id].join('/')`) and run it until it stops again;
    * `undefined` for an unknown run. A call left undecided keeps the run waiting, with nothing run.
    */
   async decide(
@@ -119,7 +130,13 @@ function viewOf(pending: PendingCall): PendingCallView {
     kind: pending.kind,
     name: pending.call.function.name,
     arguments: pending.call.function.arguments,
+    ...nested(pending.agentPath),
   };
+}
+
+/** `{ agentPath }` for a sub-agent's event or call, nothing for the app's own run (whose path is absent or empty). */
+function nested(agentPath: string[] | undefined): { agentPath?: string[] } {
+  return agentPath?.length ? { agentPath } : {};
 }
 
 function lastText(state: RunState): string {

@@ -17,6 +17,7 @@ import { openAIProviders } from './openai.providers';
 import { ReportController } from './report.controller';
 import { ReportService } from './report.service';
 import { RunStore } from './run-store';
+import { SupportModule } from './support.module';
 
 /** The sample tools as ordinary providers: Nest injects their dependencies, agentcall discovers them. */
 @Module({
@@ -42,7 +43,7 @@ export class AppModule {
   static register(model: Provider[] = openAIProviders): DynamicModule {
     return {
       module: AppModule,
-      imports: [AgentToolsModule.forRoot(), ToolsModule],
+      imports: [AgentToolsModule.forRoot(), ToolsModule, SupportModule],
       controllers: [AgentController, ReportController],
       providers: [...model, AgentService, ReportService, RunStore],
     };

@@ -4,7 +4,7 @@ import type { RunsConnection } from '../../src/bullmq';
 import { AgentRunsModule, AgentToolsModule } from '../../src/nestjs';
 import { MODEL_NAME } from './agent.tokens';
 import { ToolsModule } from './app.module';
-import { RefundTools } from './refund.tools';
+import { RefundModule } from './refund.module';
 import { RunsController } from './runs.controller';
 
 /** What the queued sample needs: Redis, the model, and whether this process also runs a worker. */
@@ -19,10 +19,6 @@ export type QueuedAppOptions = {
   queueName?: string;
   prefix?: string;
 };
-
-/** The sample tools plus one that needs approval, discovered from DI like the rest. */
-@Module({ providers: [RefundTools] })
-export class RefundModule {}
 
 /** The queued mode of the sample: runs live in Redis, any process serves their events, any worker advances them. */
 @Module({})

@@ -5,6 +5,7 @@ import { AppModule } from '../../samples/nestjs-app/app.module';
 import type { AgentEvent } from '../../samples/nestjs-app/agent.events';
 import { MODEL_NAME, OPENAI, WIRE } from '../../samples/nestjs-app/agent.tokens';
 import { createApp } from '../../samples/nestjs-app/create-app';
+import { RefundTools } from '../../samples/nestjs-app/refund.tools';
 import { REPORT_BUDGET, ReportService } from '../../samples/nestjs-app/report.service';
 import { WeatherReportDto } from '../../samples/nestjs-app/weather-report.dto';
 import { Priority, TodoStore } from '../../samples/tools';
@@ -82,7 +83,8 @@ describe('samples/nestjs-app: the SSE endpoint over real HTTP', () => {
         .map((t) => t.title),
     ).toEqual(['Buy milk']);
     expect(server.requests[0].body.model).toBe('nest-model');
-    expect(server.requests[0].body.tools?.length).toBe(14);
+    // The 14 sample tools, refund_order, and the three agents (research, cashier, support).
+    expect(server.requests[0].body.tools?.length).toBe(18);
   });
 
   it('reports a model error in the done event', async () => {
@@ -189,6 +191,153 @@ describe('samples/nestjs-app: the SSE endpoint over real HTTP', () => {
     expect(await (await fetch(`${url}/agent/runs/${done.runId}/pending`)).json()).toEqual({
       runId: done.runId,
       pending: [],
+    });
+  });
+});
+
+describe('samples/nestjs-app: the master agent (support) and its sub-agents, an approval paused and resumed', () => {
+  let server: ScriptedServer;
+  let app: INestApplication;
+  let url: string;
+
+  beforeEach(async () => {
+    server = await startScriptedServer();
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        AppModule.register([
+          { provide: OPENAI, useValue: server.client() },
+          { provide: MODEL_NAME, useValue: 'nest-model' },
+        ]),
+      ],
+    }).compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    await app.listen(0, '127.0.0.1');
+    url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  });
+  afterEach(async () => {
+    await app.close();
+    await server.close();
+  });
+
+  const toolNames = (index: number) =>
+    server.requests[index].body.tools?.map((t) => (t.type === 'function' ? t.function.name : t.type));
+  const post = (runId: string, decisions: Record<string, unknown>) =>
+    fetch(`${url}/agent/runs/${runId}/decisions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ decisions }),
+    });
+  const pendingRefund = {
+    id: 'r1',
+    kind: 'approval',
+    name: 'refund_order',
+    arguments: '{"orderId":"A-17"}',
+    agentPath: ['s1', 'c1'],
+  };
+
+  /** The app's assistant hands the request to `support`, which asks `research`, then `cashier`, whose refund waits. */
+  async function askForRefund(): Promise<AgentEvent[]> {
+    server.enqueue(
+      { toolCalls: [{ id: 's1', name: 'support', arguments: { task: 'Refund order A-17; weather in Oslo?' } }] },
+      { toolCalls: [{ id: 'q1', name: 'research', arguments: { task: 'The weather in Oslo' } }] },
+      { toolCalls: [{ id: 'w1', name: 'get_weather', arguments: { city: 'Oslo' } }] },
+      { text: 'Oslo: 2 °C, snow.' },
+      { toolCalls: [{ id: 'c1', name: 'cashier', arguments: { task: 'Refund order A-17' } }] },
+      { toolCalls: [{ id: 'r1', name: 'refund_order', arguments: { orderId: 'A-17' } }] },
+    );
+    return parseSse(await (await fetch(`${url}/agent/stream?prompt=${encodeURIComponent('refund A-17')}`)).text());
+  }
+
+  it("runs the sub-agents on Nest's tool instances, pauses at the refund, and resumes it with the decision keyed by its path", async () => {
+    const events = await askForRefund();
+    const done = events.at(-1) as Extract<AgentEvent, { type: 'done' }>;
+    expect(done).toMatchObject({ type: 'done', stopReason: 'interactive', pending: [pendingRefund] });
+    expect(server.requests).toHaveLength(6);
+
+    // Each agent's run: its own history and only its own tools, the weather tool on the DI-bound data source.
+    expect(server.requests[1].body.messages).toEqual([
+      {
+        role: 'system',
+        content: 'You handle customer requests: ask research to look things up and cashier to refund orders.',
+      },
+      { role: 'user', content: 'Refund order A-17; weather in Oslo?' },
+    ]);
+    expect(toolNames(1)).toEqual(['research', 'cashier']);
+    expect(toolNames(2)).toEqual(['get_weather', 'get_forecast']);
+    expect(toolNames(5)).toEqual(['refund_order']);
+    expect(server.requests[4].body.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'q1',
+      content: 'Oslo: 2 °C, snow.',
+    });
+
+    // The stream tells the agents apart: the app's own call has no agentPath, a sub-agent's carries its path.
+    expect(events.filter((e) => e.type === 'tool_call')).toEqual([
+      { type: 'tool_call', id: 's1', name: 'support' },
+      { type: 'tool_call', id: 'q1', name: 'research', agentPath: ['s1'] },
+      { type: 'tool_call', id: 'w1', name: 'get_weather', agentPath: ['s1', 'q1'] },
+      { type: 'tool_call', id: 'c1', name: 'cashier', agentPath: ['s1'] },
+      { type: 'tool_call', id: 'r1', name: 'refund_order', agentPath: ['s1', 'c1'] },
+    ]);
+    expect(events.find((e) => e.type === 'tool_result' && e.id === 'w1')).toMatchObject({
+      agentPath: ['s1', 'q1'],
+      response: JSON.stringify({ city: 'Oslo', temperatureC: 2, conditions: 'snow' }),
+    });
+    const texts = events.flatMap((e) => (e.type === 'text' ? [e] : []));
+    expect(texts.map((e) => e.text).join('')).toBe('Oslo: 2 °C, snow.');
+    expect(texts.every((e) => e.agentPath?.join('/') === 's1/q1')).toBe(true);
+
+    expect(await (await fetch(`${url}/agent/runs/${done.runId}/pending`)).json()).toEqual({
+      runId: done.runId,
+      pending: [pendingRefund],
+    });
+    // The cashier's bare call id decides nothing nested: the run keeps waiting and nothing ran.
+    expect(await (await post(done.runId, { r1: { approve: true } })).json()).toMatchObject({
+      stopReason: 'interactive',
+      pending: [pendingRefund],
+    });
+    expect(server.requests).toHaveLength(6);
+    expect(app.get(RefundTools).refunded).toEqual([]);
+
+    server.enqueue({ text: 'Refunded A-17.' }, { text: 'A-17 is refunded; Oslo has snow.' }, { text: 'All done.' });
+    const resumed = await post(done.runId, { 's1/c1/r1': { approve: true } });
+    expect(resumed.status).toBe(201);
+    expect(await resumed.json()).toEqual({
+      runId: done.runId,
+      stopReason: 'completed',
+      text: 'All done.',
+      pending: [],
+    });
+    // The refund ran once, on the RefundTools instance Nest made; each run went on where it stopped.
+    expect(app.get(RefundTools).refunded).toEqual(['A-17']);
+    expect(server.requests).toHaveLength(9);
+    expect(server.requests[6].body.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'r1',
+      content: 'Refunded order A-17',
+    });
+    expect(server.requests[7].body.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'c1',
+      content: 'Refunded A-17.',
+    });
+    expect(server.requests[8].body.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 's1',
+      content: 'A-17 is refunded; Oslo has snow.',
+    });
+  });
+
+  it("answers a rejected refund to the cashier's model, and the refund never runs", async () => {
+    const done = (await askForRefund()).at(-1) as Extract<AgentEvent, { type: 'done' }>;
+    server.enqueue({ text: 'Not refunded.' }, { text: 'A-17 was not refunded.' }, { text: 'Sorry.' });
+    const resumed = await post(done.runId, { 's1/c1/r1': { approve: false, reason: 'order already shipped' } });
+    expect(await resumed.json()).toMatchObject({ stopReason: 'completed', text: 'Sorry.', pending: [] });
+    expect(app.get(RefundTools).refunded).toEqual([]);
+    expect(server.requests[6].body.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'r1',
+      content: 'Tool call rejected by the user: order already shipped',
     });
   });
 });
