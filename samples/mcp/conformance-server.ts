@@ -87,11 +87,115 @@ export class ConformanceTools {
     throw new Error('This tool intentionally returns an error for testing');
   }
 
+  @Tool({ description: 'Tests elicitation: asks the user for a username and an email' })
+  test_elicitation(
+    @Param('message', { description: 'The message to show the user' }) message: string,
+    @Ctx() ctx?: ToolExecuteContext,
+  ): unknown {
+    if (!ctx?.answer) return toolResult.interactive({ type: 'mcp_input', message, requestedSchema: USER_INFO });
+    return `User response: ${answerText(ctx.answer)}`;
+  }
+
+  @Tool({ description: 'Tests elicitation with a default for every primitive type (SEP-1034)' })
+  test_elicitation_sep1034_defaults(@Ctx() ctx?: ToolExecuteContext): unknown {
+    if (!ctx?.answer) {
+      return toolResult.interactive({
+        type: 'mcp_input',
+        message: 'Please review and update the form fields with defaults',
+        requestedSchema: WITH_DEFAULTS,
+      });
+    }
+    return `Elicitation completed: ${answerText(ctx.answer)}`;
+  }
+
+  @Tool({ description: 'Tests elicitation with the five enum forms (SEP-1330)' })
+  test_elicitation_sep1330_enums(@Ctx() ctx?: ToolExecuteContext): unknown {
+    if (!ctx?.answer) {
+      return toolResult.interactive({
+        type: 'mcp_input',
+        message: 'Please select options from the enum fields',
+        requestedSchema: ENUMS,
+      });
+    }
+    return `Elicitation completed: ${answerText(ctx.answer)}`;
+  }
+
   @Tool({ description: 'Tests SSE stream disconnection and client reconnection: the call outlasts `pollAfterMs`' })
   async test_reconnection(): Promise<string> {
     await sleep(RECONNECTION_CALL_MS);
     return 'Reconnection test completed successfully. If you received this, the client properly reconnected.';
   }
+}
+
+/** What `test_elicitation` asks for. */
+const USER_INFO = {
+  type: 'object',
+  properties: {
+    username: { type: 'string', description: "User's response" },
+    email: { type: 'string', description: "User's email address" },
+  },
+  required: ['username', 'email'],
+};
+
+/** A default for each primitive type a form field can have: string, integer, number, enum, boolean. */
+const WITH_DEFAULTS = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', description: 'User name', default: 'John Doe' },
+    age: { type: 'integer', description: 'User age', default: 30 },
+    score: { type: 'number', description: 'User score', default: 95.5 },
+    status: {
+      type: 'string',
+      description: 'User status',
+      enum: ['active', 'inactive', 'pending'],
+      default: 'active',
+    },
+    verified: { type: 'boolean', description: 'Verification status', default: true },
+  },
+};
+
+/** Single and multiple choice, each with and without titles, and the deprecated `enumNames`. */
+const ENUMS = {
+  type: 'object',
+  properties: {
+    untitledSingle: { type: 'string', description: 'Select one option', enum: ['option1', 'option2', 'option3'] },
+    titledSingle: {
+      type: 'string',
+      description: 'Select one option with titles',
+      oneOf: [
+        { const: 'value1', title: 'First Option' },
+        { const: 'value2', title: 'Second Option' },
+        { const: 'value3', title: 'Third Option' },
+      ],
+    },
+    legacyEnum: {
+      type: 'string',
+      description: 'Select one option (legacy)',
+      enum: ['opt1', 'opt2', 'opt3'],
+      enumNames: ['Option One', 'Option Two', 'Option Three'],
+    },
+    untitledMulti: {
+      type: 'array',
+      description: 'Select multiple options',
+      items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+    },
+    titledMulti: {
+      type: 'array',
+      description: 'Select multiple options with titles',
+      items: {
+        anyOf: [
+          { const: 'value1', title: 'First Choice' },
+          { const: 'value2', title: 'Second Choice' },
+          { const: 'value3', title: 'Third Choice' },
+        ],
+      },
+    },
+  },
+};
+
+/** The person's answer as the suite's reference server words it. */
+function answerText(answer: NonNullable<ToolExecuteContext['answer']>): string {
+  return `action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`;
 }
 
 /** How long `test_reconnection` runs, and after how long the server closes a call's SSE stream (`pollAfterMs`). */
