@@ -323,7 +323,10 @@ export class PostgresRunStore implements RunStore {
       if (row.status !== 'waiting') return { outcome: 'stale', undecided: [] };
       // The row is locked: decisions for other calls of the pause, sent at the same time, wait and merge after these.
       const all: Record<string, Decision | undefined> = { ...gathered, ...decisions };
-      const pending = (JSON.parse(row.state) as StoredRun['state']).pending.map((p) => p.call.id);
+      // A call an agent made inside the run is decided by its path (`call_1/c1`), as `AgentRuns.decide` keys it.
+      const pending = (JSON.parse(row.state) as StoredRun['state']).pending.map((p) =>
+        p.agentPath?.length ? [...p.agentPath, p.call.id].join('/') : p.call.id,
+      );
       const undecided = pending.filter((id) => all[id] === undefined);
       const merged = JSON.stringify(Object.fromEntries(pending.flatMap((id) => (all[id] ? [[id, all[id]]] : []))));
       if (undecided.length) {

@@ -13,6 +13,7 @@ import {
 import { hasEnded, readEvents } from './store/event-reader';
 import type { RunListing } from './store/list-runs';
 import { signResumeToken, tokenSeq, verifyResumeToken } from './resume-token';
+import { decisionKey } from './decision-merge';
 import { turnJobId } from './worker/run-processor';
 import type { TurnJobData } from './worker/run-processor';
 import { RedisRunStore } from './store/redis-run-store';
@@ -386,9 +387,4 @@ function checkRunId(runId: string): void {
 /** Waiting for a person or ended: what `wait` waits for. */
 function settled(status: RunStatus): boolean {
   return status === 'waiting' || hasEnded(status);
-}
-
-/** The key a pending call is decided by: its call id, after the path of the agent that made it (`call_1/c1`). */
-function decisionKey(pending: RunState['pending'][number]): string {
-  return pending.agentPath?.length ? [...pending.agentPath, pending.call.id].join('/') : pending.call.id;
 }

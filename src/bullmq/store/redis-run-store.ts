@@ -193,8 +193,7 @@ export class RedisRunStore implements RunStore {
       if (storedSeq !== String(seq)) return { outcome: 'stale', undecided: [] };
       if (status === 'queued' && repeatsDecisions(gathered, decisions)) return { outcome: 'repeated', undecided: [] };
       if (status !== 'waiting' || state === null) return { outcome: 'stale', undecided: [] };
-      const pendingIds = (JSON.parse(state) as RunState).pending.map((p) => p.call.id);
-      const { merged, undecided } = mergeDecisions(pendingIds, gathered, decisions);
+      const { merged, undecided } = mergeDecisions((JSON.parse(state) as RunState).pending, gathered, decisions);
       const saved = (await decide.run(
         this.redis,
         [k.run, k.events],
