@@ -91,7 +91,6 @@ const ROOM_DEBT: readonly string[] = [
   'agentCall/agents/agent-spec.ts -> agentCall/budget/budget-types.ts: a feature imports another',
   'agentCall/agents/agent-spec.ts -> agentCall/output/output-types.ts: a feature imports another',
   'agentCall/agents/agent-tool.ts: takes the whole RunAgentCallProps below the door',
-  'agentCall/context/context-fitting.ts: takes the whole RunAgentCallProps below the door',
   'agentCall/events/observers.ts: takes the whole RunAgentCallProps below the door',
   'agentCall/fallback/model-fallback.ts -> agentCall/context/summarize.ts: a feature imports another',
   'agentCall/fallback/model-fallback.ts: takes the whole RunAgentCallProps below the door',

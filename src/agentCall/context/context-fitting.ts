@@ -1,12 +1,24 @@
 import { COMPRESSION_KEEP_SHARE } from '../../constants';
 import type { LLMClient } from '../../llm/client';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, UsageItem } from '../../llm/type';
-import { callHook } from '../../utils/call-hook';
+import type { Wire } from '../../llm/wires/wire';
+import { callHook, type HookErrorHandler } from '../../utils/call-hook';
 import { historyLimit, toolResponseBudget } from './context-budget';
 import { compressContext, type CompressedContext } from './compress-context';
 import { compressToolResponse } from './compress-tool-response';
 import type { SummaryTarget } from './summarize';
-import type { RunAgentCallProps } from '../type';
+import type { CompressContextEvent, CompressionOptions, ToolCompressEvent } from '../type';
+
+/** The slice of the run's options that fits its context: compression, the tool-response cap, their hooks, the wire. */
+export type ContextFittingOptions = {
+  readonly compression?: CompressionOptions;
+  readonly maxToolResponseTokens?: number;
+  readonly onAfterCompressContext?: (e: CompressContextEvent) => void;
+  readonly onToolCompress?: (e: ToolCompressEvent) => void;
+  readonly onHookError?: HookErrorHandler;
+  /** The run's own wire: where `compression.model` is asked. */
+  readonly wire?: Wire;
+};
 
 /**
  * Keeps what one run's model reads within its context window: the history is summarised before a request once
@@ -21,7 +33,7 @@ export class ContextFitting {
    *   the run's other usages are.
    */
   constructor(
-    private readonly props: RunAgentCallProps,
+    private readonly props: ContextFittingOptions,
     /** The run's own client: where `compression.model` is asked. */
     private readonly client: LLMClient,
     /** Where the run's requests go now: summaries follow the run down its `fallback` list. */

@@ -42,3 +42,6 @@ export class RunHold {
     this.onLost(error);
   }
 }
+
+/** Ends the loop when the run's hold was lost: its claim or a checkpoint was refused (a cancel or another worker has it). */
+export class RunMovedOnError extends Error {}

@@ -7,7 +7,8 @@ import { EventBuffer } from './event-buffer';
 import { ModelTape } from './model-tape';
 import { asError, errorSummary } from './error-summary';
 import type { CheckpointInput, RunStore, StoredError, StoredRun } from '../store/run-store';
-import { RunHold } from './run-hold';
+import { RunHold, RunMovedOnError } from './run-hold';
+import { TurnCheckpoint, type RunOutcome } from './turn-checkpoint';
 import { TurnRecorder } from './turn-recorder';
 import type { RunStatus, RunWorkerOptions } from '../types';
 
@@ -34,9 +35,6 @@ class RetryTurnError extends Error {
     super(`Retrying the turn: ${errorSummary(cause).message}`, { cause });
   }
 }
-
-/** Ends the loop when the run's checkpoint was refused: another worker or a cancel has the run now. */
-class RunMovedOnError extends Error {}
 
 export type ProcessorOptions = {
   /** Turns one job runs before it hands the run back to the queue. */
@@ -128,55 +126,20 @@ export class RunProcessor {
     const events = new EventBuffer(this.store, runId, this.options.eventFlushMs, hold);
     const recorder = new TurnRecorder(runId, this.store, journal, tape, events, (error) => controller.abort(error));
 
-    // What this job saved last: the run goes on from there if the job stops.
-    let saved = { seq: run.seq, state: run.state };
-    let turns = 0;
-    let handedOff = false;
-    const startedAt = Date.now();
-    // A run's decisions stay stored until the checkpoint after them, so a repeat applies them again.
-    let decisionsToCarry = run.decisions !== undefined;
-    const onCheckpoint = async (state: RunState): Promise<void> => {
-      // The loop also checkpoints as it stops (an answer, a failed request, a pause): the run's final write, after
-      // the loop, saves that state with its status in the same round trip.
-      // Only the loop's first checkpoint can be the one after the decisions.
-      const afterDecisions = decisionsToCarry;
-      decisionsToCarry = false;
-      if (!recorder.answered || state.pending.length) return;
-      if (afterDecisions) {
-        // The decided calls are answered: they ride the next turn's checkpoint, one write for both.
-        await recorder.carryOver();
-        return;
-      }
-      // Answered long ago in practice: the turn's tools waited for it.
-      if (!(await hold.confirmed())) throw new RunMovedOnError();
-      turns++;
-      // A turn of an agent under way (`children`, nothing pending) is saved but never handed off: the job's stop
-      // would reach the agent mid-call, and its parent would take the stop for the agent's answer.
-      const inAgent = state.children !== undefined && !state.pending.length;
-      const handOff =
-        !inAgent &&
-        (this.stopping || turns >= this.options.turnsPerJob || Date.now() - startedAt >= this.options.jobSliceMs);
-      const seq = saved.seq + 1;
-      const from = saved.seq;
-      await recorder.beforeCheckpoint();
-      // Sent once the event writes before it are answered: `saved` may have moved on by then.
-      const write = events.send((buffered) =>
-        this.store.checkpoint({
-          runId,
-          seq: from,
-          state,
-          status: 'running',
-          events: buffered,
-          ...(handOff ? { handOff } : {}),
-        }),
-      );
-      // Not awaited: the next model request goes out alongside it; the next turn's tools wait for its answer.
-      hold.extend(write.then((next) => next !== undefined && checkSeq(next, seq)));
-      saved = { seq, state };
-      tape.rebase(seq);
-      recorder.nextTurn();
-      handedOff = handOff;
-    };
+    const checkpoint = new TurnCheckpoint({
+      runId,
+      store: this.store,
+      events,
+      hold,
+      recorder,
+      tape,
+      claimed: { seq: run.seq, state: run.state },
+      // A run's decisions stay stored until the checkpoint after them, so a repeat applies them again.
+      withDecisions: run.decisions !== undefined,
+      turnsPerJob: this.options.turnsPerJob,
+      jobSliceMs: this.options.jobSliceMs,
+      stopping: () => this.stopping,
+    });
 
     const taped = tape.lend(client);
     const result = await runObservedLoop(
@@ -191,9 +154,9 @@ export class RunProcessor {
         client: taped.client,
         maxRunAgentTimes: maxTurns,
         abortSignal: controller.signal,
-        onCheckpoint,
+        onCheckpoint: checkpoint.write,
         // Checked right after each checkpoint: a job that handed its run off stops there.
-        isAborted: () => handedOff,
+        isAborted: () => checkpoint.handedOff,
       },
       [recorder.observer],
     ).finally(taped.release);
@@ -205,6 +168,7 @@ export class RunProcessor {
     });
     if (!held) movedOn = true;
     if (recorder.failure !== undefined && !movedOn) throw asError(recorder.failure);
+    const { saved, handedOff } = checkpoint;
     const cancelled =
       this.cancels.takeCancelled(runId) || (controller.signal.aborted && !handedOff && result.stopReason === 'aborted');
     if (movedOn || cancelled) {
@@ -224,11 +188,7 @@ export class RunProcessor {
     }
     this.cache.delete(runId);
     const outcome = this.outcome(result, saved.state, attempt);
-    await recorder.beforeCheckpoint();
-    const from = saved.seq;
-    const last = await events.send((buffered) =>
-      this.store.checkpoint({ runId, seq: from, events: buffered, ...outcome }),
-    );
+    const last = await checkpoint.finish(outcome);
     return last === undefined || !this.options.settles ? undefined : storedAs(run, last, outcome);
   }
 
@@ -277,11 +237,7 @@ export class RunProcessor {
   }
 
   /** The run's final write: how it waits or ends; throws for BullMQ to retry a retryable model error. */
-  private outcome(
-    result: RunAgentResponse,
-    saved: RunState,
-    attempt: number,
-  ): Omit<CheckpointInput, 'runId' | 'seq' | 'events'> {
+  private outcome(result: RunAgentResponse, saved: RunState, attempt: number): RunOutcome {
     // A failed model request adds nothing: its retry starts again from the messages before it.
     const next: RunState = result.stopReason === 'error' ? withoutFailedTurn(result.state, saved) : result.state;
     // A limit the run was given (`max_turns`, `budget`) ends it with what it gathered: completed, not failed.
@@ -329,7 +285,7 @@ function gatedJournal(journal: ToolJournal, hold: RunHold): ToolJournal {
  * may be class instances), and no empty `stopReason` or `text` (the store drops those fields). The state is the
  * loop's own snapshot, JSON already: the job is done with it.
  */
-function storedAs(run: StoredRun, seq: number, outcome: Omit<CheckpointInput, 'runId' | 'seq' | 'events'>): StoredRun {
+function storedAs(run: StoredRun, seq: number, outcome: RunOutcome): StoredRun {
   const { decisions: _, ...taken } = run;
   const stored: StoredRun = { ...taken, status: outcome.status, seq, state: outcome.state };
   if (outcome.stopReason) stored.stopReason = outcome.stopReason;
@@ -337,12 +293,6 @@ function storedAs(run: StoredRun, seq: number, outcome: Omit<CheckpointInput, 'r
   if (outcome.output !== undefined) stored.output = JSON.parse(JSON.stringify(outcome.output)) as unknown;
   if (outcome.error) stored.error = JSON.parse(JSON.stringify(outcome.error)) as StoredError;
   return stored;
-}
-
-/** A store's checkpoint answers the next sequence number, `input.seq + 1`: the job went on from that number. */
-function checkSeq(next: number, expected: number): true {
-  if (next !== expected) throw new Error(`The run store saved the checkpoint at ${next}, not ${expected}`);
-  return true;
 }
 
 function failed(
