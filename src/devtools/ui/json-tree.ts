@@ -20,7 +20,10 @@ function Node({ value, depth, open, name }: { value: unknown; depth: number; ope
   const brackets = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
   if (!entries.length) return html`<div class="json-leaf">${key}${brackets[0]}${brackets[1]}</div>`;
   return html`<details class="json-node" open=${depth < open} data-testid="json-node">
-    <summary>${key}${brackets[0]} <span class="json-count">${countText(entries.length, Array.isArray(value))}</span> ${brackets[1]}</summary>
+    <summary>
+      ${key}${brackets[0]}
+      <span class="json-count">${countText(entries.length, Array.isArray(value))}</span> ${brackets[1]}
+    </summary>
     <div class="json-children">
       ${entries.map(([k, v]) => html`<${Node} key=${k} value=${v} depth=${depth + 1} open=${open} name=${k} />`)}
     </div>
