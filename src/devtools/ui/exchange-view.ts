@@ -25,7 +25,7 @@ export function ExchangeView({ runId, index }: { runId: string; index: number })
   if (!exchange) return html`<p>Loading…</p>`;
   return html`<div class="exchange" data-testid="exchange">
     <${Section} id="system" label=${`System message (${exchange.system.length})`} value=${exchange.system} open=${3} />
-    <${Section} id="tools" label=${`Tool schemas sent (${exchange.tools.length})`} value=${exchange.tools} open=${1} />
+    <${Section} id="tools" label=${`Tool schemas sent (${exchange.tools.length})`} value=${exchange.tools} open=${2} />
     <${Section} id="body" label="Request body, as sent" value=${exchange.body} open=${1} />
     <${Section} id="response" label="Response, as assembled from the stream" value=${exchange.response} open=${2} />
   </div>`;

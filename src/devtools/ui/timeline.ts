@@ -47,8 +47,7 @@ function Request({ runId, item, isAnswer }: { runId: string; item: RequestItem; 
       <strong>Request</strong> ${requestFacts(item)}${item.live && html` · <span class="live">streaming…</span>`}
       ${
         item.hasExchange &&
-        html` ·
-          <button class="link" data-testid="show-exchange" onClick=${() => setShown(!shown)}>
+        html`${' · '}<button class="link" data-testid="show-exchange" onClick=${() => setShown(!shown)}>
             ${shown ? 'Hide request and response' : 'Request and response'}
           </button>`
       }
