@@ -77,7 +77,9 @@ export class ModelRequests {
     if (events.has('requestStart'))
       events.emit(
         'requestStart',
-        this.provider === undefined ? { model: this.model, body } : { model: this.model, provider: this.provider, body },
+        this.provider === undefined
+          ? { model: this.model, body }
+          : { model: this.model, provider: this.provider, body },
       );
     if (!events.scoped) return this.request(body, callIds);
     return events.within(REQUEST_SCOPE, () => this.request(body, callIds));
