@@ -32,6 +32,9 @@ type LiveTool = Omit<ToolItem, 'arguments' | 'response' | 'modelResponse'> & {
 };
 type LiveItem = LiveRequest | LiveTool | StatusItem;
 
+/** Request bodies a run keeps (the newest): each holds the history as it was then. */
+export const KEPT_BODIES = 100;
+
 /** Cut `text` to `max` characters for the page, keeping its whole length. */
 export function shown(text: string, max: number): ShownText {
   return { text: text.length > max ? text.slice(0, max) : text, length: text.length };
@@ -67,6 +70,8 @@ export class RunModel {
   private readonly tools = new Map<string, LiveTool>();
   private open?: LiveRequest;
   private toolCount = 0;
+  /** The requests whose body is kept, oldest first. */
+  private readonly withBodies: LiveRequest[] = [];
 
   constructor(
     readonly runId: string,
@@ -80,9 +85,13 @@ export class RunModel {
    * A model request is sent with `body`. Its messages are copied (the run's history grows on after it), the message
    * objects are not: the history shares them, so a long run keeps one pointer a message a request.
    */
-  startRequest(body: { messages: readonly unknown[] } & object, at = Date.now()): void {
+  startRequest(body: { readonly [key: string]: unknown; messages: readonly unknown[] }, at = Date.now()): void {
     this.open = undefined;
-    this.request(at).sent = { ...body, messages: [...body.messages] };
+    const request = this.request(at);
+    request.sent = { ...body, messages: [...body.messages] };
+    // Each copy is as long as the history: only the newest bodies are kept, so a long run holds a bounded number.
+    this.withBodies.push(request);
+    if (this.withBodies.length > KEPT_BODIES) delete this.withBodies.shift()!.sent;
   }
 
   /** A streamed answer delta. */

@@ -3,6 +3,7 @@ import { runAgentLoop } from '../../src';
 import { createRunRecorder, startDevtools } from '../../src/devtools';
 import type { Devtools, RequestExchange, RunPage, RunRecorder } from '../../src/devtools';
 import { cappedJson } from '../../src/devtools/capped-json';
+import { KEPT_BODIES, RunModel } from '../../src/devtools/run-model';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { fakeTool, user } from '../helpers/tools';
 import { apiUrl, rawRequest } from './helpers';
@@ -148,5 +149,29 @@ describe('cappedJson', () => {
       ),
       { seed: 47, numRuns: 300 },
     );
+  });
+});
+
+describe('the bodies a long run keeps', () => {
+  it('keeps the newest KEPT_BODIES request bodies, so a run holds a bounded number of history copies', () => {
+    const run = new RunModel('long');
+    const history: unknown[] = [];
+    for (let i = 0; i < KEPT_BODIES + 5; i++) {
+      history.push(user(`turn ${i}`));
+      run.startRequest({ model: 'gpt-test', messages: history });
+      run.addText(`answer ${i}`);
+      run.endRequest({ ms: 1 });
+    }
+    expect(run.exchange(0)).toBeUndefined();
+    expect(run.exchange(4)).toBeUndefined();
+    expect((run.exchange(5)?.body as { messages: unknown[] }).messages).toHaveLength(6);
+    const last = run.exchange(KEPT_BODIES + 4)!;
+    expect((last.body as { messages: unknown[] }).messages).toHaveLength(KEPT_BODIES + 5);
+    expect(last.response).toMatchObject({ message: { content: `answer ${KEPT_BODIES + 4}` } });
+    const page = run.page({ offset: 0, limit: 10, maxChars: 100 }, { canDecide: false, canCancel: false });
+    expect(page.items.map((item) => item.kind === 'request' && item.hasExchange)).toEqual([
+      ...Array(5).fill(false),
+      ...Array(5).fill(true),
+    ]);
   });
 });
