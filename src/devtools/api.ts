@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Decision } from '../index';
 import { getErrText } from '../index';
+import { cappedJson } from './capped-json';
 import { exportFileName, exportRunAsTest } from './export-test';
 import { send } from './respond';
 import type { ModelPrice } from './source';
@@ -10,6 +11,8 @@ import type { DevtoolsOptions } from './options';
 export const PAGE_TEXT_CHARS = 4000;
 /** Timeline entries per page, at most. */
 export const MAX_PAGE_ITEMS = 200;
+/** How much of a request and its response the page gets: each string cut as a timeline text is, and a bound in all. */
+const EXCHANGE_CAP = { maxString: PAGE_TEXT_CHARS, maxNodes: 20_000, maxDepth: 32 };
 /** Bytes of a decision or cancel request. */
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -35,7 +38,7 @@ export async function handleApi(
       return failed(error);
     }
   }
-  const match = /^\/api\/runs\/([^/]+)(?:\/(text|export|decide|cancel))?$/.exec(url.pathname);
+  const match = /^\/api\/runs\/([^/]+)(?:\/(text|exchange|export|decide|cancel))?$/.exec(url.pathname);
   if (!match) return json(404, { error: 'Not found' });
   let runId: string;
   try {
@@ -58,6 +61,12 @@ export async function handleApi(
       const text = await source.fullText(runId, intParam(url, 'index', -1), url.searchParams.get('field') ?? '');
       if (text === undefined) return json(404, { error: 'No such text' });
       return send(res, 200, 'text/plain; charset=utf-8', text);
+    }
+    if (req.method === 'GET' && action === 'exchange') {
+      if (!source.exchange) return json(404, { error: 'This source does not record request bodies' });
+      const exchange = await source.exchange(runId, intParam(url, 'index', -1));
+      if (!exchange) return json(404, { error: 'No request body recorded for this entry' });
+      return json(200, cappedJson(exchange, EXCHANGE_CAP));
     }
     if (req.method === 'GET' && action === 'export') {
       const run = await source.recorded(runId);

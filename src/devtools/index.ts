@@ -13,6 +13,7 @@ export type { RecordedLimits, RecordedRun, RecordedTurn, RunSource } from './sou
 export type {
   DevtoolsRunStatus,
   PendingView,
+  RequestExchange,
   RequestItem,
   RunPage,
   RunSummary,

@@ -4,6 +4,7 @@ import type { ModelPrice, RecordedLimits, RecordedRun } from './source';
 import type {
   DevtoolsRunStatus,
   PendingView,
+  RequestExchange,
   RequestItem,
   RunPage,
   RunSummary,
@@ -14,10 +15,13 @@ import type {
 } from './types';
 
 /** A request while it is recorded: texts as growing strings. */
-type LiveRequest = Omit<RequestItem, 'text' | 'reasoning' | 'live'> & {
+type LiveRequest = Omit<RequestItem, 'text' | 'reasoning' | 'live' | 'hasExchange'> & {
   text: string;
   reasoning: string;
   toolCallIds: string[];
+  /** The body as the run sent it (the in-process recorder only). */
+  sent?: { [key: string]: unknown; messages: unknown[] };
+  requestId?: string;
 };
 /** A tool call while it is recorded. */
 type LiveTool = Omit<ToolItem, 'arguments' | 'response' | 'modelResponse'> & {
@@ -27,6 +31,9 @@ type LiveTool = Omit<ToolItem, 'arguments' | 'response' | 'modelResponse'> & {
   modelResponse?: string;
 };
 type LiveItem = LiveRequest | LiveTool | StatusItem;
+
+/** Request bodies a run keeps (the newest): each holds the history as it was then. */
+export const KEPT_BODIES = 100;
 
 /** Cut `text` to `max` characters for the page, keeping its whole length. */
 export function shown(text: string, max: number): ShownText {
@@ -63,6 +70,8 @@ export class RunModel {
   private readonly tools = new Map<string, LiveTool>();
   private open?: LiveRequest;
   private toolCount = 0;
+  /** The requests whose body is kept, oldest first. */
+  private readonly withBodies: LiveRequest[] = [];
 
   constructor(
     readonly runId: string,
@@ -70,6 +79,19 @@ export class RunModel {
   ) {
     this.startedAt = at;
     this.updatedAt = at;
+  }
+
+  /**
+   * A model request is sent with `body`. Its messages are copied (the run's history grows on after it), the message
+   * objects are not: the history shares them, so a long run keeps one pointer a message a request.
+   */
+  startRequest(body: { readonly [key: string]: unknown; messages: readonly unknown[] }, at = Date.now()): void {
+    this.open = undefined;
+    const request = this.request(at);
+    request.sent = { ...body, messages: [...body.messages] };
+    // Each copy is as long as the history: only the newest bodies are kept, so a long run holds a bounded number.
+    this.withBodies.push(request);
+    if (this.withBodies.length > KEPT_BODIES) delete this.withBodies.shift()!.sent;
   }
 
   /** A streamed answer delta. */
@@ -107,7 +129,14 @@ export class RunModel {
 
   /** A main model request ended. */
   endRequest(
-    e: { model?: string; ms?: number; firstChunkMs?: number; inputTokens?: number; outputTokens?: number },
+    e: {
+      model?: string;
+      ms?: number;
+      firstChunkMs?: number;
+      inputTokens?: number;
+      outputTokens?: number;
+      requestId?: string;
+    },
     at = Date.now(),
   ): void {
     const request = this.request(at);
@@ -120,6 +149,7 @@ export class RunModel {
     if (e.firstChunkMs !== undefined) request.firstChunkMs = e.firstChunkMs;
     if (e.inputTokens !== undefined) request.inputTokens = e.inputTokens;
     if (e.outputTokens !== undefined) request.outputTokens = e.outputTokens;
+    if (e.requestId !== undefined) request.requestId = e.requestId;
     this.touch(at);
   }
 
@@ -272,6 +302,40 @@ export class RunModel {
     return typeof value === 'string' ? value : undefined;
   }
 
+  /**
+   * Request `index` as sent and its response as the run assembled it from the stream; `undefined` when the entry is
+   * no request, or the source did not see its body.
+   */
+  exchange(index: number): RequestExchange | undefined {
+    const item = this.items[index];
+    if (item?.kind !== 'request' || !item.sent) return undefined;
+    const tools = Array.isArray(item.sent.tools) ? item.sent.tools : [];
+    const system = item.sent.messages.filter((m) => {
+      const role = (m as { role?: unknown } | null)?.role;
+      return role === 'system' || role === 'developer';
+    });
+    const calls = item.toolCallIds.map((id) => {
+      const tool = this.tools.get(id);
+      return { id, type: 'function', function: { name: tool?.name ?? '', arguments: tool?.arguments ?? '' } };
+    });
+    const response = {
+      ...(item.requestId !== undefined && { id: item.requestId }),
+      ...(item.model !== undefined && { model: item.model }),
+      ...(item.finishReason !== undefined && { finish_reason: item.finishReason }),
+      ...(item.inputTokens !== undefined && {
+        usage: { input_tokens: item.inputTokens, output_tokens: item.outputTokens ?? 0 },
+      }),
+      message: {
+        role: 'assistant',
+        content: item.text,
+        ...(item.reasoning && { reasoning: item.reasoning }),
+        ...(calls.length && { tool_calls: calls }),
+      },
+      ...(item.error !== undefined && { error: item.error }),
+    };
+    return { system, tools, body: item.sent, response };
+  }
+
   /** The run as the test export reads it. */
   recorded(): RecordedRun {
     const results: RecordedRun['results'] = {};
@@ -339,9 +403,10 @@ export class RunModel {
 function view(item: LiveItem, max: number, open: LiveRequest | undefined): TimelineItem {
   if (item.kind === 'status') return item;
   if (item.kind === 'request') {
-    const { toolCallIds: _ids, text, reasoning, model, ...rest } = item;
+    const { toolCallIds: _ids, text, reasoning, model, sent, requestId: _id, ...rest } = item;
     return {
       ...rest,
+      hasExchange: sent !== undefined,
       ...(model !== undefined ? { model: nameText(model) } : {}),
       live: item === open,
       text: shown(text, max),

@@ -1,5 +1,5 @@
 import type { Decision, RunAgentCallProps } from '../index';
-import type { RunPage, RunSummary } from './types';
+import type { RequestExchange, RunPage, RunSummary } from './types';
 
 /** What the export needs of one model request: the reply the model gave. */
 export type RecordedTurn = {
@@ -47,6 +47,11 @@ export interface RunSource {
   page(runId: string, options: { offset: number; limit: number; maxChars: number }): Promise<RunPage | undefined>;
   /** One whole text of a timeline entry (`field` of entry `index`); `undefined` when there is none. */
   fullText(runId: string, index: number, field: string): Promise<string | undefined>;
+  /**
+   * Request `index` of a run as sent, and its response; `undefined` when the source did not see it. Only the
+   * in-process recorder sees request bodies: a queue's run stream does not carry them.
+   */
+  exchange?(runId: string, index: number): Promise<RequestExchange | undefined>;
   /** The run as the test export reads it. */
   recorded(runId: string): Promise<RecordedRun | undefined>;
   /** Be told when a run changed (`runId`) or the runs did (`undefined`); returns the unsubscribe. */

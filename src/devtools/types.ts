@@ -43,6 +43,20 @@ export type RequestItem = {
   text: ShownText;
   reasoning: ShownText;
   error?: string;
+  /** Whether the source saw the request's body: the page can then show the request and response. */
+  hasExchange: boolean;
+};
+
+/**
+ * One model request as sent and its response: the system (and developer) messages, the tool schemas, the whole
+ * body, and the response as the run assembled it from the stream. What a model or a tool wrote is in it, so the page
+ * shows it only as text.
+ */
+export type RequestExchange = {
+  system: unknown[];
+  tools: unknown[];
+  body: unknown;
+  response: unknown;
 };
 
 /** One tool call of a run. */

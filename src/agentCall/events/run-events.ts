@@ -1,4 +1,4 @@
-import type { ToolParamEvent } from '../../llm/response/response-types';
+import type { LLMRequestBody, ToolParamEvent } from '../../llm/response/response-types';
 import type { ChatCompletionMessageToolCall, UsageItem } from '../../llm/type';
 import type { PendingCall, RunState } from '../state/run-state';
 import type { AfterToolCallEvent, RequestEndEvent, RunAgentResponse, ToolProgressEvent } from '../type';
@@ -14,7 +14,12 @@ export type RunEventMap = {
    * A main model request is about to be sent; `provider` when it goes to another endpoint than the run's client (a
    * fallback entry's own client).
    */
-  requestStart: { model: string; provider?: string };
+  requestStart: {
+    model: string;
+    provider?: string;
+    /** The request's body as the run sends it (before the wire translates it): what the devtools page shows. */
+    body?: LLMRequestBody;
+  };
   /** A main model request ended, whatever its outcome (its first chunk's time included). */
   requestEnd: RequestEndEvent;
   /** An answer delta of the request in flight. */

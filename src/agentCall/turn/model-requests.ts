@@ -1,6 +1,7 @@
 import type { LLMClient } from '../../llm/client';
 import { createLLMResponse, type LLMResponse } from '../../llm/request';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from '../../llm/type';
+import type { LLMRequestBody } from '../../llm/response/response-types';
 import type { RunEvents } from '../events/observers';
 import type { ToolSearch } from '../tool-search/tool-search';
 import { instructionsOf, withInstructions, withOutputFormat } from '../output/output-request';
@@ -72,20 +73,30 @@ export class ModelRequests {
   send(messages: ChatCompletionMessageParam[], callIds: Set<string>, forceAnswer: boolean): Promise<LLMResponse> {
     const events = this.events;
     if (this.toolSearch) this.schemas = this.toolSearch.schemas();
+    const body = this.bodyFor(messages, forceAnswer);
     if (events.has('requestStart'))
       events.emit(
         'requestStart',
-        this.provider === undefined ? { model: this.model } : { model: this.model, provider: this.provider },
+        this.provider === undefined
+          ? { model: this.model, body }
+          : { model: this.model, provider: this.provider, body },
       );
-    if (!events.scoped) return this.request(messages, callIds, forceAnswer);
-    return events.within(REQUEST_SCOPE, () => this.request(messages, callIds, forceAnswer));
+    if (!events.scoped) return this.request(body, callIds);
+    return events.within(REQUEST_SCOPE, () => this.request(body, callIds));
   }
 
-  private request(
-    messages: ChatCompletionMessageParam[],
-    callIds: Set<string>,
-    forceAnswer: boolean,
-  ): Promise<LLMResponse> {
+  /** The body of one turn's request, as it is sent (before the wire translates it). */
+  private bodyFor(messages: ChatCompletionMessageParam[], forceAnswer: boolean): LLMRequestBody {
+    return {
+      ...this.body,
+      messages: this.instructions === undefined ? messages : withInstructions(messages, this.instructions),
+      ...(this.schemas
+        ? { tools: this.schemas, tool_choice: forceAnswer ? 'none' : (this.body.tool_choice ?? 'auto') }
+        : {}),
+    };
+  }
+
+  private request(body: LLMRequestBody, callIds: Set<string>): Promise<LLMResponse> {
     const props = this.props;
     return createLLMResponse({
       client: this.client,
@@ -99,13 +110,7 @@ export class ModelRequests {
       ...this.hooks,
       onHookError: props.onHookError,
       callIds,
-      body: {
-        ...this.body,
-        messages: this.instructions === undefined ? messages : withInstructions(messages, this.instructions),
-        ...(this.schemas
-          ? { tools: this.schemas, tool_choice: forceAnswer ? 'none' : (this.body.tool_choice ?? 'auto') }
-          : {}),
-      },
+      body,
     });
   }
 }

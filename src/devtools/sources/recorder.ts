@@ -117,6 +117,9 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
     // costs the timeline nothing.
     const observer: RunObserver = {
       name: 'devtools',
+      requestStart: (e) => {
+        if (e.body) current().startRequest(e.body);
+      },
       text: (e) => {
         current().addText(e.text);
         changed();
@@ -141,6 +144,7 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
           ...(e.firstChunkMs !== undefined ? { firstChunkMs: e.firstChunkMs } : {}),
           inputTokens: e.usage.inputTokens,
           outputTokens: e.usage.outputTokens,
+          requestId: e.requestId,
         });
         run.finishRequest({
           ...(e.finishReason ? { finishReason: e.finishReason } : {}),
@@ -233,6 +237,7 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
       return out;
     },
     fullText: async (runId, index, field) => runs.get(runId)?.fullText(index, field),
+    exchange: async (runId, index) => runs.get(runId)?.exchange(index),
     recorded: async (runId) => runs.get(runId)?.recorded(),
     subscribe: (listener) => {
       listeners.add(listener);

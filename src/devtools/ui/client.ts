@@ -1,4 +1,4 @@
-import type { RunPage, RunSummary } from '../types';
+import type { RequestExchange, RunPage, RunSummary } from '../types';
 
 // Every request rides on the page's cookie (set when the link was opened): no address the page uses holds the token.
 
@@ -24,6 +24,11 @@ export async function fetchText(runId: string, index: number, field: string): Pr
   const res = await fetch(`/api/runs/${encodeURIComponent(runId)}/text?index=${index}&field=${field}`);
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   return res.text();
+}
+
+/** Request `index` of a run as sent, and its response. */
+export function fetchExchange(runId: string, index: number): Promise<RequestExchange> {
+  return getJson(`/api/runs/${encodeURIComponent(runId)}/exchange?index=${index}`);
 }
 
 /** POST an action of a run. */

@@ -1,4 +1,6 @@
+import { useState } from 'preact/hooks';
 import type { DevtoolsRunStatus, RequestItem, StatusItem, TimelineItem, ToolItem } from '../types';
+import { ExchangeView } from './exchange-view';
 import { clock, ms, tokens } from './format';
 import { html } from './html';
 import { LongText } from './long-text';
@@ -39,10 +41,18 @@ export function Timeline(props: {
 }
 
 function Request({ runId, item, isAnswer }: { runId: string; item: RequestItem; isAnswer: boolean }) {
+  const [shown, setShown] = useState(false);
   return html`<li class="item request" data-testid="request">
     <div class="head">
       <strong>Request</strong> ${requestFacts(item)}${item.live && html` · <span class="live">streaming…</span>`}
+      ${
+        item.hasExchange &&
+        html`${' · '}<button class="link" data-testid="show-exchange" onClick=${() => setShown(!shown)}>
+            ${shown ? 'Hide request and response' : 'Request and response'}
+          </button>`
+      }
     </div>
+    ${shown && html`<${ExchangeView} runId=${runId} index=${item.index} />`}
     ${
       item.reasoning.length > 0 &&
       html`<${LongText}
