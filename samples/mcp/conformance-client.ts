@@ -25,7 +25,9 @@ async function followRedirect(url: URL): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const url = new URL(process.argv[2]);
+  const target = process.argv[2];
+  if (!target) throw new Error('usage: conformance-client <server url>');
+  const url = new URL(target);
   const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as ScenarioContext;
   const redirect = 'http://localhost:3000/callback';
   const auth = new InMemoryOAuthProvider(

@@ -29,15 +29,17 @@ export class InMemoryOAuthProvider implements OAuthClientProvider {
     private readonly authorize: (url: URL) => Promise<string>,
     options: { preRegistered?: OAuthClientInformationMixed; clientMetadataUrl?: string } = {},
   ) {
-    this.client = options.preRegistered;
-    this.clientMetadataUrl = options.clientMetadataUrl;
+    if (options.preRegistered) this.client = options.preRegistered;
+    if (options.clientMetadataUrl !== undefined) this.clientMetadataUrl = options.clientMetadataUrl;
   }
 
   /** Where the client's metadata document is published, used as its id by servers that support that. */
   readonly clientMetadataUrl?: string;
 
   get redirectUrl(): string {
-    return this.metadata.redirect_uris[0];
+    const [first] = this.metadata.redirect_uris;
+    if (first === undefined) throw new Error('the client metadata names no redirect URI');
+    return first;
   }
 
   get clientMetadata(): OAuthClientMetadata {
@@ -119,7 +121,7 @@ export async function connectClient({ url, auth, elicit }: ConnectOptions): Prom
   const finishLogin = async (): Promise<boolean> => {
     const code = auth?.code;
     if (!code) return false;
-    auth.code = undefined;
+    delete auth.code;
     await transport.finishAuth(await code);
     return true;
   };
