@@ -51,8 +51,8 @@ describe('the wires read what a model endpoint sends in linear time', () => {
       return calls.finish();
     };
     expect(read(stream(3)).map((call) => call.function.arguments)).toEqual(['{}', '{}', '{}']);
-    const small = stream(3_000);
-    const large = stream(30_000);
+    const small = stream(1_000);
+    const large = stream(10_000);
     // A scan per delta reads about 90x every time.
     expect(
       costRatio(
