@@ -110,10 +110,10 @@ export type ParamOptions = {
  * Where completions for one argument come from: fixed values (filtered by the typed prefix), or a function of the
  * typed value and the arguments already given.
  */
-export type ArgumentCompleter = NonNullable<PromptOptions['complete']>[string];
+export type ArgumentCompleter = NonNullable<ListedEntryOptions['complete']>[string];
 
-/** Options of `@Resource`: a fixed `uri`, or a `uriTemplate` (RFC 6570) whose variables the method receives. */
-export type ResourceOptions = {
+/** What `@Resource` and `@Prompt` share: how hosts show the entry, and where its arguments' completions come from. */
+export type ListedEntryOptions = {
   /** A name for people (`title`). */
   title?: string;
   /** What it holds or does; hosts show it. */
@@ -129,6 +129,10 @@ export type ResourceOptions = {
         ) => readonly string[] | Promise<readonly string[]>)
     >
   >;
+};
+
+/** Options of `@Resource`: a fixed `uri`, or a `uriTemplate` (RFC 6570) whose variables the method receives. */
+export type ResourceOptions = ListedEntryOptions & {
   /** The resource's name; defaults to the method name. */
   name?: string;
   /** The media type of what the method returns (`text/plain` when it returns a string and none is given). */
@@ -136,22 +140,7 @@ export type ResourceOptions = {
 } & ({ uri: string; uriTemplate?: never } | { uriTemplate: string; uri?: never });
 
 /** Options of `@Prompt`. */
-export type PromptOptions = {
-  /** A name for people (`title`). */
-  title?: string;
-  /** What it holds or does; hosts show it. */
-  description?: string;
-  /** Completions per argument (prompt argument or template variable), beside those from a DTO field's `enum`. */
-  complete?: Readonly<
-    Record<
-      string,
-      | readonly string[]
-      | ((
-          value: string,
-          context: { arguments: Readonly<Record<string, string>> },
-        ) => readonly string[] | Promise<readonly string[]>)
-    >
-  >;
+export type PromptOptions = ListedEntryOptions & {
   /** The prompt's name; defaults to the method name. */
   name?: string;
   /** The DTO the prompt's arguments are validated against; the method receives the validated instance. */

@@ -26,6 +26,29 @@ function parseSse(body: string): AgentEvent[] {
     .map((data) => JSON.parse(data) as AgentEvent);
 }
 
+/** `app` listening on a free loopback port, and its URL. */
+async function listen(app: INestApplication): Promise<{ app: INestApplication; url: string }> {
+  await app.listen(0, '127.0.0.1');
+  return { app, url: (await app.getUrl()).replace('[::1]', '127.0.0.1') };
+}
+
+/** The sample app on `server`'s scripted model (with `extra` providers), listening on a free loopback port. */
+async function startSampleApp(
+  server: ScriptedServer,
+  extra: Provider[] = [],
+): Promise<{ app: INestApplication; url: string }> {
+  const moduleRef = await Test.createTestingModule({
+    imports: [
+      AppModule.register([
+        { provide: OPENAI, useValue: server.client() },
+        { provide: MODEL_NAME, useValue: 'nest-model' },
+        ...extra,
+      ]),
+    ],
+  }).compile();
+  return listen(moduleRef.createNestApplication({ logger: false }));
+}
+
 describe('samples/nestjs-app: the SSE endpoint over real HTTP', () => {
   let server: ScriptedServer;
   let app: INestApplication;
@@ -33,17 +56,7 @@ describe('samples/nestjs-app: the SSE endpoint over real HTTP', () => {
 
   beforeEach(async () => {
     server = await startScriptedServer();
-    const moduleRef = await Test.createTestingModule({
-      imports: [
-        AppModule.register([
-          { provide: OPENAI, useValue: server.client() },
-          { provide: MODEL_NAME, useValue: 'nest-model' },
-        ]),
-      ],
-    }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
-    await app.listen(0, '127.0.0.1');
-    url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+    ({ app, url } = await startSampleApp(server));
   });
   afterEach(async () => {
     await app.close();
@@ -202,17 +215,7 @@ describe('samples/nestjs-app: the master agent (support) and its sub-agents, an 
 
   beforeEach(async () => {
     server = await startScriptedServer();
-    const moduleRef = await Test.createTestingModule({
-      imports: [
-        AppModule.register([
-          { provide: OPENAI, useValue: server.client() },
-          { provide: MODEL_NAME, useValue: 'nest-model' },
-        ]),
-      ],
-    }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
-    await app.listen(0, '127.0.0.1');
-    url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+    ({ app, url } = await startSampleApp(server));
   });
   afterEach(async () => {
     await app.close();
@@ -349,18 +352,7 @@ describe('samples/nestjs-app: GET /agent/report, a typed answer under a budget',
 
   /** The sample app on the scripted server, with `extra` providers (a budget of its own). */
   async function start(extra: Provider[] = []): Promise<void> {
-    const moduleRef = await Test.createTestingModule({
-      imports: [
-        AppModule.register([
-          { provide: OPENAI, useValue: server.client() },
-          { provide: MODEL_NAME, useValue: 'nest-model' },
-          ...extra,
-        ]),
-      ],
-    }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
-    await app.listen(0, '127.0.0.1');
-    url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+    ({ app, url } = await startSampleApp(server, extra));
   }
   const report = (city: string) => fetch(`${url}/agent/report?city=${encodeURIComponent(city)}`);
   const lookUp = { toolCalls: [{ name: 'get_weather', arguments: { city: 'Rome' } }] };
@@ -476,9 +468,7 @@ describe('samples/nestjs-app without a key (npm run demo:nest): the embedded scr
   let url: string;
 
   beforeEach(async () => {
-    app = await createApp({ keyless: true, logger: false });
-    await app.listen(0, '127.0.0.1');
-    url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+    ({ app, url } = await listen(await createApp({ keyless: true, logger: false })));
   });
   afterEach(async () => {
     await app.close();
@@ -541,25 +531,16 @@ describe('samples/nestjs-app without a key (npm run demo:nest): the embedded scr
 describe('samples/nestjs-app: the WIRE provider', () => {
   it.each(['responses', 'chat'] as const)("runs the agent on wire '%s' when WIRE says so", async (wire) => {
     const server = await startScriptedServer({ turns: [{ text: 'Hello.' }] });
-    const moduleRef = await Test.createTestingModule({
-      imports: [
-        AppModule.register([
-          { provide: OPENAI, useValue: server.client() },
-          { provide: MODEL_NAME, useValue: 'nest-model' },
-          { provide: WIRE, useValue: { wire } },
-        ]),
-      ],
-    }).compile();
-    const app = moduleRef.createNestApplication({ logger: false });
+    let app: INestApplication | undefined;
     try {
-      await app.listen(0, '127.0.0.1');
-      const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+      let url: string;
+      ({ app, url } = await startSampleApp(server, [{ provide: WIRE, useValue: { wire } }]));
       const events = parseSse(await (await fetch(`${url}/agent/stream?prompt=hi`)).text());
       expect(events.at(-1)).toMatchObject({ type: 'done', stopReason: 'completed' });
       expect(server.requests.map((r) => r.wire)).toEqual([wire]);
       expect(server.requests[0].body.messages.at(-1)).toEqual({ role: 'user', content: 'hi' });
     } finally {
-      await app.close();
+      await app?.close();
       await server.close();
     }
   });
