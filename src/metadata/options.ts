@@ -110,10 +110,10 @@ export type ParamOptions = {
  * Where completions for one argument come from: fixed values (filtered by the typed prefix), or a function of the
  * typed value and the arguments already given.
  */
-export type ArgumentCompleter = NonNullable<ListedEntryOptions['complete']>[string];
+export type ArgumentCompleter = NonNullable<ResourceOptions['complete']>[string];
 
-/** What `@Resource` and `@Prompt` share: how hosts show the entry, and where its arguments' completions come from. */
-export type ListedEntryOptions = {
+/** Options of `@Resource`: a fixed `uri`, or a `uriTemplate` (RFC 6570) whose variables the method receives. */
+export type ResourceOptions = {
   /** A name for people (`title`). */
   title?: string;
   /** What it holds or does; hosts show it. */
@@ -129,18 +129,14 @@ export type ListedEntryOptions = {
         ) => readonly string[] | Promise<readonly string[]>)
     >
   >;
-};
-
-/** Options of `@Resource`: a fixed `uri`, or a `uriTemplate` (RFC 6570) whose variables the method receives. */
-export type ResourceOptions = ListedEntryOptions & {
   /** The resource's name; defaults to the method name. */
   name?: string;
   /** The media type of what the method returns (`text/plain` when it returns a string and none is given). */
   mimeType?: string;
 } & ({ uri: string; uriTemplate?: never } | { uriTemplate: string; uri?: never });
 
-/** Options of `@Prompt`. */
-export type PromptOptions = ListedEntryOptions & {
+/** Options of `@Prompt`: a title, description and completions as for `@Resource`. */
+export type PromptOptions = Pick<ResourceOptions, 'title' | 'description' | 'complete'> & {
   /** The prompt's name; defaults to the method name. */
   name?: string;
   /** The DTO the prompt's arguments are validated against; the method receives the validated instance. */
