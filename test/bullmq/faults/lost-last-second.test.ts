@@ -105,7 +105,7 @@ describe('Redis loses its last second of writes (a machine crash under appendfsy
   it('ends the run once from the surviving checkpoint; a call whose result survived never runs again', async () => {
     const unhandled = jest.spyOn(console, 'error');
     const keys: Record<string, string[]> = { a: [], b: [], c: [] };
-    const record = (ctx: ToolExecuteContext) => keys[ctx.call.id].push(ctx.idempotencyKey ?? "none");
+    const record = (ctx: ToolExecuteContext) => keys[ctx.call.id].push(ctx.idempotencyKey ?? 'none');
     const inFlight = deferred();
     const back = deferred();
     let snapshotTaken = false;
