@@ -7,7 +7,7 @@
  * too. Each block length is tried several times: where in the lock's renewal cycle the block starts decides it.
  * Budget (DESIGN §24): recovery at most 10 s; the shortest block that runs a call twice is documented beside it.
  *
- * npx tsc -p tsconfig.bench.json && node .bench/bench/queued-recovery.js
+ * npx tsc -p tsconfig.bench.json && node .bench/bench/queued-recovery.js   (BLOCKS= for the recovery alone)
  */
 import OpenAI from 'openai';
 import { AgentRuns } from '../src/bullmq';
@@ -17,8 +17,8 @@ import { lookupSchema } from './lib/lookup-tool';
 import { startRedisServer } from './lib/redis-server';
 
 const CRASHES = Number(process.env.CRASHES ?? 5);
-/** Block lengths tried, in ms, and how many times each. */
-const BLOCKS = (process.env.BLOCKS ?? '3000,3500,4000,4500,5000,5500,6000').split(',').map(Number);
+/** Block lengths tried, in ms, and how many times each; `BLOCKS=` (empty) times the recovery alone. */
+const BLOCKS = (process.env.BLOCKS ?? '3000,3500,4000,4500,5000,5500,6000').split(',').filter(Boolean).map(Number);
 const TRIES = Number(process.env.TRIES ?? 3);
 
 type Connection = { host: string; port: number };

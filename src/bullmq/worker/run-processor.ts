@@ -175,6 +175,7 @@ export class RunProcessor {
       // Another worker has the run, or the cancel already ended it and announced it.
       events.discard();
       this.cache.delete(runId);
+      if (movedOn) await this.assertStoreKept(runId, run.jobSeq, checkpoint.saved.seq);
       return undefined;
     }
     if (handedOff && result.stopReason === 'aborted') {
@@ -189,6 +190,7 @@ export class RunProcessor {
     this.cache.delete(runId);
     const outcome = this.outcome(result, saved.state, attempt);
     const last = await checkpoint.finish(outcome);
+    if (last === undefined) await this.assertStoreKept(runId, run.jobSeq, checkpoint.saved.seq);
     return last === undefined || !this.options.settles ? undefined : storedAs(run, last, outcome);
   }
 
@@ -234,6 +236,19 @@ export class RunProcessor {
   private async repairHandOff(runId: string, jobSeq: number): Promise<void> {
     const { run } = await this.store.read(runId);
     if (run?.status === 'running' && run.jobSeq > jobSeq) await this.options.addTurn({ runId, seq: run.jobSeq });
+  }
+
+  /**
+   * A refused write means another job or a cancel has the run, unless the store went back in time: the run still this
+   * job's, but behind the sequence number the job saved (or not even claimed), because the store lost writes it had
+   * answered (a Redis machine crash loses up to its last second under `appendfsync everysec`). Then the job fails,
+   * and BullMQ's retry claims the run at the checkpoint that survived; returning would strand it, with no job left.
+   */
+  private async assertStoreKept(runId: string, jobSeq: number, savedSeq: number): Promise<void> {
+    const { run } = await this.store.read(runId);
+    if (run?.jobSeq !== jobSeq) return;
+    if (run.status === 'queued' || (run.status === 'running' && run.seq < savedSeq))
+      throw new Error(`The run store lost writes of run ${runId} (at ${run.seq}, saved ${savedSeq}): retrying`);
   }
 
   /** The run's final write: how it waits or ends; throws for BullMQ to retry a retryable model error. */
