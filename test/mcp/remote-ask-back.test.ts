@@ -1,0 +1,197 @@
+import 'reflect-metadata';
+import { once } from 'node:events';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Ctx, Param, Tool, runAgentLoop, toolResult, toolsFrom, type RunState, type ToolExecuteContext } from '../../src';
+import { createMcpHttpHandler, mcpTools, type McpHttpHandler } from '../../src/mcp';
+import { startScriptedServer, type ScriptedServer } from '../../src/testing';
+
+const SERVER_SECRET = 'the-remote-server-secret-0123456789abcdef';
+const RUN_SECRET = 'the-run-state-secret-0123456789abcdefghij';
+
+/** The remote server's tool: it asks which seat, then books what the person answered. */
+class SeatTools {
+  readonly answers: unknown[] = [];
+
+  @Tool({ description: 'Books a seat, asking which one' })
+  book(@Param('flight') flight: string, @Ctx() ctx?: ToolExecuteContext) {
+    const answer = ctx!.answer;
+    this.answers.push(answer);
+    if (!answer) {
+      return toolResult.interactive({
+        type: 'mcp_input',
+        message: `Which seat on ${flight}?`,
+        requestedSchema: { type: 'object', properties: { seat: { type: 'string' } }, required: ['seat'] },
+      });
+    }
+    if (answer.action !== 'accept') return `No seat booked on ${flight} (${answer.action})`;
+    return `Booked ${String(answer.content?.seat)} on ${flight}`;
+  }
+}
+
+type Remote = { url: URL; handler: McpHttpHandler; http: HttpServer };
+
+async function serve(tools: SeatTools): Promise<Remote> {
+  const handler = createMcpHttpHandler(toolsFrom(tools), {
+    name: 'seats',
+    version: '1.0.0',
+    stateSecret: SERVER_SECRET,
+    caller: () => ({ user: 'ada' }),
+  });
+  const http = createServer((req, res) => void handler(req, res));
+  http.listen(0, '127.0.0.1');
+  await once(http, 'listening');
+  return { url: new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`), handler, http };
+}
+
+/** A fresh 2026-07-28 client, as a process that resumes the run would make; its own elicitation handler must stay unused. */
+async function connect(remote: Remote, asked: string[]): Promise<Client> {
+  const client = new Client(
+    { name: 'loop', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } },
+  );
+  client.setRequestHandler('elicitation/create', async (request) => {
+    asked.push(request.params.message);
+    return { action: 'decline' };
+  });
+  await client.connect(new StreamableHTTPClientTransport(remote.url));
+  expect(client.getProtocolEra()).toBe('modern');
+  return client;
+}
+
+const BOOK = { id: 'call_book', name: 'seats_book', arguments: { flight: 'LH1' } };
+
+describe('a remote tool that asks back (2026-07-28 input_required)', () => {
+  let seats: SeatTools;
+  let remote: Remote;
+  let model: ScriptedServer;
+  const clients: Client[] = [];
+  const asked: string[] = [];
+
+  beforeEach(async () => {
+    seats = new SeatTools();
+    remote = await serve(seats);
+    asked.length = 0;
+  });
+
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+    await model?.close();
+    await remote.handler.close();
+    remote.http.closeAllConnections();
+    await new Promise((resolve) => remote.http.close(resolve));
+  });
+
+  async function toolsOf() {
+    const client = await connect(remote, asked);
+    clients.push(client);
+    return mcpTools(client, { prefix: 'seats_' });
+  }
+
+  async function pause(): Promise<RunState> {
+    const paused = await runAgentLoop({
+      client: model.client(),
+      body: { model: 'scripted', messages: [{ role: 'user', content: 'Book me a seat on LH1.' }] },
+      tools: await toolsOf(),
+      stateSecret: RUN_SECRET,
+    });
+    expect(paused.error).toBeUndefined();
+    expect(paused.stopReason).toBe('interactive');
+    // What another process reads back from a store.
+    return JSON.parse(JSON.stringify(paused.state)) as RunState;
+  }
+
+  it('pauses the run on the question, and a fresh run resumed with { answer } retries it with the answer', async () => {
+    model = await startScriptedServer({ turns: [{ toolCalls: [BOOK] }, { text: 'Your seat is 12A.' }] });
+    const state = await pause();
+    expect(state.pending).toHaveLength(1);
+    const [entry] = state.pending;
+    expect(entry).toMatchObject({
+      kind: 'interactive',
+      call: { id: 'call_book' },
+      interactive: {
+        type: 'mcp_input',
+        message: 'Which seat on LH1?',
+        requestedSchema: { type: 'object', properties: { seat: { type: 'string' } }, required: ['seat'] },
+      },
+    });
+    // The retry's needs stay with the call, out of what the person is shown.
+    expect(entry.kind === 'interactive' && entry.resumeData).toEqual({
+      inputKey: expect.any(String),
+      requestState: expect.any(String),
+    });
+    expect(JSON.stringify(entry.kind === 'interactive' && entry.interactive)).not.toContain('requestState');
+    expect(model.requests).toHaveLength(1);
+
+    const resumed = await runAgentLoop({
+      client: model.client(),
+      body: { model: 'scripted', messages: [] },
+      tools: await toolsOf(),
+      stateSecret: RUN_SECRET,
+      resumeFrom: state,
+      decisions: { call_book: { answer: { action: 'accept', content: { seat: '12A' } } } },
+    });
+    expect(resumed.error).toBeUndefined();
+    expect(resumed.stopReason).toBe('completed');
+    expect(resumed.state.pending).toEqual([]);
+    expect(seats.answers).toEqual([undefined, { action: 'accept', content: { seat: '12A' } }]);
+    const toolMessages = model.requests[1].body.messages.filter((message) => message.role === 'tool');
+    expect(toolMessages).toEqual([{ role: 'tool', tool_call_id: 'call_book', content: 'Booked 12A on LH1' }]);
+    expect(resumed.completeMessages.at(-1)).toMatchObject({ role: 'assistant', content: 'Your seat is 12A.' });
+    // Nobody was asked in process: the question waited in the run state.
+    expect(asked).toEqual([]);
+  });
+
+  it('sends a decline as the input response, without content', async () => {
+    model = await startScriptedServer({ turns: [{ toolCalls: [BOOK] }, { text: 'Nothing booked.' }] });
+    const state = await pause();
+    const resumed = await runAgentLoop({
+      client: model.client(),
+      body: { model: 'scripted', messages: [] },
+      tools: await toolsOf(),
+      stateSecret: RUN_SECRET,
+      resumeFrom: state,
+      decisions: { call_book: { answer: { action: 'decline', content: { seat: 'ignored' } } } },
+    });
+    expect(resumed.stopReason).toBe('completed');
+    expect(seats.answers.at(-1)).toEqual({ action: 'decline' });
+    const toolMessages = model.requests[1].body.messages.filter((message) => message.role === 'tool');
+    expect(toolMessages[0].content).toBe('No seat booked on LH1 (decline)');
+  });
+
+  it('refuses a malformed answer, naming it, and keeps the call pending', async () => {
+    model = await startScriptedServer({ turns: [{ toolCalls: [BOOK] }] });
+    const state = await pause();
+    const resumed = await runAgentLoop({
+      client: model.client(),
+      body: { model: 'scripted', messages: [] },
+      tools: await toolsOf(),
+      stateSecret: RUN_SECRET,
+      resumeFrom: state,
+      decisions: { call_book: { answer: { action: 'maybe' } } } as never,
+    });
+    expect(resumed.stopReason).toBe('error');
+    expect(String(resumed.error)).toContain(`decisions["call_book"].answer action must be 'accept', 'decline' or 'cancel'`);
+    expect(seats.answers).toEqual([undefined]);
+    expect(model.requests).toHaveLength(1);
+  });
+
+  it('refuses a state whose kept requestState was edited, when it is signed', async () => {
+    model = await startScriptedServer({ turns: [{ toolCalls: [BOOK] }] });
+    const state = await pause();
+    const entry = state.pending[0];
+    if (entry.kind === 'interactive') entry.resumeData = { inputKey: 'x', requestState: 'forged' };
+    const resumed = await runAgentLoop({
+      client: model.client(),
+      body: { model: 'scripted', messages: [] },
+      tools: await toolsOf(),
+      stateSecret: RUN_SECRET,
+      resumeFrom: state,
+      decisions: { call_book: { answer: { action: 'accept', content: { seat: '1A' } } } },
+    });
+    expect(resumed.stopReason).toBe('error');
+    expect(resumed.error).toMatchObject({ name: 'RunStateSignatureError' });
+    expect(seats.answers).toEqual([undefined]);
+  });
+});
