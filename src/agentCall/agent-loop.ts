@@ -367,7 +367,9 @@ export class AgentLoop {
     // What a paused call keeps to go on is kept as a state keeps params: JSON data within the argument caps.
     const kept = result.resumeData === undefined ? undefined : keptParams(result.resumeData);
     if (result.interactive && result.resumeData !== undefined && !kept) {
-      result = { response: toolErrorText(`${call.function.name} asked, but what it kept is not JSON data within the caps`) };
+      result = {
+        response: toolErrorText(`${call.function.name} asked, but what it kept is not JSON data within the caps`),
+      };
     }
     if (result.interactive) {
       this.durable.pending.push({

@@ -48,11 +48,15 @@ export function remoteAsked(
   const requestState = result.requestState;
   if (inputKey.length > MAX_KEY_CHARS) throw new Error(`${name} asked under a key over ${MAX_KEY_CHARS} characters`);
   if (requestState !== undefined && (typeof requestState !== 'string' || requestState.length > MAX_REQUEST_STATE_CHARS))
-    throw new Error(`${name} asked with a requestState that is not a string of at most ${MAX_REQUEST_STATE_CHARS} characters`);
+    throw new Error(
+      `${name} asked with a requestState that is not a string of at most ${MAX_REQUEST_STATE_CHARS} characters`,
+    );
   const requestedSchema = params.requestedSchema;
   const schemaText = typeof requestedSchema === 'object' && requestedSchema !== null && JSON.stringify(requestedSchema);
   if (!schemaText || schemaText.length > maxSchemaChars)
-    throw new Error(`${name} asked with a requestedSchema that is not an object of at most ${maxSchemaChars} characters`);
+    throw new Error(
+      `${name} asked with a requestedSchema that is not an object of at most ${maxSchemaChars} characters`,
+    );
   const message = capText(typeof params.message === 'string' ? params.message : '', MAX_MESSAGE_CHARS);
   const kept: RemoteAsked = { inputKey, ...(requestState !== undefined && { requestState }) };
   return {

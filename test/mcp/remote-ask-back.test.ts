@@ -1,52 +1,13 @@
-import 'reflect-metadata';
-import { once } from 'node:events';
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { Ctx, Param, Tool, runAgentLoop, toolResult, toolsFrom, type RunState, type ToolExecuteContext } from '../../src';
-import { createMcpHttpHandler, mcpTools, type McpHttpHandler } from '../../src/mcp';
+import { runAgentLoop, type RunState } from '../../src';
+import { mcpTools } from '../../src/mcp';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
+import { serveSeats, type SeatServer, type SeatTools } from './fixtures/seat-server';
 
-const SERVER_SECRET = 'the-remote-server-secret-0123456789abcdef';
 const RUN_SECRET = 'the-run-state-secret-0123456789abcdefghij';
 
-/** The remote server's tool: it asks which seat, then books what the person answered. */
-class SeatTools {
-  readonly answers: unknown[] = [];
-
-  @Tool({ description: 'Books a seat, asking which one' })
-  book(@Param('flight') flight: string, @Ctx() ctx?: ToolExecuteContext) {
-    const answer = ctx!.answer;
-    this.answers.push(answer);
-    if (!answer) {
-      return toolResult.interactive({
-        type: 'mcp_input',
-        message: `Which seat on ${flight}?`,
-        requestedSchema: { type: 'object', properties: { seat: { type: 'string' } }, required: ['seat'] },
-      });
-    }
-    if (answer.action !== 'accept') return `No seat booked on ${flight} (${answer.action})`;
-    return `Booked ${String(answer.content?.seat)} on ${flight}`;
-  }
-}
-
-type Remote = { url: URL; handler: McpHttpHandler; http: HttpServer };
-
-async function serve(tools: SeatTools): Promise<Remote> {
-  const handler = createMcpHttpHandler(toolsFrom(tools), {
-    name: 'seats',
-    version: '1.0.0',
-    stateSecret: SERVER_SECRET,
-    caller: () => ({ user: 'ada' }),
-  });
-  const http = createServer((req, res) => void handler(req, res));
-  http.listen(0, '127.0.0.1');
-  await once(http, 'listening');
-  return { url: new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`), handler, http };
-}
-
 /** A fresh 2026-07-28 client, as a process that resumes the run would make; its own elicitation handler must stay unused. */
-async function connect(remote: Remote, asked: string[]): Promise<Client> {
+async function connect(remote: SeatServer, asked: string[]): Promise<Client> {
   const client = new Client(
     { name: 'loop', version: '1.0.0' },
     { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } },
@@ -64,23 +25,21 @@ const BOOK = { id: 'call_book', name: 'seats_book', arguments: { flight: 'LH1' }
 
 describe('a remote tool that asks back (2026-07-28 input_required)', () => {
   let seats: SeatTools;
-  let remote: Remote;
+  let remote: SeatServer;
   let model: ScriptedServer;
   const clients: Client[] = [];
   const asked: string[] = [];
 
   beforeEach(async () => {
-    seats = new SeatTools();
-    remote = await serve(seats);
+    remote = await serveSeats();
+    seats = remote.seats;
     asked.length = 0;
   });
 
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((client) => client.close()));
     await model?.close();
-    await remote.handler.close();
-    remote.http.closeAllConnections();
-    await new Promise((resolve) => remote.http.close(resolve));
+    await remote.close();
   });
 
   async function toolsOf() {
@@ -172,7 +131,9 @@ describe('a remote tool that asks back (2026-07-28 input_required)', () => {
       decisions: { call_book: { answer: { action: 'maybe' } } } as never,
     });
     expect(resumed.stopReason).toBe('error');
-    expect(String(resumed.error)).toContain(`decisions["call_book"].answer action must be 'accept', 'decline' or 'cancel'`);
+    expect(String(resumed.error)).toContain(
+      `decisions["call_book"].answer action must be 'accept', 'decline' or 'cancel'`,
+    );
     expect(seats.answers).toEqual([undefined]);
     expect(model.requests).toHaveLength(1);
   });
