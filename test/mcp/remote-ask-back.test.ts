@@ -1,5 +1,5 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { runAgentLoop, type RunState } from '../../src';
+import { runAgentLoop, type RunState, type ToolExecuteResult } from '../../src';
 import { mcpTools } from '../../src/mcp';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { serveSeats, type SeatServer, type SeatTools } from './fixtures/seat-server';
@@ -48,12 +48,21 @@ describe('a remote tool that asks back (2026-07-28 input_required)', () => {
     return mcpTools(client, { prefix: 'seats_' });
   }
 
+  /** A tool journal both runs share, as a queue's workers share theirs. */
+  const journaled = new Map<string, ToolExecuteResult>();
+  const journal = {
+    get: async (key: string) => journaled.get(key),
+    set: async (key: string, result: ToolExecuteResult) => void journaled.set(key, result),
+  };
+
   async function pause(): Promise<RunState> {
+    journaled.clear();
     const paused = await runAgentLoop({
       client: model.client(),
       body: { model: 'scripted', messages: [{ role: 'user', content: 'Book me a seat on LH1.' }] },
       tools: await toolsOf(),
       stateSecret: RUN_SECRET,
+      journal,
     });
     expect(paused.error).toBeUndefined();
     expect(paused.stopReason).toBe('interactive');
@@ -90,6 +99,8 @@ describe('a remote tool that asks back (2026-07-28 input_required)', () => {
       stateSecret: RUN_SECRET,
       resumeFrom: state,
       decisions: { call_book: { answer: { action: 'accept', content: { seat: '12A' } } } },
+      // A paused call has not finished: the journal holds nothing of it, and keeps what it ends with.
+      journal,
     });
     expect(resumed.error).toBeUndefined();
     expect(resumed.stopReason).toBe('completed');
@@ -100,6 +111,7 @@ describe('a remote tool that asks back (2026-07-28 input_required)', () => {
     expect(resumed.completeMessages.at(-1)).toMatchObject({ role: 'assistant', content: 'Your seat is 12A.' });
     // Nobody was asked in process: the question waited in the run state.
     expect(asked).toEqual([]);
+    expect([...journaled.values()].map((result) => result.response)).toEqual(['Booked 12A on LH1']);
   });
 
   it('sends a decline as the input response, without content', async () => {
