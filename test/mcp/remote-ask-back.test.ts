@@ -2,6 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { runAgentLoop, type RunState, type ToolExecuteResult } from '../../src';
 import { mcpTools } from '../../src/mcp';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
+import { answerBooking, startBooking } from '../../samples/mcp/remote-ask-back';
 import { serveSeats, type SeatServer, type SeatTools } from './fixtures/seat-server';
 
 const RUN_SECRET = 'the-run-state-secret-0123456789abcdefghij';
@@ -166,5 +167,21 @@ describe('a remote tool that asks back (2026-07-28 input_required)', () => {
     expect(resumed.stopReason).toBe('error');
     expect(resumed.error).toMatchObject({ name: 'RunStateSignatureError' });
     expect(seats.answers).toEqual([undefined]);
+  });
+
+  it('runs as the sample shows: the question out of the state, the answer back in', async () => {
+    model = await startScriptedServer({ turns: [{ toolCalls: [BOOK] }, { text: 'Seat 3C it is.' }] });
+    const setup = { url: remote.url, client: model.client(), model: 'scripted', stateSecret: RUN_SECRET };
+    const { state, asked } = await startBooking(setup);
+    expect(asked).toEqual([
+      {
+        callId: 'call_book',
+        message: 'Which seat on LH1?',
+        requestedSchema: expect.objectContaining({ type: 'object' }),
+      },
+    ]);
+    const done = await answerBooking(setup, JSON.parse(JSON.stringify(state)) as RunState, 'call_book', '3C');
+    expect(done.stopReason).toBe('completed');
+    expect(seats.answers.at(-1)).toEqual({ action: 'accept', content: { seat: '3C' } });
   });
 });
