@@ -36,17 +36,12 @@ export async function startBooking(setup: BookingSetup): Promise<{ state: RunSta
       stateSecret: setup.stateSecret,
     }),
   );
-  const asked = run.state.pending.flatMap((entry) =>
-    entry.kind === 'interactive' && entry.interactive.type === 'mcp_input'
-      ? [
-          {
-            callId: entry.call.id,
-            message: entry.interactive.message,
-            requestedSchema: entry.interactive.requestedSchema,
-          },
-        ]
-      : [],
-  );
+  const asked: RemoteQuestion[] = [];
+  for (const entry of run.state.pending) {
+    if (entry.kind !== 'interactive' || entry.interactive.type !== 'mcp_input') continue;
+    const { message, requestedSchema } = entry.interactive;
+    asked.push({ callId: entry.call.id, message, requestedSchema });
+  }
   return { state: run.state, asked };
 }
 
