@@ -33,7 +33,8 @@ export function remoteAsked(
 ): ToolExecuteResult | undefined {
   if (result.resultType !== 'input_required') return undefined;
   const requests = result.inputRequests;
-  const entries = typeof requests === 'object' && requests !== null ? Object.entries(requests) : [];
+  const entries: [string, unknown][] =
+    typeof requests === 'object' && requests !== null ? Object.entries(requests as Record<string, unknown>) : [];
   if (entries.length !== 1) {
     throw new Error(`${name} asked for ${entries.length} inputs at once; only one question can wait for a person`);
   }
