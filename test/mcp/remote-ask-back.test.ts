@@ -184,4 +184,26 @@ describe('a remote tool that asks back (2026-07-28 input_required)', () => {
     expect(done.stopReason).toBe('completed');
     expect(seats.answers.at(-1)).toEqual({ action: 'accept', content: { seat: '3C' } });
   });
+
+  it("leaves a 2025-11-25 session's elicitation to the client's own handler, in process: the run does not pause", async () => {
+    model = await startScriptedServer({ turns: [{ toolCalls: [BOOK] }, { text: 'Seat 7F.' }] });
+    const client = new Client({ name: 'loop', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { seat: '7F' } };
+    });
+    await client.connect(new StreamableHTTPClientTransport(remote.url));
+    clients.push(client);
+    expect(client.getProtocolEra()).toBe('legacy');
+    const run = await runAgentLoop({
+      client: model.client(),
+      body: { model: 'scripted', messages: [{ role: 'user', content: 'Book me a seat on LH1.' }] },
+      tools: await mcpTools(client, { prefix: 'seats_' }),
+    });
+    expect(run.stopReason).toBe('completed');
+    expect(run.state.pending).toEqual([]);
+    expect(asked).toEqual(['Which seat on LH1?']);
+    const toolMessages = model.requests[1].body.messages.filter((message) => message.role === 'tool');
+    expect(toolMessages[0].content).toBe('Booked 7F on LH1');
+  });
 });
