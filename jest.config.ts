@@ -22,6 +22,7 @@ const SYSTEM_SUITES = [
   '/test/reliability/load\\.test\\.ts$',
   '/test/mcp/mcp-tools\\.test\\.ts$',
   '/test/mcp/conformance\\.test\\.ts$',
+  '/test/mcp/remote-ask-back\\.queue\\.test\\.ts$',
   '/test/security/mcp-remote-tools\\.test\\.ts$',
   '/test/security/linear-time\\.test\\.ts$',
   '/test/security/stream-limits\\.test\\.ts$',

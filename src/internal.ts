@@ -33,6 +33,7 @@ export { isEventStream } from './llm/stream/event-stream-check';
 export type { RunEventMap, RunEventName, RunObserver, RunScope, WithRunObservers } from './agentCall/events/run-events';
 export { RUN_OBSERVERS } from './agentCall/events/run-events';
 export { signRunState } from './agentCall/state/run-state-signature';
+export { checkDecisions } from './agentCall/state/check-decisions';
 export { describeContent } from './definitions/results/describe-content';
 export { getMetadataStorage } from './metadata/metadata-storage';
 export { classChain, classOf } from './metadata/class-chain';

@@ -19,12 +19,13 @@ import { checkToolSafety } from '../toolCall/check-tool-safety';
 import { duplicateToolName } from '../toolCall/run-tool';
 import type { ToolExecuteResult } from '../toolCall/type';
 import { outputFeedback } from '../text/output-feedback';
+import { toolErrorText } from '../text/model-text';
 import { toError } from '../utils/to-error';
 import { AgentNest } from './agents/agent-nest';
 import { keyPrefix, ROOT_PLACE, type NestedRun } from './agents/agent-place';
 import { adoptPausedAgent, foldNestedPending } from './agents/nested-pending';
 import { runningChildren, stateWithRunning, unansweredTurn } from './agents/running-children';
-import { AWAITING_APPROVAL_RESPONSE, findApprovals } from './turn/approvals';
+import { AWAITING_APPROVAL_RESPONSE, findApprovals, keptParams } from './turn/approvals';
 import { checkBudget } from './budget/check-budget';
 import { checkFallback } from './fallback/check-fallback';
 import { ContextFitting } from './context/context-fitting';
@@ -363,8 +364,20 @@ export class AgentLoop {
     /** The seed's resume: the answer goes in as it was given, and only the tool's own messages count as produced. */
     asGiven = false,
   ): Promise<void> {
+    // What a paused call keeps to go on is kept as a state keeps params: JSON data within the argument caps.
+    const kept = result.resumeData === undefined ? undefined : keptParams(result.resumeData);
+    if (result.interactive && result.resumeData !== undefined && !kept) {
+      result = {
+        response: toolErrorText(`${call.function.name} asked, but what it kept is not JSON data within the caps`),
+      };
+    }
     if (result.interactive) {
-      this.durable.pending.push({ kind: 'interactive', call, interactive: result.interactive });
+      this.durable.pending.push({
+        kind: 'interactive',
+        call,
+        interactive: result.interactive,
+        ...(kept?.params !== undefined && { resumeData: kept.params }),
+      });
       this.interactiveResponse ??= pausedAt(result.interactive, call.id);
     }
     const child = this.nest?.takePause(call.id);
@@ -424,7 +437,7 @@ export class AgentLoop {
       messages: this.history.messages,
       events: this.events,
       handleInteractiveTool: this.props.handleInteractiveTool,
-      runTools: (calls, snapshot, parsed) => this.tools.run(calls, snapshot, this.durable, parsed),
+      runTools: (calls, snapshot, parsed, answers) => this.tools.run(calls, snapshot, this.durable, parsed, answers),
       settle: (call, result, callCount, at) => this.settle(call, result, callCount, at, point.seed),
     });
     this.resumed = undefined;

@@ -2,8 +2,10 @@ import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '
 import { getErrText } from '../text/error-text';
 import { toolErrorText } from '../text/model-text';
 import { normalizeToolResult } from '../toolCall/normalize-tool-result';
-import type { RunToolResult, ToolExecuteResult, ToolInteractive } from '../toolCall/type';
+import type { RunToolResult, ToolExecuteResult, ToolInputAnswer, ToolInteractive } from '../toolCall/type';
 import { keptParams, rejectionResponse, unkeptResult, type ParsedCall } from './turn/approvals';
+import type { CallAnswer } from './turn/run-tool-calls';
+import { checkDecisions, inputAnswerOf, isInputAnswer } from './state/check-decisions';
 import type { RunEvents } from './events/observers';
 import type { FallbackEntry } from './fallback/fallback-entry';
 import { fallbackPosition } from './fallback/model-fallback';
@@ -43,6 +45,7 @@ export function resumePoint(props: RunAgentCallProps, current: DurableState): Re
   const saved = props.resumeFrom;
   if (saved !== undefined) {
     assertRunState(saved);
+    checkDecisions(props.decisions);
     const verified = props.stateSecret !== undefined;
     if (verified) verifyRunState(saved, props.stateSecret!);
     return { state: saved, decisions: props.decisions, verified, seed: false };
@@ -138,8 +141,13 @@ export type DecidedCall =
       action: 'run';
       call: ChatCompletionMessageToolCall;
       params: unknown;
-      /** Parse it again rather than run it with `params`: an agent call run again to resume its agent. */
+      /**
+       * Parse it again rather than run it with `params`: an agent call run again to resume its agent, or a paused
+       * call run again with a person's answer.
+       */
       reparse?: boolean;
+      /** The person's answer to what the call asked, and what it kept: it runs with them as `ctx.answer` / `ctx.resumeData`. */
+      answered?: CallAnswer;
     }
   /** Rejected by the person: answer the model without running it. */
   | { action: 'reject'; call: ChatCompletionMessageToolCall; result: ToolExecuteResult }
@@ -152,7 +160,7 @@ export type DecidedCall =
  * Match every pending call with its decision, in call order; `undefined` when any call is still undecided (the
  * run then keeps waiting, and nothing runs). An `approval` entry takes `approve` (or an `answer` that stands in
  * for running it); an `interactive` entry takes an `answer` or a rejection, or is handed to
- * `handleInteractiveTool` when the caller gave one.
+ * `handleInteractiveTool` when the caller gave one. A person's answer (`{ action, content? }`) runs either again.
  *
  * @internal
  */
@@ -165,7 +173,9 @@ export function planDecisions(
   for (const entry of pending) {
     const decision = decisionFor(decisions, entry.call.id);
     const call = entry.call;
-    if (decision && 'answer' in decision && decision.answer !== undefined) {
+    if (decision && 'answer' in decision && isInputAnswer(decision.answer)) {
+      planned.push(answeredCall(entry, inputAnswerOf(decision.answer)));
+    } else if (decision && 'answer' in decision && decision.answer !== undefined) {
       planned.push({ action: 'answer', call, result: normalizeToolResult(decision.answer) });
     } else if (decision && 'approve' in decision && decision.approve === false) {
       const reason = typeof decision.reason === 'string' ? decision.reason : undefined;
@@ -179,6 +189,22 @@ export function planDecisions(
     }
   }
   return planned;
+}
+
+/**
+ * A pending call a person answered (`{ answer: { action, content? } }`): it runs again with the answer, an approval
+ * with the params it kept, a paused call with its arguments parsed again and what it kept to go on.
+ */
+function answeredCall(entry: PendingCall, answer: ToolInputAnswer): DecidedCall {
+  if (entry.kind === 'approval') return { action: 'run', call: entry.call, params: entry.params, answered: { answer } };
+  const resumeData = entry.resumeData;
+  return {
+    action: 'run',
+    call: entry.call,
+    params: undefined,
+    reparse: true,
+    answered: { answer, ...(resumeData !== undefined && { resumeData }) },
+  };
 }
 
 function decisionFor(decisions: Readonly<Record<string, Decision>> | undefined, id: string): Decision | undefined {
@@ -197,6 +223,7 @@ export type DecisionTarget = {
     calls: ChatCompletionMessageToolCall[],
     snapshot: ChatCompletionMessageParam[],
     parsed: ReadonlyMap<ChatCompletionMessageToolCall, ParsedCall>,
+    answers: ReadonlyMap<ChatCompletionMessageToolCall, CallAnswer>,
   ): Promise<RunToolResult[]>;
   /** Take a call's result into the run, its tool message over the placeholder at `at`. */
   settle(call: ChatCompletionMessageToolCall, result: RunToolResult, callCount: number, at?: number): Promise<void>;
@@ -218,13 +245,15 @@ export async function applyDecisions(
   const approved: ChatCompletionMessageToolCall[] = [];
   // An approved call runs with the params kept in the state (checked with it, signed with it), not parsed again.
   const parsed = new Map<ChatCompletionMessageToolCall, ParsedCall>();
+  const answers = new Map<ChatCompletionMessageToolCall, CallAnswer>();
   for (const p of plan) {
     if (p.action !== 'run') continue;
     approved.push(p.call);
     if (!p.reparse) parsed.set(p.call, keptParams(p.params) ?? unkeptResult(p.call));
+    if (p.answered) answers.set(p.call, p.answered);
   }
   const snapshot = assistantIndex >= 0 ? target.messages.slice(0, assistantIndex) : target.messages.slice();
-  const results = approved.length ? await target.runTools(approved, snapshot, parsed) : [];
+  const results = approved.length ? await target.runTools(approved, snapshot, parsed, answers) : [];
   let next = 0;
   let stop = false;
   for (const decided of plan) {

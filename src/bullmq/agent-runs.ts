@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { checkDecisions } from '../internal';
 import { openConnection } from './store/connections';
 import {
   InvalidDecisionsError,
@@ -270,7 +271,8 @@ export class AgentRuns {
    * it goes on). With a `secret`, the run's token (from {@link AgentRuns.resumeToken}) is required: a missing,
    * forged or stale one throws `ResumeTokenError` and changes nothing. Without a `secret`, `decide` refuses
    * (`unconfigured`) unless the runs were made with `allowDecideWithoutToken: true`. No decision, or one for a call
-   * the run does not wait on, throws `InvalidDecisionsError`.
+   * the run does not wait on, throws `InvalidDecisionsError`; a malformed `answer` (an `action` other than
+   * `'accept'`, `'decline'` or `'cancel'`) throws a `TypeError` naming it.
    *
    * @example
    * const token = await runs.resumeToken(runId);
@@ -285,6 +287,7 @@ export class AgentRuns {
     checkRunId(runId);
     if (!decisions || typeof decisions !== 'object' || !Object.keys(decisions).length)
       throw new InvalidDecisionsError(runId, []);
+    checkDecisions(decisions);
     const secret = this.options.secret;
     if (secret === undefined && this.options.allowDecideWithoutToken !== true)
       throw new ResumeTokenError(runId, 'unconfigured');

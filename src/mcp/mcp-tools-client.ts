@@ -21,10 +21,21 @@ export type RemoteCallResult = {
   structuredContent?: unknown;
   toolResult?: unknown;
   isError?: unknown;
+  /** 2026-07-28: `'input_required'` when the server asks before it answers (with `inputRequests`, `requestState`). */
+  resultType?: unknown;
+  inputRequests?: unknown;
+  requestState?: unknown;
 };
 
 /** What one remote call needs: its name and arguments. */
-export type RemoteCallParams = { name: string; arguments?: Record<string, unknown> | undefined };
+export type RemoteCallParams = {
+  name: string;
+  arguments?: Record<string, unknown> | undefined;
+  /** 2026-07-28, a retry: the answers to what the server asked, by its input keys. */
+  inputResponses?: Record<string, unknown>;
+  /** 2026-07-28, a retry: the server's `requestState`, sent back as it came. */
+  requestState?: string;
+};
 
 /** A connected SDK v2 `Client` (`@modelcontextprotocol/client`), or anything with the same methods. */
 export type McpV2ToolsClient = Pick<Client, 'listTools' | 'callTool' | 'getProtocolEra' | 'request'>;

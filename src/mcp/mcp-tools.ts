@@ -4,6 +4,7 @@ import { capText } from './cap-text';
 import { contentToText } from './content-to-text';
 import { listRemoteTools } from './list-remote-tools';
 import type { McpSchemaError } from './mcp-schema-error';
+import { remoteAsked, retryParams } from './remote-ask-back';
 import { callRemoteTask, type McpTaskIds } from './remote-task-call';
 import { remoteToolsClient, type McpToolsClient, type RemoteTool, type RemoteToolsClient } from './mcp-tools-client';
 import { createRemoteArgsChecker, type RemoteArgsChecker } from './remote-args-check';
@@ -208,15 +209,18 @@ function remoteTool(
       function: { name, ...(description !== undefined && { description }), parameters },
     },
     parseParams: check.parse,
-    execute: async ({ params, signal, progress, idempotencyKey }): Promise<ToolExecuteResult> => {
+    execute: async ({ params, signal, progress, idempotencyKey, answer, resumeData }): Promise<ToolExecuteResult> => {
       if (schemaError) throw schemaError;
       const requestOptions = {
         signal,
         ...(options.timeoutMs !== undefined && { timeout: options.timeoutMs }),
         // The server's progress notifications reach the loop's `onToolProgress` (and a queue's events).
         ...(progress && { onprogress: progress }),
+        // A 2026-07-28 server's question comes back as the result: the run pauses on it instead of a handler here.
+        allowInputRequired: true,
       };
-      const callParams = { name: tool.name, arguments: params };
+      // Run again with a person's answer: the retry the server asked for, on whichever process resumed the run.
+      const callParams = { name: tool.name, arguments: params, ...retryParams(answer, resumeData) };
       const result =
         asTask && client.request
           ? await callRemoteTask({
@@ -229,6 +233,8 @@ function remoteTool(
               taskIds: options.taskIds,
             })
           : await client.callTool(callParams, requestOptions);
+      const asked = remoteAsked(result, tool.name, options.maxSchemaChars ?? DEFAULTS.maxSchemaChars);
+      if (asked) return asked;
       const content = Array.isArray(result.content) ? (result.content as ContentBlock[]) : undefined;
       const text = contentToText(content, result.structuredContent ?? result.toolResult);
       // An agentcall server already said `Tool error: `; runTool says it again for every throw.

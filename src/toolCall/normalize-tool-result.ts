@@ -21,12 +21,14 @@ export function normalizeToolResult(value: unknown): ToolExecuteResult {
   }
   const stop = read(source, 'stop');
   const interactive = read(source, 'interactive');
+  const resumeData = isInteractive(interactive) ? read(source, 'resumeData') : undefined;
   const usages = sanitizeUsages(read(source, 'usages'));
   const assistantMessages = keepMessages(read(source, 'assistantMessages'));
   return {
     response,
     ...(stop === true && { stop: true }),
     ...(isInteractive(interactive) && { interactive }),
+    ...(resumeData !== undefined && { resumeData }),
     ...(usages?.length && { usages }),
     ...(assistantMessages?.length && { assistantMessages }),
   };

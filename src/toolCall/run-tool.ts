@@ -43,6 +43,8 @@ export type RunToolProps = {
   repairArguments?: ToolDefinition['repairArguments'];
   /** Handed to the tool as `ctx.answer`: what a person answered to what it asked on an earlier run. */
   answer?: ToolExecuteContext['answer'];
+  /** Handed to the tool as `ctx.resumeData`: what it kept when it asked. */
+  resumeData?: unknown;
 };
 
 /**
@@ -114,6 +116,7 @@ async function runAttempt(
     onProgress,
     onLog,
     answer,
+    resumeData,
   }: Omit<RunToolProps, 'tools'>,
 ): Promise<RunToolResult> {
   const name = call.function.name;
@@ -122,6 +125,7 @@ async function runAttempt(
     progress: onProgress ? listened(onProgress) : NOOP,
     log: onLog ? listened(onLog) : NOOP,
     answer,
+    resumeData,
   };
   const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
   // The tool's own signal, so listeners it (or a client it hands the signal to) adds never pile up on a signal
@@ -165,6 +169,7 @@ type CallExtras = {
   progress: (progress: ToolProgress) => void;
   log: (level: ToolLogLevel, data: unknown) => void;
   answer: ToolInputAnswer | undefined;
+  resumeData: unknown;
 };
 
 /** What `ctx.progress` and `ctx.log` are where nobody listens: one function for every call. */
@@ -209,6 +214,7 @@ function lazySignalContext(
   ctx.progress = key.progress;
   ctx.log = key.log;
   if (key.answer !== undefined) ctx.answer = key.answer;
+  if (key.resumeData !== undefined) ctx.resumeData = key.resumeData;
   if (nest) ctx.nest = nest;
   owners.set(ctx, own);
   return ctx;

@@ -65,6 +65,11 @@ export type ToolExecuteContext<P = unknown> = {
     /** The form's values, when accepted. */
     content?: Record<string, unknown>;
   };
+  /**
+   * What this call kept when it asked (its result's `resumeData`), handed back with `ctx.answer` when the loop runs
+   * it again. Absent on a call's first run.
+   */
+  resumeData?: unknown;
 };
 
 /** What `ctx.progress` reports: `progress` grows with each report; `total` when it is known. */
@@ -107,6 +112,12 @@ export type ToolExecuteResult = {
   usages?: UsageItem[];
   /** Pause the loop and ask the user; resumed later with `childrenInteractiveParams`. */
   interactive?: { type: string; [key: string]: unknown };
+  /**
+   * With `interactive`: JSON data the loop keeps with the paused call in `state.pending` (signed with the state,
+   * never shown to the person or the model) and hands back as `ctx.resumeData` when a `{ answer: { action } }`
+   * decision runs the call again: what the tool needs to go on where it stopped (a remote server's `requestState`).
+   */
+  resumeData?: unknown;
   /** End the loop after this turn's tool calls. */
   stop?: boolean;
   /**

@@ -1,5 +1,5 @@
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../../llm/type';
-import type { ToolExecuteResult } from '../../toolCall/type';
+import type { ToolExecuteContext, ToolExecuteResult } from '../../toolCall/type';
 
 /** The only run-state version this release reads and writes. */
 export const RUN_STATE_VERSION = 1;
@@ -14,6 +14,8 @@ export type PendingCall =
         kind: 'interactive';
         call: ChatCompletionMessageToolCall;
         interactive: NonNullable<ToolExecuteResult['interactive']>;
+        /** What the tool kept to go on when an `{ answer: { action } }` runs it again (its result's `resumeData`). */
+        resumeData?: unknown;
       }
   ) & {
     /**
@@ -30,8 +32,13 @@ export type PendingCall =
  * - `{ approve: false, reason? }`: do not run it; the model reads `Tool call rejected by the user` (plus `: reason`).
  * - `{ answer }`: the call's result, as the tool would have returned it (an `interactive` entry; on an `approval`
  *   entry it stands in for running the tool).
+ * - `{ answer: { action: 'accept' | 'decline' | 'cancel', content? } }`: what the person answered to what the tool
+ *   asked: the call runs again with it as `ctx.answer` (an MCP server's `mcp_input` gets it as its input response).
  */
-export type Decision = { approve: true } | { approve: false; reason?: string } | { answer: ToolExecuteResult };
+export type Decision =
+  | { approve: true }
+  | { approve: false; reason?: string }
+  | { answer: ToolExecuteResult | NonNullable<ToolExecuteContext['answer']> };
 
 /**
  * Everything needed to continue a run, in this process or another: plain JSON, so

@@ -251,6 +251,9 @@ function expectPending(
       fail(`${path}.params`, 'must be JSON data within the argument caps');
     if (entry.kind === 'interactive')
       expectString(expectFields(entry.interactive, `${path}.interactive`).type, `${path}.interactive.type`);
+    // Handed back to the tool as `ctx.resumeData` when it runs again: held to what a pause keeps, like params.
+    if (entry.kind === 'interactive' && entry.resumeData !== undefined && !keptParams(entry.resumeData))
+      fail(`${path}.resumeData`, 'must be JSON data within the argument caps');
     const call = entry.call as ChatCompletionMessageToolCall;
     // A call an agent made is its agent's to check (`expectChildren`): here only its path.
     if (entry.agentPath !== undefined) return expectAgentPath(entry.agentPath, `${path}.agentPath`);

@@ -10,6 +10,7 @@ import type {
   RunToolResult,
   ToolDefinition,
   ToolExecuteResult,
+  ToolInputAnswer,
   ToolOutcome,
   ToolProgress,
 } from '../../toolCall/type';
@@ -55,7 +56,12 @@ export type RunToolCallsProps = {
   held?: (call: ChatCompletionMessageToolCall) => boolean;
   /** The run's `repairArguments`, for tools without their own. */
   repairArguments?: RepairArguments;
+  /** Calls run again with a person's answer to what they asked: their `ctx.answer` and `ctx.resumeData`. */
+  answers?: ReadonlyMap<ChatCompletionMessageToolCall, CallAnswer>;
 };
+
+/** A person's answer to what a paused call asked, and what the call kept to go on: it runs again with both. */
+export type CallAnswer = { answer: ToolInputAnswer; resumeData?: unknown };
 
 /**
  * Run one turn's tool calls, at most `concurrency` at once (and at most a tool's own `concurrency` of its calls),
@@ -85,6 +91,7 @@ export async function runToolCalls({
   keyPrefix = '',
   held,
   repairArguments,
+  answers,
 }: RunToolCallsProps): Promise<RunToolResult[]> {
   const run = (
     call: ChatCompletionMessageToolCall,
@@ -102,6 +109,7 @@ export async function runToolCalls({
       nest,
       onProgress,
       repairArguments,
+      ...answers?.get(call),
     };
     const known = parsed?.get(call);
     const tool = known && findTool(tools, call.function.name);
@@ -152,7 +160,8 @@ export async function runToolCalls({
     }
     if (admit && !admit(call)) return { response: budgetSpentText(call), outcome: 'skipped' };
     const result = await run(call, idempotencyKey, onProgress);
-    if (held?.(call)) return result;
+    // A paused call has not finished: it runs again, with the person's answer, under the same key.
+    if (held?.(call) || result.interactive !== undefined) return result;
     // The raw errors stay in this process: they are for logs, and rarely survive serialisation anyway.
     const { error: _raw, attemptErrors: _attempts, ...journaled } = result;
     try {

@@ -32,13 +32,15 @@ export class ToolCallRunner {
 
   /**
    * Run `calls` as the run `identity` names, with `snapshot` as the history they see; results in call order. A call
-   * in `parsed` runs with the params found there (or is answered by the result there), without a second parse.
+   * in `parsed` runs with the params found there (or is answered by the result there), without a second parse; a call
+   * in `answers` runs with a person's answer to what it asked.
    */
   run(
     calls: ChatCompletionMessageToolCall[],
     snapshot: ChatCompletionMessageParam[],
     identity: Pick<DurableState, 'runId' | 'caller' | 'model'>,
     parsed?: ReadonlyMap<ChatCompletionMessageToolCall, ParsedCall>,
+    answers?: RunToolCallsProps['answers'],
   ): Promise<RunToolResult[]> {
     const props = this.props;
     return runToolCalls({
@@ -57,6 +59,7 @@ export class ToolCallRunner {
       model: identity.model,
       parsed,
       repairArguments: props.repairArguments,
+      ...(answers?.size && { answers }),
       ...this.nesting,
     });
   }
