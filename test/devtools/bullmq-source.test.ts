@@ -113,7 +113,7 @@ describe('the devtools page over AgentRuns on a real Redis', () => {
     });
     expect(page.summary.status).toBe('waiting');
     expect(page.pending).toEqual([
-      { callId: 'd1', name: 'delete_file', kind: 'approval', arguments: '{"path":"/tmp/x"}' },
+      { callId: 'd1', key: 'd1', name: 'delete_file', kind: 'approval', arguments: '{"path":"/tmp/x"}' },
     ]);
     const res = await rawRequest(apiUrl(devtools.url, `/api/runs/${runId}/decide`), {
       method: 'POST',
