@@ -113,7 +113,9 @@ describe('the timing waterfall of a run, in a real Chromium', () => {
       expect(a.left).toMatch(/%$/);
 
       await page.getByTestId('pending-call').getByTestId('approve').click();
-      await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.textContent === 'completed');
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="run-status"]')?.textContent === 'completed',
+      );
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="bar"]').length === 6);
       const done = await bars(page);
       expect(done.filter((bar) => bar.open)).toEqual([]);
