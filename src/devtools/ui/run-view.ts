@@ -51,6 +51,8 @@ export function RunView({ runId, version }: { runId: string; version: number }) 
     );
   };
   const last = page.offset + page.items.length;
+  /** Whether anything of the run's work is known: before it, what was asked stands in for the timeline. */
+  const started = page.total > page.items.length || page.items.some((item) => item.kind !== 'status');
   return html`<section class="run" data-testid="run-view">
     <h1><a href="#/">Runs</a> / <span data-testid="run-id">${runId}</span></h1>
     <div class="summary">
@@ -89,7 +91,7 @@ export function RunView({ runId, version }: { runId: string; version: number }) 
     />
     ${
       summary.input !== undefined &&
-      !page.total &&
+      !started &&
       html`<div class="long-text">
         <div class="label">Input</div>
         <pre data-testid="run-input">${summary.input}</pre>
@@ -97,7 +99,7 @@ export function RunView({ runId, version }: { runId: string; version: number }) 
     }
     ${
       summary.status === 'queued' &&
-      !page.total &&
+      !started &&
       html`<p class="note" data-testid="queued-note">Queued: no worker has taken this run yet.</p>`
     }
     <${Waterfall} items=${page.items} until=${summary.updatedAt} />
