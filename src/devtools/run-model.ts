@@ -97,6 +97,8 @@ export class RunModel {
   limits?: RecordedLimits;
   stoppedBy?: string[];
   refusal?: string;
+  /** The run asked for a typed answer (`output`). */
+  typedOutput?: boolean;
   private waiting: PendingView[] = [];
   /** When the run last went on after waiting for a person: a call that waited runs from then. */
   private resumedAt?: number;
@@ -442,6 +444,7 @@ export class RunModel {
       ...(waited.length ? { waited } : {}),
       ...(this.stoppedBy?.length ? { stoppedBy: this.stoppedBy } : {}),
       ...(this.limits && Object.keys(this.limits).length ? { limits: this.limits } : {}),
+      ...(this.typedOutput ? { typedOutput: true } : {}),
       ...(this.stopReason ? { stopReason: this.stopReason } : {}),
       ...(this.text !== undefined ? { text: this.text } : {}),
     };

@@ -106,7 +106,9 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
         ...(props.timeoutMs !== undefined && { timeoutMs: props.timeoutMs }),
         ...(props.budget !== undefined && { budget: props.budget }),
         ...(props.prices !== undefined && { prices: props.prices }),
+        ...(props.outputRetries !== undefined && { outputRetries: props.outputRetries }),
       };
+      if (props.output !== undefined) run.typedOutput = true;
       if (!props.resumeFrom || Object.keys(limits).length) run.limits = limits;
       if (!props.resumeFrom && props.body?.messages) run.input = props.body.messages;
       if (props.resumeFrom) {
