@@ -96,6 +96,14 @@ describe('a run with agents as tools, in a real Chromium', () => {
       expect(await gated.getByTestId('waiting').textContent()).toBe('waiting for approval');
       const pending = page.locator('[data-testid="pending-call"][data-key="call_2/r1"]');
       expect(await pending.getByTestId('pending-agent').textContent()).toContain('cashier');
+      // The call that started the agent waits with it: its placeholder answer is no outcome, and its bar is open.
+      const cashierCall = page.locator('[data-testid="tool-call"][data-key="call_2"]');
+      expect(await cashierCall.locator(':scope > .head [data-testid="agent-waiting"]').count()).toBe(1);
+      expect(await cashierCall.locator(':scope > .head [data-testid="outcome"]').count()).toBe(0);
+      const openBars = await page.$$eval('[data-testid="bar"][data-open="true"]', (nodes) =>
+        nodes.map((node) => (node as HTMLElement).dataset.key),
+      );
+      expect(openBars).toEqual(['call_2', 'call_2/r1']);
       expect(await page.locator('#app').textContent()).not.toContain('running…');
       const shot = await page
         .getByTestId('run-view')

@@ -102,7 +102,7 @@ export function RunView({ runId, version }: { runId: string; version: number }) 
       !started &&
       html`<p class="note" data-testid="queued-note">Queued: no worker has taken this run yet.</p>`
     }
-    <${Waterfall} items=${page.items} until=${summary.updatedAt} />
+    <${Waterfall} items=${page.items} until=${summary.updatedAt} waiting=${page.pending.map((p) => p.key)} />
     <div class="pager" data-testid="pager">
       <button disabled=${page.offset === 0} onClick=${() => setOffset(Math.max(0, page.offset - PAGE))}>Older</button>
       <span>entries ${page.total ? page.offset + 1 : 0}–${last} of ${page.total}</span>

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { DevtoolsRunStatus, RequestItem, StatusItem, TimelineItem, ToolItem } from '../types';
 import { agentTree, callKey, type AgentTree } from './agent-tree';
+import { waitsUnder } from './waterfall-bars';
 import { ExchangeView } from './exchange-view';
 import { clock, ms, tokens } from './format';
 import { html } from './html';
@@ -46,6 +47,7 @@ function Entries(props: EntriesProps) {
             runId=${runId}
             item=${item}
             waiting=${waiting.includes(callKey(item.agentPath, item.callId))}
+            agentWaits=${waitsUnder(waiting, callKey(item.agentPath, item.callId))}
             status=${props.status}
           >
             ${
@@ -117,10 +119,13 @@ function Tool(props: {
   item: ToolItem;
   waiting: boolean;
   status: DevtoolsRunStatus;
+  /** A call of the agent this call started waits for a person: the call's answer so far is a placeholder. */
+  agentWaits: boolean;
   children?: ComponentChildren;
 }) {
   const { runId, item } = props;
   const state = toolState(item, props.waiting, props.status);
+  const agentWaits = props.agentWaits && props.status === 'waiting';
   const look = state.kind === 'done' ? `outcome-${item.outcome ?? 'unknown'}` : `state-${state.kind}`;
   const path = item.agentPath?.length ? item.agentPath.join('/') : undefined;
   return html`<li
@@ -140,9 +145,14 @@ function Tool(props: {
             : state.kind === 'not-run'
               ? html` · <span class="waiting" data-testid="not-run">${state.why}</span>`
               : state.durationMs !== undefined &&
+                !agentWaits &&
                 html` · <span data-testid="duration">took ${ms(state.durationMs)}</span>`
       }
-      ${item.outcome && html` · <span class="outcome" data-testid="outcome">${item.outcome}</span>`}
+      ${
+        agentWaits
+          ? html` · <span class="waiting" data-testid="agent-waiting">its agent waits for approval</span>`
+          : item.outcome && html` · <span class="outcome" data-testid="outcome">${item.outcome}</span>`
+      }
     </div>
     <${LongText} runId=${runId} index=${item.index} field="arguments" value=${item.arguments} label="Arguments" />
     ${

@@ -28,13 +28,28 @@ function timed(item: RequestItem | ToolItem): Timed {
   return { item, from, to: Math.max(from, item.endedAt ?? from + (item.durationMs ?? 0)) };
 }
 
+/** Whether a call of the agent started by the call `key` waits for a person. */
+export function waitsUnder(waiting: readonly string[], key: string): boolean {
+  return waiting.some((pending) => pending.startsWith(`${key}/`));
+}
+
 /**
  * The bars of a page's requests and calls on one time axis: a request from its start to its end (or the last thing
  * seen of it), a call from when its work started to its result. Calls that ran together overlap on the axis.
- * `until` (epoch milliseconds) is where open bars run to.
+ * `until` (epoch milliseconds) is where open bars run to; `waiting` the keys of the calls waiting for a person.
  */
-export function waterfallBars(items: readonly TimelineItem[], until: number): { bars: Bar[]; spanMs: number } {
-  const spans = items.flatMap((item) => (item.kind === 'status' ? [] : [timed(item)]));
+export function waterfallBars(
+  items: readonly TimelineItem[],
+  until: number,
+  waiting: readonly string[] = [],
+): { bars: Bar[]; spanMs: number } {
+  const spans = items.flatMap((item) => {
+    if (item.kind === 'status') return [];
+    const span = timed(item);
+    // An agent call whose agent waits for a person has an answer for now, not its end.
+    if (item.kind === 'tool' && waitsUnder(waiting, callKey(item.agentPath, item.callId))) delete span.to;
+    return [span];
+  });
   if (!spans.length) return { bars: [], spanMs: 0 };
   const t0 = Math.min(...spans.map((span) => span.from));
   const t1 = Math.max(until, ...spans.map((span) => span.to ?? span.from));
@@ -48,5 +63,7 @@ export function waterfallBars(items: readonly TimelineItem[], until: number): { 
       ? { kind: 'tool', key: callKey(item.agentPath, item.callId), label: item.name, ...base }
       : { kind: 'request', key: `request-${item.index}`, label: `request ${item.model ?? ''}`.trim(), ...base };
   });
-  return { bars, spanMs: Math.max(1, t1 - t0) };
+  // Room past the run's last moment, so that an open bar reads as running on rather than as a sliver.
+  const room = bars.some((bar) => bar.end === undefined) ? 1.1 : 1;
+  return { bars, spanMs: Math.max(1, (t1 - t0) * room) };
 }

@@ -8,8 +8,8 @@ import { waterfallBars } from './waterfall-bars';
  * waits or runs is an open bar to the run's last moment. Positions are set through the style object (the CSP allows
  * no inline style markup).
  */
-export function Waterfall(props: { items: TimelineItem[]; until: number }) {
-  const { bars, spanMs } = waterfallBars(props.items, props.until);
+export function Waterfall(props: { items: TimelineItem[]; until: number; waiting: string[] }) {
+  const { bars, spanMs } = waterfallBars(props.items, props.until, props.waiting);
   if (!bars.length) return null;
   const pct = (value: number) => `${((value / spanMs) * 100).toFixed(3)}%`;
   return html`<details class="waterfall" open data-testid="waterfall">
