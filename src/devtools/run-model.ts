@@ -41,7 +41,10 @@ export function inputText(messages: readonly unknown[]): string | undefined {
       typeof m.content === 'string'
         ? m.content
         : Array.isArray(m.content)
-          ? m.content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('')
+          ? (m.content as unknown[])
+              .map((part) => (part as { text?: unknown } | null)?.text)
+              .filter((text): text is string => typeof text === 'string')
+              .join('')
           : '';
     return text.slice(0, INPUT_CHARS);
   }
