@@ -104,8 +104,9 @@ export async function runCoreLoop(
       tracing?.traceparent,
       refusal ?? output ?? (props.output === undefined ? undefined : unresolvedOutput()),
       nested,
-      // What the run's agents report to: its observers but its tracer (an agent's run has spans of its own).
-      () => new RunEvents([userHooksObserver(props), ...observers], props.onHookError),
+      // What the run's agents report to: its observers (those its props carry too) but its tracer (an agent's run
+      // has spans of its own).
+      () => new RunEvents([userHooksObserver(props), ...observers, ...carried], props.onHookError),
     );
     const result = await events.within({ kind: 'run' }, () => loop.run());
     if (events.has('runEnd')) events.emit('runEnd', result);

@@ -29,6 +29,32 @@ const SCRIPTED_FINISH = new Set(['length', 'content_filter']);
 /** A reply that never comes in the test's time: where an abort or the run's timeout cut the recorded run. */
 const HANG = { delayMs: 120_000 };
 
+/**
+ * A final answer as the `output` check reads it: the JSON alone, or alone in one code fence; `undefined` when it is
+ * no JSON (the loop refuses it before any schema).
+ */
+function answerJson(text: string): string | undefined {
+  const fenced = /^\s*```[a-zA-Z]*\s*\n([\s\S]*?)\n?```\s*$/.exec(text);
+  try {
+    return JSON.stringify(JSON.parse(fenced ? fenced[1] : text));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The final answers a run with `output` had refused, as JSON: each answer (a reply with no tool call that did not
+ * fail) that another request followed, and the last one when the run ended `output_invalid`.
+ */
+function refusedAnswers(run: RecordedRun): string[] {
+  if (!run.typedOutput) return [];
+  const refused = run.turns.filter(
+    (turn, i) =>
+      !turn.failed && !turn.toolCalls.length && (i < run.turns.length - 1 || run.stopReason === 'output_invalid'),
+  );
+  return [...new Set(refused.flatMap((turn) => answerJson(turn.text) ?? []))];
+}
+
 /** A recorded model reply as the scripted server's reply. */
 function scripted(turn: RecordedTurn): object {
   if (turn.failed) return { status: 500, errorMessage: 'The recorded request failed' };
@@ -88,7 +114,7 @@ ${vitest ? "import { describe, expect, it } from 'vitest';\n" : ''}import { runA
 import type {
   AfterToolCallEvent,
   ChatCompletionMessageParam,
-  Decision,
+  Decision,${run.typedOutput ? '\n  OutputStandardSchema,' : ''}
   RunAgentCallProps,
   RunAgentResponse,
   ToolDefinition,
@@ -119,9 +145,29 @@ const cutting = new Set<string>(${literal(cutting)});
 let cut = false;
 
 /** The run's limits: where it stops depends on them. */
-const limits: Pick<RunAgentCallProps, 'maxRunAgentTimes' | 'timeoutMs' | 'budget' | 'prices'> = ${json(limits)};
+const limits: Pick<RunAgentCallProps, 'maxRunAgentTimes' | 'timeoutMs' | 'budget' | 'prices' | 'outputRetries'> = ${json(limits)};
 
 const toolNames: string[] = ${literal(names)};
+${
+  run.typedOutput
+    ? `
+/**
+ * A stand-in for the run's \`output\`: it refuses the answers the recorded run had refused (as JSON) and takes the
+ * others. Put the real schema here to test it against the same answers.
+ */
+const refusedAnswers = new Set<string>(${literal(refusedAnswers(run))});
+const output: OutputStandardSchema<unknown> = {
+  '~standard': {
+    version: 1,
+    vendor: 'agentcall-export',
+    validate: (value: unknown) =>
+      refusedAnswers.has(JSON.stringify(value)) ? { issues: [{ message: 'refused as in the recording' }] } : { value },
+  },
+  jsonSchema: {},
+};
+`
+    : ''
+}
 
 /** A stand-in for each tool the model called: it answers each call as the recording says. */
 const tools: ToolDefinition[] = toolNames.map((name) => ({
@@ -154,7 +200,7 @@ describe(${literal(`the recorded run ${run.runId}`)}, () => {
         client: server.client(),
         body: { model: ${literal(run.model ?? 'model')}, messages: input },
         tools,
-        onAfterToolCall,
+        onAfterToolCall,${run.typedOutput ? '\n        output,' : ''}
         ...limits,${cut && run.stopReason === 'aborted' ? `\n        // The recorded run was aborted in its request #${answered + 1}: so is this one.\n        isAborted: () => cut || server.requests.length > ${answered},` : ''}
       };
       let result: RunAgentResponse = await runAgentLoop(props);

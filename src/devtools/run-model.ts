@@ -14,6 +14,43 @@ import type {
   ToolItem,
 } from './types';
 
+/** The call ids from the root run to an agent's run: `undefined` (or empty) for the root's own entries. */
+type AgentPath = readonly string[] | undefined;
+
+/** What a decision for call `id` made under `path` is keyed by, and what the model keeps each call under. */
+export function callKey(path: AgentPath, id: string): string {
+  return path?.length ? `${path.join('/')}/${id}` : id;
+}
+
+/** The key of the run an agent path leads to (`''` for the root). */
+function runKey(path: AgentPath): string {
+  return path?.length ? path.join('/') : '';
+}
+
+/** Distinct tool names a summary carries, at most. */
+export const MAX_TOOL_NAMES = 50;
+/** Characters of a run's input a summary carries. */
+const INPUT_CHARS = 200;
+
+/** The first user message of `messages` as text, cut for a summary; `undefined` when there is none. */
+export function inputText(messages: readonly unknown[]): string | undefined {
+  for (const message of messages) {
+    const m = message as { role?: unknown; content?: unknown } | null;
+    if (m?.role !== 'user') continue;
+    const text =
+      typeof m.content === 'string'
+        ? m.content
+        : Array.isArray(m.content)
+          ? (m.content as unknown[])
+              .map((part) => (part as { text?: unknown } | null)?.text)
+              .filter((text): text is string => typeof text === 'string')
+              .join('')
+          : '';
+    return text.slice(0, INPUT_CHARS);
+  }
+  return undefined;
+}
+
 /** A request while it is recorded: texts as growing strings. */
 type LiveRequest = Omit<RequestItem, 'text' | 'reasoning' | 'live' | 'hasExchange'> & {
   text: string;
@@ -63,12 +100,16 @@ export class RunModel {
   limits?: RecordedLimits;
   stoppedBy?: string[];
   refusal?: string;
+  /** The run asked for a typed answer (`output`). */
+  typedOutput?: boolean;
   private waiting: PendingView[] = [];
   /** When the run last went on after waiting for a person: a call that waited runs from then. */
   private resumedAt?: number;
   private readonly items: LiveItem[] = [];
+  /** Calls by {@link callKey}: an agent's call ids may repeat its parent's. */
   private readonly tools = new Map<string, LiveTool>();
-  private open?: LiveRequest;
+  /** The request each run of the tree streams now, by {@link runKey}: agents' requests run beside their parent's. */
+  private readonly open = new Map<string, LiveRequest>();
   private toolCount = 0;
   /** The requests whose body is kept, oldest first. */
   private readonly withBodies: LiveRequest[] = [];
@@ -86,7 +127,7 @@ export class RunModel {
    * objects are not: the history shares them, so a long run keeps one pointer a message a request.
    */
   startRequest(body: { readonly [key: string]: unknown; messages: readonly unknown[] }, at = Date.now()): void {
-    this.open = undefined;
+    this.open.delete('');
     const request = this.request(at);
     request.sent = { ...body, messages: [...body.messages] };
     // Each copy is as long as the history: only the newest bodies are kept, so a long run holds a bounded number.
@@ -94,20 +135,21 @@ export class RunModel {
     if (this.withBodies.length > KEPT_BODIES) delete this.withBodies.shift()!.sent;
   }
 
-  /** A streamed answer delta. */
-  addText(text: string, at = Date.now()): void {
-    this.request(at).text += text;
+  /** A streamed answer delta (of the agent at `path`, or of the run itself). */
+  addText(text: string, at = Date.now(), path?: AgentPath): void {
+    this.request(at, path).text += text;
   }
 
   /** A streamed reasoning delta. */
-  addReasoning(text: string, at = Date.now()): void {
-    this.request(at).reasoning += text;
+  addReasoning(text: string, at = Date.now(), path?: AgentPath): void {
+    this.request(at, path).reasoning += text;
   }
 
   /** A tool call the model made (its arguments may come later, with `setArguments`). */
-  addToolCall(call: { id: string; name: string; arguments: string }, at = Date.now()): void {
-    if (this.tools.has(call.id)) return this.setArguments(call.id, call.arguments);
-    this.request(at).toolCallIds.push(call.id);
+  addToolCall(call: { id: string; name: string; arguments: string }, at = Date.now(), path?: AgentPath): void {
+    const key = callKey(path, call.id);
+    if (this.tools.has(key)) return this.setArguments(call.id, call.arguments, path);
+    this.request(at, path).toolCallIds.push(call.id);
     const tool: LiveTool = {
       kind: 'tool',
       index: this.items.length,
@@ -115,16 +157,23 @@ export class RunModel {
       name: call.name,
       arguments: call.arguments,
       startedAt: at,
+      ...(path?.length ? { agentPath: [...path] } : {}),
     };
     this.items.push(tool);
-    this.tools.set(call.id, tool);
+    this.tools.set(key, tool);
     this.toolCount++;
   }
 
   /** The call's whole arguments, once they are known. */
-  setArguments(callId: string, args: string): void {
-    const tool = this.tools.get(callId);
+  setArguments(callId: string, args: string, path?: AgentPath): void {
+    const tool = this.tools.get(callKey(path, callId));
     if (tool && args) tool.arguments = args;
+  }
+
+  /** A call's work starts (its tool runs, or it is answered without running): where its bar in the waterfall starts. */
+  startTool(callId: string, at = Date.now(), path?: AgentPath): void {
+    const tool = this.tools.get(callKey(path, callId));
+    if (tool) tool.ranAt = at;
   }
 
   /** A main model request ended. */
@@ -138,10 +187,12 @@ export class RunModel {
       requestId?: string;
     },
     at = Date.now(),
+    path?: AgentPath,
   ): void {
-    const request = this.request(at);
-    this.open = undefined;
+    const request = this.request(at, path);
+    this.open.delete(runKey(path));
     if (e.model) request.model = e.model;
+    request.endedAt = at;
     if (e.ms !== undefined) {
       request.durationMs = e.ms;
       request.startedAt = Math.min(request.startedAt, at - e.ms);
@@ -154,13 +205,16 @@ export class RunModel {
   }
 
   /** Mark the current request ended without numbers (a source that only sees its events). */
-  closeRequest(_at = Date.now()): void {
-    this.open = undefined;
+  closeRequest(_at = Date.now(), path?: AgentPath): void {
+    this.open.delete(runKey(path));
   }
 
   /** Details of the request that just ended. */
-  finishRequest(e: { finishReason?: string; error?: string }): void {
-    const last = [...this.items].reverse().find((item): item is LiveRequest => item.kind === 'request');
+  finishRequest(e: { finishReason?: string; error?: string }, path?: AgentPath): void {
+    const key = runKey(path);
+    const last = [...this.items]
+      .reverse()
+      .find((item): item is LiveRequest => item.kind === 'request' && runKey(item.agentPath) === key);
     if (!last) return;
     if (e.finishReason) last.finishReason = e.finishReason;
     if (e.error) last.error = e.error;
@@ -171,15 +225,18 @@ export class RunModel {
     callId: string,
     e: { name?: string; outcome?: string; response: string; durationMs?: number },
     at = Date.now(),
+    path?: AgentPath,
   ): void {
-    this.closeRequest(at);
-    let tool = this.tools.get(callId);
+    this.closeRequest(at, path);
+    const key = callKey(path, callId);
+    let tool = this.tools.get(key);
     if (!tool) {
-      this.addToolCall({ id: callId, name: e.name ?? '', arguments: '' }, at);
-      tool = this.tools.get(callId)!;
+      this.addToolCall({ id: callId, name: e.name ?? '', arguments: '' }, at, path);
+      tool = this.tools.get(key)!;
     }
     tool.response = e.response;
-    const decision = this.decisions[callId];
+    tool.endedAt = at;
+    const decision = this.decisions[key];
     const rejected = decision !== undefined && 'approve' in decision && !decision.approve;
     const outcome = e.outcome ?? (rejected ? 'rejected' : undefined);
     if (outcome) tool.outcome = outcome;
@@ -194,8 +251,8 @@ export class RunModel {
   }
 
   /** What the model read of a call's result, when it differs from the tool's own text. */
-  setModelResponse(callId: string, text: string): void {
-    const tool = this.tools.get(callId);
+  setModelResponse(callId: string, text: string, path?: AgentPath): void {
+    const tool = this.tools.get(callKey(path, callId));
     if (!tool || tool.response === undefined) return;
     if (text !== tool.response) tool.modelResponse = text;
     else delete tool.modelResponse;
@@ -203,7 +260,8 @@ export class RunModel {
 
   /** A change of status. */
   addStatus(status: DevtoolsRunStatus, e: { stopReason?: string; attempt?: number } = {}, at = Date.now()): void {
-    this.closeRequest(at);
+    // A change of the run's status ends whatever streamed, in the run and in its agents.
+    this.open.clear();
     const last = this.items[this.items.length - 1];
     const same = last?.kind === 'status' && last.status === status && !e.attempt;
     if (!same) this.items.push({ kind: 'status', index: this.items.length, at, status, ...withDefined(e) });
@@ -225,7 +283,7 @@ export class RunModel {
   set pending(views: PendingView[]) {
     this.waiting = views;
     for (const view of views) {
-      const tool = this.tools.get(view.callId);
+      const tool = this.tools.get(view.key);
       if (!tool) continue;
       tool.waited = true;
       if (!tool.arguments) tool.arguments = view.arguments;
@@ -237,7 +295,9 @@ export class RunModel {
    * after it were not started, and are answered as skipped).
    */
   stoppingCall(): string[] {
-    const last = [...this.items].reverse().find((item): item is LiveRequest => item.kind === 'request');
+    const last = [...this.items]
+      .reverse()
+      .find((item): item is LiveRequest => item.kind === 'request' && !item.agentPath);
     const ran = (last?.toolCallIds ?? []).filter((id) => this.tools.get(id)?.outcome !== 'skipped');
     return ran.slice(-1);
   }
@@ -250,11 +310,12 @@ export class RunModel {
   /** The run's line in the list. */
   summary(pricing?: Record<string, ModelPrice>): RunSummary {
     const price = this.model ? pricing?.[this.model] : undefined;
+    const input = inputText(this.input);
     return {
       runId: this.runId,
       status: this.status,
       ...(this.model ? { model: nameText(this.model) } : {}),
-      turns: Math.max(this.turns, this.items.filter((item) => item.kind === 'request').length),
+      turns: Math.max(this.turns, this.items.filter((item) => item.kind === 'request' && !item.agentPath).length),
       inputTokens: this.inputTokens,
       outputTokens: this.outputTokens,
       ...(price
@@ -266,7 +327,19 @@ export class RunModel {
       updatedAt: this.updatedAt,
       ...(this.stopReason ? { stopReason: this.stopReason } : {}),
       toolCalls: this.toolCount,
+      tools: this.toolNames(),
+      ...(input !== undefined ? { input } : {}),
     };
+  }
+
+  /** The names of the tools called, each once, in the order first called. */
+  private toolNames(): string[] {
+    const names = new Set<string>();
+    for (const tool of this.tools.values()) {
+      if (names.size >= MAX_TOOL_NAMES) break;
+      if (tool.name) names.add(nameText(tool.name));
+    }
+    return [...names];
   }
 
   /** A slice of the timeline with texts cut to `maxChars` (`offset` -1: the last `limit` entries). */
@@ -315,7 +388,7 @@ export class RunModel {
       return role === 'system' || role === 'developer';
     });
     const calls = item.toolCallIds.map((id) => {
-      const tool = this.tools.get(id);
+      const tool = this.tools.get(callKey(item.agentPath, id));
       return { id, type: 'function', function: { name: tool?.name ?? '', arguments: tool?.arguments ?? '' } };
     });
     const response = {
@@ -338,16 +411,17 @@ export class RunModel {
 
   /** The run as the test export reads it. */
   recorded(): RecordedRun {
+    // An agent's run is replayed by its own tool's recorded answer: the export is the root run's.
     const results: RecordedRun['results'] = {};
     for (const tool of this.tools.values())
-      if (tool.response !== undefined)
+      if (tool.response !== undefined && !tool.agentPath)
         results[tool.callId] = {
           name: tool.name,
           response: tool.response,
           ...(tool.outcome ? { outcome: tool.outcome } : {}),
         };
     const turns = this.items
-      .filter((item): item is LiveRequest => item.kind === 'request')
+      .filter((item): item is LiveRequest => item.kind === 'request' && !item.agentPath)
       .map((request, i, all) => ({
         text: request.text,
         reasoning: request.reasoning,
@@ -362,7 +436,7 @@ export class RunModel {
           : {}),
         ...(this.refusal !== undefined && i === all.length - 1 ? { refusal: this.refusal } : {}),
       }));
-    const waited = [...this.tools.values()].filter((tool) => tool.waited).map((tool) => tool.callId);
+    const waited = [...this.tools.values()].filter((tool) => tool.waited && !tool.agentPath).map((tool) => tool.callId);
     return {
       runId: this.runId,
       ...(this.model ? { model: this.model } : {}),
@@ -373,25 +447,33 @@ export class RunModel {
       ...(waited.length ? { waited } : {}),
       ...(this.stoppedBy?.length ? { stoppedBy: this.stoppedBy } : {}),
       ...(this.limits && Object.keys(this.limits).length ? { limits: this.limits } : {}),
+      ...(this.typedOutput ? { typedOutput: true } : {}),
       ...(this.stopReason ? { stopReason: this.stopReason } : {}),
       ...(this.text !== undefined ? { text: this.text } : {}),
     };
   }
 
-  private request(at: number): LiveRequest {
+  private request(at: number, path?: AgentPath): LiveRequest {
     this.touch(at);
-    if (this.open) return this.open;
-    this.open = {
-      kind: 'request',
-      index: this.items.length,
-      startedAt: at,
-      text: '',
-      reasoning: '',
-      toolCallIds: [],
-      ...(this.model ? { model: this.model } : {}),
-    };
-    this.items.push(this.open);
-    return this.open;
+    const key = runKey(path);
+    let request = this.open.get(key);
+    if (!request) {
+      request = {
+        kind: 'request',
+        index: this.items.length,
+        startedAt: at,
+        text: '',
+        reasoning: '',
+        toolCallIds: [],
+        ...(this.model && !path?.length ? { model: this.model } : {}),
+        ...(path?.length ? { agentPath: [...path] } : {}),
+      };
+      this.open.set(key, request);
+      this.items.push(request);
+    }
+    // Over a queue a request's end is not reported: the last thing seen of it stands in.
+    if (request.durationMs === undefined) request.endedAt = at;
+    return request;
   }
 
   private touch(at: number): void {
@@ -400,7 +482,7 @@ export class RunModel {
 }
 
 /** An entry as the page gets it. */
-function view(item: LiveItem, max: number, open: LiveRequest | undefined): TimelineItem {
+function view(item: LiveItem, max: number, open: ReadonlyMap<string, LiveRequest>): TimelineItem {
   if (item.kind === 'status') return item;
   if (item.kind === 'request') {
     const { toolCallIds: _ids, text, reasoning, model, sent, requestId: _id, ...rest } = item;
@@ -408,7 +490,7 @@ function view(item: LiveItem, max: number, open: LiveRequest | undefined): Timel
       ...rest,
       hasExchange: sent !== undefined,
       ...(model !== undefined ? { model: nameText(model) } : {}),
-      live: item === open,
+      live: open.get(runKey(item.agentPath)) === item,
       text: shown(text, max),
       reasoning: shown(reasoning, max),
     };

@@ -16,7 +16,10 @@ export type RecordedTurn = {
 };
 
 /** The props of the run that decide where it stops: a replay is given the same. */
-export type RecordedLimits = Pick<RunAgentCallProps, 'maxRunAgentTimes' | 'timeoutMs' | 'budget' | 'prices'>;
+export type RecordedLimits = Pick<
+  RunAgentCallProps,
+  'maxRunAgentTimes' | 'timeoutMs' | 'budget' | 'prices' | 'outputRetries'
+>;
 
 /** A run as the export reads it: model replies, tool results and decisions, in order. */
 export type RecordedRun = {
@@ -35,6 +38,11 @@ export type RecordedRun = {
   stoppedBy?: string[];
   /** The run's limits, as its props gave them (the in-process recorder knows them; a queue's do not reach it). */
   limits?: RecordedLimits;
+  /**
+   * The run asked for a typed answer (`output`): a final answer is then checked, and one refused gets another request.
+   * The in-process recorder knows it; a queue's props stay in its workers.
+   */
+  typedOutput?: boolean;
   stopReason?: string;
   text?: string;
 };

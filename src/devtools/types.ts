@@ -19,6 +19,10 @@ export type RunSummary = {
   stopReason?: string;
   /** Tool calls so far. */
   toolCalls: number;
+  /** The names of the tools the run called (its agents' included), each once, at most 50. */
+  tools?: string[];
+  /** What was asked, for a run no worker has taken yet (its first user message, cut). */
+  input?: string;
 };
 
 /** A text that may have been cut for the page: `length` is the whole text's, `text` its first part. */
@@ -45,6 +49,10 @@ export type RequestItem = {
   error?: string;
   /** Whether the source saw the request's body: the page can then show the request and response. */
   hasExchange: boolean;
+  /** Epoch milliseconds of the last thing seen of the request (its end, once it ended). */
+  endedAt?: number;
+  /** For a request of an agent's run (`defineAgent`): the call ids from the root run to that agent. */
+  agentPath?: string[];
 };
 
 /**
@@ -76,6 +84,12 @@ export type ToolItem = {
   response?: ShownText;
   /** What the model read, when it differs from `response` (shortened to fit the budget). */
   modelResponse?: ShownText;
+  /** Epoch milliseconds when its work started (its tool, or its answer); absent when the source does not see it. */
+  ranAt?: number;
+  /** Epoch milliseconds when it had its result. */
+  endedAt?: number;
+  /** For a call of an agent's run (`defineAgent`): the call ids from the root run to that agent. */
+  agentPath?: string[];
 };
 
 /** A change of status: a pause, a resume, a worker taking the run, a retry. */
@@ -94,6 +108,12 @@ export type TimelineItem = RequestItem | ToolItem | StatusItem;
 /** A call waiting for a person. */
 export type PendingView = {
   callId: string;
+  /** What a decision for it is keyed by: `[...agentPath, callId].join('/')` (the call id, for the run's own). */
+  key: string;
+  /** For a call of an agent's run: the call ids from the root run to that agent. */
+  agentPath?: string[];
+  /** The name of the agent that made the call (the tool its parent called), for a call of an agent's run. */
+  agent?: string;
   name: string;
   /** `approval`: a call to a tool that needs approval; `interactive`: a tool that paused the run. */
   kind: 'approval' | 'interactive';

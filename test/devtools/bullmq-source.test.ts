@@ -103,6 +103,41 @@ describe('the devtools page over AgentRuns on a real Redis', () => {
     }
   });
 
+  it('shows a run no worker has taken yet as queued, with its input and model, in the list and on its page', async () => {
+    // A queue no worker serves: its runs stay queued.
+    const idle = new AgentRuns({ connection: { host: '127.0.0.1', port }, queueName: 'idle', secret: 'k' });
+    const source = bullmqRunSource({ runs: idle, pollMs: 200 });
+    try {
+      const { runId } = await idle.start({
+        runId: 'not-taken',
+        body: { model: 'm-queued', messages: [user('Summarise the report')] },
+      });
+      const listed = await eventually(async () => (await source.list()).find((run) => run.runId === runId));
+      expect(listed).toMatchObject({ status: 'queued', model: 'm-queued', input: 'Summarise the report', turns: 0 });
+      const page = await source.page(runId, { offset: -1, limit: 100, maxChars: 4000 });
+      expect(page?.summary).toMatchObject({ status: 'queued', model: 'm-queued', input: 'Summarise the report' });
+      expect(page?.pending).toEqual([]);
+      expect(page?.error).toBeUndefined();
+      expect(page?.canCancel).toBe(true);
+      // The page says so, with what was asked, rather than an empty timeline.
+      const shown = await startDevtools({ source });
+      const browser = await launchChromium();
+      try {
+        const tab = await browser.newPage();
+        await tab.goto(`${shown.url}#/run/${runId}`);
+        await tab.getByTestId('queued-note').waitFor();
+        expect(await tab.getByTestId('run-status').textContent()).toBe('queued');
+        expect(await tab.getByTestId('run-input').textContent()).toBe('Summarise the report');
+      } finally {
+        await browser.close();
+        await shown.close();
+      }
+    } finally {
+      await source.close?.();
+      await idle.close();
+    }
+  });
+
   it('shows a run and decides it with its resume token', async () => {
     server.enqueue({ toolCalls: [{ id: 'd1', name: 'delete_file', arguments: { path: '/tmp/x' } }] }, { text: 'gone' });
     const { runId } = await runs.start({ runId: 'to-decide', body: { model: 'm', messages: [user('delete')] } });
@@ -113,7 +148,7 @@ describe('the devtools page over AgentRuns on a real Redis', () => {
     });
     expect(page.summary.status).toBe('waiting');
     expect(page.pending).toEqual([
-      { callId: 'd1', name: 'delete_file', kind: 'approval', arguments: '{"path":"/tmp/x"}' },
+      { callId: 'd1', key: 'd1', name: 'delete_file', kind: 'approval', arguments: '{"path":"/tmp/x"}' },
     ]);
     const res = await rawRequest(apiUrl(devtools.url, `/api/runs/${runId}/decide`), {
       method: 'POST',

@@ -1,5 +1,5 @@
 import { runAgentLoop } from '../../src';
-import type { RunAgentCallProps, RunAgentResponse, ToolDefinition } from '../../src';
+import type { OutputStandardSchema, RunAgentCallProps, RunAgentResponse, ToolDefinition } from '../../src';
 import { createRunRecorder, exportRunAsTest } from '../../src/devtools';
 import { startScriptedServer, type ScriptedServer, type ScriptedTurn } from '../../src/testing';
 import { fakeTool, user } from '../helpers/tools';
@@ -32,7 +32,20 @@ const tools = [lookup, broken, picky, pay, refund, finish, halting];
 
 const call = (id: string, name: string, args: object = {}) => ({ id, name, arguments: args });
 
-/** A run that ends with each stop reason the loop has, but `output_invalid` (it needs the run's `output` class). */
+/** A typed answer: `{ total: number }`. */
+const totalOutput: OutputStandardSchema<{ total: number }> = {
+  '~standard': {
+    version: 1,
+    vendor: 'test',
+    validate: (value) =>
+      typeof (value as { total?: unknown } | null)?.total === 'number'
+        ? { value: value as { total: number } }
+        : { issues: [{ message: 'total: must be a number' }] },
+  },
+  jsonSchema: { type: 'object', properties: { total: { type: 'number' } }, required: ['total'] },
+};
+
+/** A run that ends with each stop reason the loop has. */
 const CASES: Case[] = [
   {
     stop: 'completed',
@@ -82,6 +95,23 @@ const CASES: Case[] = [
     props: { timeoutMs: 500 },
   },
   { stop: 'refusal', turns: [{ refusal: 'I cannot help with that.' }] },
+  {
+    // Every answer fails the typed output: no JSON, JSON of the wrong shape, the same in a fence.
+    stop: 'output_invalid',
+    turns: [
+      { toolCalls: [call('l1', 'lookup', { q: 'total' })] },
+      { text: 'The total is five.' },
+      { text: '{"total":"five"}' },
+      { text: '```json\n{"total":"5"}\n```' },
+    ],
+    props: { output: totalOutput },
+  },
+  {
+    // A refused answer, then one that passes: the replay refuses the first and takes the second.
+    stop: 'completed',
+    turns: [{ text: '{"total":"five"}' }, { text: '{"total":5}' }],
+    props: { output: totalOutput, outputRetries: 1 },
+  },
 ];
 
 async function recordRun(server: ScriptedServer, recorder: ReturnType<typeof createRunRecorder>, c: Case, i: number) {

@@ -1,5 +1,5 @@
 import type { RunSummary } from '../../src/devtools';
-import { dayOf, filterRuns } from '../../src/devtools/ui/run-filter';
+import { dayOf, filterRuns, toolNamesOf } from '../../src/devtools/ui/run-filter';
 
 const run = (runId: string, extra: Partial<RunSummary>): RunSummary => ({
   runId,
@@ -30,5 +30,23 @@ describe('the run list filter', () => {
     expect(ids({ day: '2026-12-07', text: 're' })).toEqual(['refund-1', 'report-2']);
     expect(ids({ status: 'failed' })).toEqual([]);
     expect(dayOf(new Date(2026, 0, 2, 3, 4).getTime())).toBe('2026-01-02');
+  });
+});
+
+describe('the run list filter by tool name', () => {
+  const runs = [
+    run('refund-1', { tools: ['refund', 'lookup'] }),
+    run('report-2', { tools: ['lookup_all'] }),
+    run('quiet-3', {}),
+  ];
+  const ids = (filter: Parameters<typeof filterRuns>[1]) => filterRuns(runs, filter).map((r) => r.runId);
+
+  it('keeps the runs that called a tool of that exact name, beside the other filters', () => {
+    expect(ids({ tool: 'lookup' })).toEqual(['refund-1']);
+    expect(ids({ tool: 'lookup_all' })).toEqual(['report-2']);
+    expect(ids({ tool: 'refund', text: 'report' })).toEqual([]);
+    expect(ids({ tool: '' })).toEqual(['refund-1', 'report-2', 'quiet-3']);
+    expect(ids({ tool: 'ghost' })).toEqual([]);
+    expect(toolNamesOf(runs)).toEqual(['lookup', 'lookup_all', 'refund']);
   });
 });

@@ -16,8 +16,8 @@ function waitingOnTwo(t0: number): RunModel {
   run.text = 'I will do both once you agree.';
   run.addStatus('waiting', { stopReason: 'interactive' }, t0 + 20);
   run.pending = [
-    { callId: 'a', name: 'refund', kind: 'approval', arguments: '{"amount":42}' },
-    { callId: 'b', name: 'close', kind: 'approval', arguments: '{"plan":"pro"}' },
+    { callId: 'a', key: 'a', name: 'refund', kind: 'approval', arguments: '{"amount":42}' },
+    { callId: 'b', key: 'b', name: 'close', kind: 'approval', arguments: '{"plan":"pro"}' },
   ];
   return run;
 }

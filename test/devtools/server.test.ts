@@ -252,7 +252,9 @@ describe('the devtools server over an in-process recorder', () => {
         .runs;
       expect(summary.status).toBe('waiting');
       const page = JSON.parse((await rawRequest(apiUrl(tools.url, `/api/runs/${summary.runId}`))).body) as RunPage;
-      expect(page.pending).toEqual([{ callId: 'p1', name: 'pay', kind: 'approval', arguments: '{"amount":5}' }]);
+      expect(page.pending).toEqual([
+        { callId: 'p1', key: 'p1', name: 'pay', kind: 'approval', arguments: '{"amount":5}' },
+      ]);
       expect(page.canDecide).toBe(true);
       const bad = await rawRequest(apiUrl(tools.url, `/api/runs/${summary.runId}/decide`), {
         method: 'POST',

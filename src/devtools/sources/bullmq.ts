@@ -1,9 +1,10 @@
 import type { Redis } from 'ioredis';
-import type { Decision } from '../../index';
+import type { Decision, RunState } from '../../index';
 import { listRuns } from '../../bullmq';
 import type { AgentRuns, RunEvent, RunListing, RunRecord } from '../../bullmq';
 import { getErrText } from '../../index';
-import { RunModel } from '../run-model';
+import { inputText, MAX_TOOL_NAMES, RunModel } from '../run-model';
+import { nameText } from '../safe-text';
 import type { RunSource } from '../source';
 import type { RunSummary } from '../types';
 import { pendingViews, readModelResponses, withDecided } from './state-view';
@@ -154,6 +155,7 @@ export function bullmqRunSource(options: BullmqRunSourceOptions): RunSource {
     if (cached && cached.updatedAt === run.updatedAt) return cached.summary;
     const record = await guarded(runs.get(run.runId));
     const model = followed.get(run.runId)?.model;
+    const input = inputText(record.state.messages);
     const summary: RunSummary = {
       runId: run.runId,
       status: record.status,
@@ -165,6 +167,8 @@ export function bullmqRunSource(options: BullmqRunSourceOptions): RunSource {
       updatedAt: run.updatedAt,
       ...(record.stopReason ? { stopReason: record.stopReason } : {}),
       toolCalls: model?.summary().toolCalls ?? countCalls(record),
+      tools: toolNames(record.state),
+      ...(input !== undefined ? { input } : {}),
     };
     summaries.set(run.runId, { updatedAt: run.updatedAt, summary });
     return summary;
@@ -271,6 +275,20 @@ function absorb(model: RunModel, record: RunRecord, listed: RunListing | undefin
   const firstReply = record.state.messages.findIndex((m) => m.role === 'assistant');
   model.input = firstReply === -1 ? record.state.messages : record.state.messages.slice(0, firstReply);
   for (const [callId, text] of readModelResponses(record.state.messages)) model.setModelResponse(callId, text);
+}
+
+/** The names of the tools a run's history shows called, its agents' included (from their states), each once. */
+function toolNames(state: RunState): string[] {
+  const names = new Set<string>();
+  const visit = (run: RunState) => {
+    for (const message of run.messages)
+      if (message.role === 'assistant')
+        for (const call of message.tool_calls ?? [])
+          if (call.type === 'function' && names.size < MAX_TOOL_NAMES) names.add(nameText(call.function.name));
+    for (const child of Object.values(run.children ?? {})) visit(child);
+  };
+  visit(state);
+  return [...names];
 }
 
 function countCalls(record: RunRecord): number {

@@ -3,12 +3,21 @@ import type { Decision, RunAgentCallProps, RunAgentResponse, RunState } from '..
 import { RUN_OBSERVERS, signRunState } from '../../internal';
 import type { RunObserver, WithRunObservers } from '../../internal';
 import { DecisionGather } from '../decision-gather';
-import { RunModel } from '../run-model';
+import { callKey, RunModel } from '../run-model';
 import { errorText } from '../safe-text';
 import type { RunSource } from '../source';
 import { pendingViews, readModelResponses, withDecided } from './state-view';
 
 const keepNothing = (): void => undefined;
+
+/**
+ * The agent path an event of an agent's run carries (the loop adds it to every event it hands up from an agent);
+ * `undefined` for the run's own events.
+ */
+function pathOf(event: object): string[] | undefined {
+  const path = (event as { agentPath?: unknown }).agentPath;
+  return Array.isArray(path) && path.length ? (path as string[]) : undefined;
+}
 
 /**
  * The props `recorder.hooks()` returns, to spread into `runAgentLoop`: the run's id, signal and `onCheckpoint`. They
@@ -97,7 +106,9 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
         ...(props.timeoutMs !== undefined && { timeoutMs: props.timeoutMs }),
         ...(props.budget !== undefined && { budget: props.budget }),
         ...(props.prices !== undefined && { prices: props.prices }),
+        ...(props.outputRetries !== undefined && { outputRetries: props.outputRetries }),
       };
+      if (props.output !== undefined) run.typedOutput = true;
       if (!props.resumeFrom || Object.keys(limits).length) run.limits = limits;
       if (!props.resumeFrom && props.body?.messages) run.input = props.body.messages;
       if (props.resumeFrom) {
@@ -121,16 +132,20 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
         if (e.body) current().startRequest(e.body);
       },
       text: (e) => {
-        current().addText(e.text);
+        current().addText(e.text, Date.now(), pathOf(e));
         changed();
       },
       reasoning: (e) => {
-        current().addReasoning(e.text);
+        current().addReasoning(e.text, Date.now(), pathOf(e));
         changed();
       },
       toolCall: (e) => {
-        current().addToolCall({ id: e.call.id, name: e.call.function.name, arguments: e.call.function.arguments });
+        const call = { id: e.call.id, name: e.call.function.name, arguments: e.call.function.arguments };
+        current().addToolCall(call, Date.now(), pathOf(e));
         changed();
+      },
+      toolStart: (e) => {
+        current().startTool(e.call.id, Date.now(), pathOf(e));
       },
       requestEnd: (e) => {
         const run = current();
@@ -138,33 +153,42 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
         const price = prices && Object.prototype.hasOwnProperty.call(prices, e.model) ? prices[e.model] : undefined;
         if (price)
           run.cost = (run.cost ?? 0) + (e.usage.inputTokens * price.input + e.usage.outputTokens * price.output) / 1e6;
-        run.endRequest({
-          model: e.model,
-          ms: e.ms,
-          ...(e.firstChunkMs !== undefined ? { firstChunkMs: e.firstChunkMs } : {}),
-          inputTokens: e.usage.inputTokens,
-          outputTokens: e.usage.outputTokens,
-          requestId: e.requestId,
-        });
-        run.finishRequest({
-          ...(e.finishReason ? { finishReason: e.finishReason } : {}),
-          ...(e.error !== undefined ? { error: errorText(e.error) } : {}),
-        });
+        const path = pathOf(e);
+        run.endRequest(
+          {
+            model: e.model,
+            ms: e.ms,
+            ...(e.firstChunkMs !== undefined ? { firstChunkMs: e.firstChunkMs } : {}),
+            inputTokens: e.usage.inputTokens,
+            outputTokens: e.usage.outputTokens,
+            requestId: e.requestId,
+          },
+          Date.now(),
+          path,
+        );
+        run.finishRequest(
+          {
+            ...(e.finishReason ? { finishReason: e.finishReason } : {}),
+            ...(e.error !== undefined ? { error: errorText(e.error) } : {}),
+          },
+          path,
+        );
         changed();
       },
       toolEnd: (e) => {
         const run = current();
-        run.setArguments(e.call.id, e.call.function.arguments);
-        run.endTool(e.call.id, {
-          name: e.call.function.name,
-          outcome: e.outcome,
-          response: e.response,
-          durationMs: e.durationMs,
-        });
+        const path = pathOf(e);
+        run.setArguments(e.call.id, e.call.function.arguments, path);
+        run.endTool(
+          e.call.id,
+          { name: e.call.function.name, outcome: e.outcome, response: e.response, durationMs: e.durationMs },
+          Date.now(),
+          path,
+        );
         changed();
       },
       toolSettled: (e) => {
-        current().setModelResponse(e.call.id, e.modelText);
+        current().setModelResponse(e.call.id, e.modelText, pathOf(e));
         changed();
       },
       checkpoint: (state) => {
@@ -231,7 +255,7 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
           out.pending,
           gathered.decided(
             runId,
-            out.pending.map((p) => p.callId),
+            out.pending.map((p) => p.key),
           ),
         );
       return out;
@@ -248,7 +272,7 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
       if (!options.resume || !state || !runs.get(runId)?.pending.length) throw new Error('This run is not waiting.');
       const { undecided, all } = gathered.add(
         runId,
-        state.pending.map((p) => p.call.id),
+        state.pending.map((p) => callKey(p.agentPath, p.call.id)),
         decisions,
       );
       if (all) await options.resume({ runId, state, decisions: all });

@@ -14,7 +14,7 @@ export function Pending(props: { runId: string; pending: PendingView[]; canDecid
   const open = props.pending.filter((call) => call.decided === undefined);
   const all = (approve: boolean) => {
     setError(undefined);
-    const decisions = Object.fromEntries(open.map((call) => [call.callId, { approve }]));
+    const decisions = Object.fromEntries(open.map((call) => [call.key, { approve }]));
     postAction(props.runId, 'decide', { decisions }).then(
       () => props.onDone(),
       (e: Error) => setError(e.message),
@@ -34,7 +34,7 @@ export function Pending(props: { runId: string; pending: PendingView[]; canDecid
     ${props.pending.map(
       (call) =>
         html`<${PendingCall}
-          key=${call.callId}
+          key=${call.key}
           runId=${props.runId}
           call=${call}
           canDecide=${props.canDecide}
@@ -53,7 +53,7 @@ function PendingCall(props: { runId: string; call: PendingView; canDecide: boole
     setBusy(true);
     setError(undefined);
     const decision = approve ? { approve: true } : reason ? { approve: false, reason } : { approve: false };
-    postAction(props.runId, 'decide', { decisions: { [call.callId]: decision } }).then(
+    postAction(props.runId, 'decide', { decisions: { [call.key]: decision } }).then(
       () => props.onDone(),
       (e: Error) => {
         setBusy(false);
@@ -61,11 +61,15 @@ function PendingCall(props: { runId: string; call: PendingView; canDecide: boole
       },
     );
   };
-  return html`<div class="pending-call" data-testid="pending-call" data-call-id=${call.callId}>
+  return html`<div class="pending-call" data-testid="pending-call" data-call-id=${call.callId} data-key=${call.key}>
     <div>
       <code>${call.name}</code> (${call.kind})${
-        call.decided && html` · <span data-testid="decided">${call.decided}, waiting for the other decisions</span>`
-      }
+        call.agentPath?.length &&
+        html` ·
+          <span class="agent-label" data-testid="pending-agent"
+            >in agent ${call.agent ? html`<code>${call.agent}</code> ` : ''}(${call.agentPath.join(' / ')})</span
+          >`
+      }${call.decided && html` · <span data-testid="decided">${call.decided}, waiting for the other decisions</span>`}
     </div>
     <pre>${prettyJson(call.arguments)}</pre>
     ${

@@ -7,6 +7,8 @@ export type RunFilter = {
   text?: string;
   /** `YYYY-MM-DD`: runs started on that day (local time). */
   day?: string;
+  /** Runs that called the tool of this exact name (their agents' calls included). */
+  tool?: string;
 };
 
 /** The day a run started, as `YYYY-MM-DD` in local time. */
@@ -22,7 +24,13 @@ export function filterRuns(runs: readonly RunSummary[], filter: RunFilter): RunS
   return runs.filter((run) => {
     if (filter.status && run.status !== filter.status) return false;
     if (filter.day && dayOf(run.startedAt) !== filter.day) return false;
+    if (filter.tool && !run.tools?.includes(filter.tool)) return false;
     const haystack = [run.runId, run.model ?? '', run.stopReason ?? ''].join(' ').toLowerCase();
     return words.every((word) => haystack.includes(word));
   });
+}
+
+/** The names of the tools the runs called, each once, sorted: the choices of the tool filter. */
+export function toolNamesOf(runs: readonly RunSummary[]): string[] {
+  return [...new Set(runs.flatMap((run) => run.tools ?? []))].sort();
 }

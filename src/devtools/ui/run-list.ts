@@ -2,11 +2,11 @@ import { useState } from 'preact/hooks';
 import type { DevtoolsRunStatus, RunSummary } from '../types';
 import { clock, cost, ms, tokens } from './format';
 import { html } from './html';
-import { dayOf, filterRuns, type RunFilter } from './run-filter';
+import { dayOf, filterRuns, toolNamesOf, type RunFilter } from './run-filter';
 
 const STATUSES: DevtoolsRunStatus[] = ['queued', 'running', 'waiting', 'completed', 'failed', 'cancelled'];
 
-/** The live list of runs, narrowed by status, words (id, model, stop reason) and the day they started. */
+/** The live list of runs, narrowed by status, words (id, model, stop reason), a tool called and the day started. */
 export function RunList({ runs }: { runs: RunSummary[] }) {
   const [filter, setFilter] = useState<RunFilter>({});
   if (!runs.length) return html`<p class="empty" data-testid="no-runs">No runs yet.</p>`;
@@ -23,6 +23,10 @@ export function RunList({ runs }: { runs: RunSummary[] }) {
       <select data-testid="filter-status" onChange=${(e: Event) => set({ status: value(e) as DevtoolsRunStatus })}>
         <option value="">any status</option>
         ${STATUSES.map((status) => html`<option value=${status}>${status}</option>`)}
+      </select>
+      <select data-testid="filter-tool" onChange=${(e: Event) => set({ tool: value(e) })}>
+        <option value="">any tool</option>
+        ${toolNamesOf(runs).map((name) => html`<option value=${name}>${name}</option>`)}
       </select>
       <input type="date" data-testid="filter-day" onInput=${(e: Event) => set({ day: value(e) })} />
       <span class="note">${shown.length} of ${runs.length}</span>

@@ -5,11 +5,12 @@ import { cost, ms, tokens } from './format';
 import { html } from './html';
 import { Pending } from './pending';
 import { Timeline } from './timeline';
+import { Waterfall } from './waterfall';
 
 /** The request on this page whose text is the run's answer (the last one, when its text is the answer). */
 function answerIndex(page: RunPage): number | undefined {
   if (page.text === undefined || !page.text) return undefined;
-  const last = [...page.items].reverse().find((item) => item.kind === 'request');
+  const last = [...page.items].reverse().find((item) => item.kind === 'request' && !item.agentPath);
   return last?.kind === 'request' && last.text.text === page.text ? last.index : undefined;
 }
 
@@ -50,6 +51,8 @@ export function RunView({ runId, version }: { runId: string; version: number }) 
     );
   };
   const last = page.offset + page.items.length;
+  /** Whether anything of the run's work is known: before it, what was asked stands in for the timeline. */
+  const started = page.total > page.items.length || page.items.some((item) => item.kind !== 'status');
   return html`<section class="run" data-testid="run-view">
     <h1><a href="#/">Runs</a> / <span data-testid="run-id">${runId}</span></h1>
     <div class="summary">
@@ -86,6 +89,20 @@ export function RunView({ runId, version }: { runId: string; version: number }) 
       canDecide=${page.canDecide}
       onDone=${() => setRefresh((n) => n + 1)}
     />
+    ${
+      summary.input !== undefined &&
+      !started &&
+      html`<div class="long-text">
+        <div class="label">Input</div>
+        <pre data-testid="run-input">${summary.input}</pre>
+      </div>`
+    }
+    ${
+      summary.status === 'queued' &&
+      !started &&
+      html`<p class="note" data-testid="queued-note">Queued: no worker has taken this run yet.</p>`
+    }
+    <${Waterfall} items=${page.items} until=${summary.updatedAt} waiting=${page.pending.map((p) => p.key)} />
     <div class="pager" data-testid="pager">
       <button disabled=${page.offset === 0} onClick=${() => setOffset(Math.max(0, page.offset - PAGE))}>Older</button>
       <span>entries ${page.total ? page.offset + 1 : 0}–${last} of ${page.total}</span>
@@ -97,7 +114,7 @@ export function RunView({ runId, version }: { runId: string; version: number }) 
     <${Timeline}
       runId=${runId}
       items=${page.items}
-      waiting=${page.pending.map((p) => p.callId)}
+      waiting=${page.pending.map((p) => p.key)}
       status=${summary.status}
       answerIndex=${answerIndex(page)}
     />

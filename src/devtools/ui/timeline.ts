@@ -1,5 +1,8 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { DevtoolsRunStatus, RequestItem, StatusItem, TimelineItem, ToolItem } from '../types';
+import { agentTree, callKey, type AgentTree } from './agent-tree';
+import { waitsUnder } from './waterfall-bars';
 import { ExchangeView } from './exchange-view';
 import { clock, ms, tokens } from './format';
 import { html } from './html';
@@ -17,32 +20,56 @@ export function Timeline(props: {
   status: DevtoolsRunStatus;
   answerIndex?: number | undefined;
 }) {
-  const { runId, items, waiting } = props;
+  const tree = agentTree(props.items);
   return html`<ol class="timeline" data-testid="timeline">
-    ${items.map((item) =>
-      item.kind === 'request'
-        ? html`<${Request}
+    <${Entries} ...${props} tree=${tree} items=${tree.top} />
+  </ol>`;
+}
+
+type EntriesProps = {
+  runId: string;
+  items: TimelineItem[];
+  tree: AgentTree;
+  waiting: string[];
+  status: DevtoolsRunStatus;
+  answerIndex?: number | undefined;
+};
+
+/** Entries of one run of the tree, each agent call with its agent's run under it. */
+function Entries(props: EntriesProps) {
+  const { runId, items, waiting, tree } = props;
+  return html`${items.map((item) =>
+    item.kind === 'request'
+      ? html`<${Request} key=${item.index} runId=${runId} item=${item} isAnswer=${item.index === props.answerIndex} />`
+      : item.kind === 'tool'
+        ? html`<${Tool}
             key=${item.index}
             runId=${runId}
             item=${item}
-            isAnswer=${item.index === props.answerIndex}
-          />`
-        : item.kind === 'tool'
-          ? html`<${Tool}
-              key=${item.index}
-              runId=${runId}
-              item=${item}
-              waiting=${waiting.includes(item.callId)}
-              status=${props.status}
-            />`
-          : html`<${Status} key=${item.index} item=${item} />`,
-    )}
-  </ol>`;
+            waiting=${waiting.includes(callKey(item.agentPath, item.callId))}
+            agentWaits=${waitsUnder(waiting, callKey(item.agentPath, item.callId))}
+            status=${props.status}
+          >
+            ${
+              tree.under.has(callKey(item.agentPath, item.callId)) &&
+              html`<ol
+                class="timeline agent-run"
+                data-testid="agent-run"
+                data-agent-path=${callKey(item.agentPath, item.callId)}
+              >
+                <div class="agent-label">agent <code>${item.name}</code></div>
+                <${Entries} ...${props} items=${tree.under.get(callKey(item.agentPath, item.callId))} />
+              </ol>`
+            }
+          <//>`
+        : html`<${Status} key=${item.index} item=${item} />`,
+  )}`;
 }
 
 function Request({ runId, item, isAnswer }: { runId: string; item: RequestItem; isAnswer: boolean }) {
   const [shown, setShown] = useState(false);
-  return html`<li class="item request" data-testid="request">
+  const path = item.agentPath?.length ? item.agentPath.join('/') : undefined;
+  return html`<li class="item request" data-testid="request" data-agent-path=${path}>
     <div class="head">
       <strong>Request</strong> ${requestFacts(item)}${item.live && html` · <span class="live">streaming…</span>`}
       ${
@@ -87,11 +114,27 @@ function requestFacts(item: RequestItem): string {
     .join(' · ');
 }
 
-function Tool(props: { runId: string; item: ToolItem; waiting: boolean; status: DevtoolsRunStatus }) {
+function Tool(props: {
+  runId: string;
+  item: ToolItem;
+  waiting: boolean;
+  status: DevtoolsRunStatus;
+  /** A call of the agent this call started waits for a person: the call's answer so far is a placeholder. */
+  agentWaits: boolean;
+  children?: ComponentChildren;
+}) {
   const { runId, item } = props;
   const state = toolState(item, props.waiting, props.status);
+  const agentWaits = props.agentWaits && props.status === 'waiting';
   const look = state.kind === 'done' ? `outcome-${item.outcome ?? 'unknown'}` : `state-${state.kind}`;
-  return html`<li class=${`item tool ${look}`} data-testid="tool-call" data-call-id=${item.callId}>
+  const path = item.agentPath?.length ? item.agentPath.join('/') : undefined;
+  return html`<li
+    class=${`item tool ${look}`}
+    data-testid="tool-call"
+    data-call-id=${item.callId}
+    data-key=${callKey(item.agentPath, item.callId)}
+    data-agent-path=${path}
+  >
     <div class="head">
       <strong>Tool</strong> <code>${item.name}</code> · ${clock(item.startedAt)}
       ${
@@ -102,9 +145,14 @@ function Tool(props: { runId: string; item: ToolItem; waiting: boolean; status: 
             : state.kind === 'not-run'
               ? html` · <span class="waiting" data-testid="not-run">${state.why}</span>`
               : state.durationMs !== undefined &&
+                !agentWaits &&
                 html` · <span data-testid="duration">took ${ms(state.durationMs)}</span>`
       }
-      ${item.outcome && html` · <span class="outcome" data-testid="outcome">${item.outcome}</span>`}
+      ${
+        agentWaits
+          ? html` · <span class="waiting" data-testid="agent-waiting">its agent waits for approval</span>`
+          : item.outcome && html` · <span class="outcome" data-testid="outcome">${item.outcome}</span>`
+      }
     </div>
     <${LongText} runId=${runId} index=${item.index} field="arguments" value=${item.arguments} label="Arguments" />
     ${
@@ -127,6 +175,7 @@ function Tool(props: { runId: string; item: ToolItem; waiting: boolean; status: 
         label="Response as the model read it (after compression)"
       />`
     }
+    ${props.children}
   </li>`;
 }
 
