@@ -3,7 +3,13 @@ import type { CreateLLMResponseProps, LLMRequestBody, LLMResponse, ResponseEvent
 import type { Wire } from '../llm/wires/wire';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, UsageItem } from '../llm/type';
 import type { ToolJournal } from '../toolCall/journal';
-import type { ToolDefinition, ToolExecuteContext, ToolExecuteResult, ToolOutcome } from '../toolCall/type';
+import type {
+  AnyToolDefinition,
+  ToolDefinition,
+  ToolExecuteContext,
+  ToolExecuteResult,
+  ToolOutcome,
+} from '../toolCall/type';
 import type { ModelPrice, RunBudget } from './budget/budget-types';
 import type { FallbackEntry } from './fallback/fallback-entry';
 import type { OutputSpec, SchemaProfile } from './output/output-types';
@@ -175,8 +181,8 @@ export type AgentSpan = ReturnType<AgentTracer['startSpan']>;
 export type RunAgentCallProps<T = unknown> = ResponseEvents & {
   /** The chat-completions body (model, messages, temperature, …) without `tools`: those come from `tools`. */
   body: Omit<LLMRequestBody, 'tools'>;
-  /** Every tool the model may call; the model sees `tools.map(t => t.schema)`. */
-  tools: ToolDefinition[];
+  /** Every tool the model may call (function tools and custom tools); the model sees `tools.map(t => t.schema)`. */
+  tools: AnyToolDefinition[];
   /** Most model requests in one run (default 20). */
   maxRunAgentTimes?: number;
   /** Called with each billable item as it happens. */
