@@ -1,5 +1,5 @@
 import type { ChatCompletionChunk, ChatCompletionMessage } from 'openai/resources/chat/completions';
-import { chatAnnotation, chatToolCall } from './completion-body';
+import { chatAnnotation } from './completion-body';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { errorBody } from './error-body';
 import { splitText } from './fragments';
@@ -53,8 +53,11 @@ export function buildStreamEvents(plan: PlannedReply, meta: StreamMeta): string[
   for (const piece of splitText(plan.refusal, plan.chunkSize)) events.push(choice({ refusal: piece }));
   plan.toolCalls.forEach((call, index) => {
     if (call.type === 'custom') {
-      // A custom call comes whole in one delta: its input has no fragments to stream in the chat shape.
-      events.push(choice({ tool_calls: [{ index, ...chatToolCall(call) }] } as ScriptedDelta));
+      // A custom call opens with its id and name; its input follows in fragments, each a `custom.input` piece.
+      const open = { index, id: call.id, type: 'custom', custom: { name: call.name, input: '' } };
+      events.push(choice({ tool_calls: [open] } as ScriptedDelta));
+      for (const input of call.fragments)
+        events.push(choice({ tool_calls: [{ index, type: 'custom', custom: { input } }] } as ScriptedDelta));
       return;
     }
     events.push(
