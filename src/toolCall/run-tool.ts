@@ -1,4 +1,9 @@
-import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
+import type {
+  ChatCompletionCustomTool,
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+  ChatCompletionTool,
+} from '../llm/type';
 import { RunAbortedError } from '../errors/run-aborted.error';
 import { ToolCallRejectedError } from '../errors/tool-call-rejected.error';
 import { ToolTimeoutError } from '../errors/tool-timeout.error';
@@ -26,7 +31,10 @@ export { parseToolArgs };
 export type RunToolProps = {
   call: ChatCompletionMessageToolCall;
   messages: ChatCompletionMessageParam[];
-  tools: AnyToolDefinition[];
+  /** The tools the call may name: function tools and custom tools. */
+  // `any` as in `ToolDefinition` itself: tools with different params (and custom tools) must all fit one list.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  tools: ToolDefinition<any, ChatCompletionTool | ChatCompletionCustomTool>[];
   /** The run's signal: aborting it aborts the tool's own signal and answers at once. */
   signal?: AbortSignal;
   /** Timeout for tools that set no `timeoutMs` of their own. */
