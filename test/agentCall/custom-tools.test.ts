@@ -8,7 +8,7 @@ import type { ChatCompletionCustomTool } from 'openai/resources/chat/completions
 import { runAgentLoop, type ToolDefinition, type ToolExecuteContext } from '../../src';
 import { DEFAULT_MAX_ARGS_LENGTH } from '../../src/constants';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../../src/testing';
-import { user } from '../helpers/tools';
+import { fakeTool, user } from '../helpers/tools';
 import { onWire } from '../helpers/wire-under-test';
 
 const GRAMMAR = { definition: 'start: "SELECT " /[a-z_, ]+/ " FROM " /[a-z_]+/', syntax: 'lark' } as const;
@@ -141,6 +141,78 @@ describe('custom tools run with their raw input and go back in their own shape',
     expect(outcomes).toEqual(['invalid_arguments']);
     const answer = server.requests[1].body.messages.at(-1);
     expect(answer).toMatchObject({ role: 'tool', content: expect.stringMatching(/^Invalid arguments: .*exceeds/) });
+  });
+
+  it('runs beside function calls of the same turn, each answered once, in call order', async () => {
+    server.enqueue(
+      {
+        toolCalls: [
+          { id: 'f1', name: 'get_time', arguments: { zone: 'UTC' } },
+          { id: 'c1', type: 'custom', name: 'run_sql', input: 'SELECT 1' },
+          { id: 'f2', name: 'get_time', arguments: {} },
+        ],
+      },
+      { text: 'done' },
+    );
+    const tool = sqlTool();
+    const time = fakeTool('get_time', () => ({ response: '12:00' }));
+    await runAgentLoop({ client: server.client(), body: { model: 'm', messages: [user('go')] }, tools: [time, tool] });
+    expect(tool.seen.map((ctx) => ctx.params)).toEqual(['SELECT 1']);
+    expect(time.calls.map((ctx) => ctx.params)).toEqual([{ zone: 'UTC' }, {}]);
+    const [, assistant, ...answers] = server.requests[1].body.messages;
+    expect(assistant).toMatchObject({
+      tool_calls: [
+        { id: 'f1', type: 'function' },
+        { id: 'c1', type: 'custom' },
+        { id: 'f2', type: 'function' },
+      ],
+    });
+    expect(answers.map((m) => (m.role === 'tool' ? m.tool_call_id : m.role))).toEqual(['f1', 'c1', 'f2']);
+    expect(inputItems(server.requests[1], 'custom_tool_call_output').map((item) => item.call_id)).toEqual(
+      onWire({ chat: [], responses: ['c1'] }),
+    );
+    expect(inputItems(server.requests[1], 'function_call_output').map((item) => item.call_id)).toEqual(
+      onWire({ chat: [], responses: ['f1', 'f2'] }),
+    );
+  });
+
+  it('a call that needs approval pauses with its raw input and runs with it once approved', async () => {
+    server.enqueue({ toolCalls: [{ id: 'c1', type: 'custom', name: 'run_sql', input: 'DELETE FROM t' }] });
+    const tool = sqlTool({ needsApproval: true });
+    const paused = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [tool],
+    });
+    expect(paused.stopReason).toBe('interactive');
+    expect(paused.state.pending).toEqual([
+      {
+        kind: 'approval',
+        call: { id: 'c1', type: 'function', function: { name: 'run_sql', arguments: 'DELETE FROM t' } },
+        params: 'DELETE FROM t',
+      },
+    ]);
+    expect(tool.seen).toEqual([]);
+
+    server.enqueue({ text: 'deleted' });
+    const resumed = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [] },
+      tools: [tool],
+      resumeFrom: JSON.parse(JSON.stringify(paused.state)) as typeof paused.state,
+      decisions: { c1: { approve: true } },
+    });
+    expect(resumed.error).toBeUndefined();
+    expect(resumed.text).toBe('deleted');
+    expect(tool.seen.map((ctx) => ctx.params)).toEqual(['DELETE FROM t']);
+    expect(server.requests[1].body.messages.slice(1)).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'custom', custom: { name: 'run_sql', input: 'DELETE FROM t' } }],
+      },
+      { role: 'tool', tool_call_id: 'c1', content: 'ran 13 characters' },
+    ]);
   });
 
   it('any input text reaches the tool and goes back unchanged', async () => {
