@@ -123,7 +123,7 @@ const responsesWire: Project = {
     '<rootDir>/test/nestjs/*.test.ts',
     '<rootDir>/test/mcp/agent-loop.test.ts',
     '<rootDir>/test/integration/*.test.ts',
-    '<rootDir>/test/samples/{agent-loop,quickstart,demo,testing,handwritten,tools,nestjs-app,output}.test.ts',
+    '<rootDir>/test/samples/{agent-loop,quickstart,demo,testing,handwritten,reminder-tool,tools,nestjs-app,output}.test.ts',
   ],
   testPathIgnorePatterns: [
     ...base.testPathIgnorePatterns,

@@ -1,4 +1,5 @@
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
+import { asFunctionCall } from '../llm/response/function-calls';
 import { getErrText } from '../text/error-text';
 import { toolErrorText } from '../text/model-text';
 import { normalizeToolResult } from '../toolCall/normalize-tool-result';
@@ -95,7 +96,7 @@ function pausedCall(
   for (const message of messages) {
     if (message.role !== 'assistant') continue;
     const found = message.tool_calls?.find((c) => c.id === toolCallId);
-    if (found?.type === 'function') return found;
+    if (found) return asFunctionCall(found);
   }
   return undefined;
 }

@@ -1,7 +1,13 @@
 import type { LLMClient } from '../llm/client';
 import type { CreateLLMResponseProps, LLMRequestBody, LLMResponse, ResponseEvents } from '../llm/request';
 import type { Wire } from '../llm/wires/wire';
-import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall, UsageItem } from '../llm/type';
+import type {
+  ChatCompletionCustomTool,
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+  ChatCompletionTool,
+  UsageItem,
+} from '../llm/type';
 import type { ToolJournal } from '../toolCall/journal';
 import type { ToolDefinition, ToolExecuteContext, ToolExecuteResult, ToolOutcome } from '../toolCall/type';
 import type { ModelPrice, RunBudget } from './budget/budget-types';
@@ -175,8 +181,10 @@ export type AgentSpan = ReturnType<AgentTracer['startSpan']>;
 export type RunAgentCallProps<T = unknown> = ResponseEvents & {
   /** The chat-completions body (model, messages, temperature, …) without `tools`: those come from `tools`. */
   body: Omit<LLMRequestBody, 'tools'>;
-  /** Every tool the model may call; the model sees `tools.map(t => t.schema)`. */
-  tools: ToolDefinition[];
+  /** Every tool the model may call (function tools and custom tools); the model sees `tools.map(t => t.schema)`. */
+  // `any` as in `ToolDefinition` itself: tools with different params (and custom tools) must all fit one list.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  tools: ToolDefinition<any, ChatCompletionTool | ChatCompletionCustomTool>[];
   /** Most model requests in one run (default 20). */
   maxRunAgentTimes?: number;
   /** Called with each billable item as it happens. */

@@ -2,7 +2,7 @@ import { AgentcallError } from './agentcall.error';
 
 /**
  * Returned as `error` when the model's only tool calls were of a type agentcall cannot run (anything but
- * `function`, e.g. `custom`): they were left out of the history, so the run could not go on.
+ * `function` and `custom`): they were left out of the history, so the run could not go on.
  */
 export class UnsupportedToolCallError extends AgentcallError {
   static {
@@ -13,7 +13,7 @@ export class UnsupportedToolCallError extends AgentcallError {
     super(
       `The model answered only with tool calls agentcall cannot run: ${dropped
         .map((d) => `${d.id ?? '(no id)'} of type "${d.type}"`)
-        .join(', ')}. Only "function" tool calls are run; give the model function tools only.`,
+        .join(', ')}. Only "function" and "custom" tool calls are run; give the model function or custom tools only.`,
     );
   }
 }

@@ -16,6 +16,10 @@ export type {
   ChatCompletionFunctionTool as ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 
+// A custom tool (free-form text input, optionally a grammar) and its call, as openai names them: a `ToolDefinition`
+// may have one as its `schema`, and the history keeps its calls in this shape.
+export type { ChatCompletionCustomTool, ChatCompletionMessageCustomToolCall } from 'openai/resources/chat/completions';
+
 /**
  * An assistant message as agentcall writes it into the history: the openai type plus the reasoning fields
  * OpenAI-compatible endpoints send, kept in the field they came in so the endpoint reads them back.

@@ -1,5 +1,5 @@
 import type { ChatCompletionChunk, ChatCompletionMessage } from 'openai/resources/chat/completions';
-import { chatAnnotation, chatToolCall } from './completion-body';
+import { chatAnnotation } from './completion-body';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { errorBody } from './error-body';
 import { splitText } from './fragments';
@@ -21,12 +21,17 @@ export type StreamMeta = {
 };
 
 /**
- * A streamed delta plus the `reasoning_content` field of DeepSeek-style reasoning models and the `annotations`
- * OpenAI streams for cited text.
+ * A streamed delta plus the `reasoning_content` field of DeepSeek-style reasoning models, the `annotations`
+ * OpenAI streams for cited text, and custom tool calls (`type: 'custom'`, `custom: { name?, input }`), which the
+ * SDK's chunk type does not list.
  */
-type ScriptedDelta = ChatCompletionChunk.Choice.Delta & {
+type ScriptedDelta = Omit<ChatCompletionChunk.Choice.Delta, 'tool_calls'> & {
   reasoning_content?: string;
   annotations?: ChatCompletionMessage.Annotation[];
+  tool_calls?: (
+    | ChatCompletionChunk.Choice.Delta.ToolCall
+    | { index: number; id?: string; type: 'custom'; custom: { name?: string; input: string } }
+  )[];
 };
 
 const MALFORMED_EVENT = 'data: {"id":"scripted-malformed", this is not JSON\n\n';
@@ -42,7 +47,9 @@ export function buildStreamEvents(plan: PlannedReply, meta: StreamMeta): string[
   const fixed = { id: meta.id, object: 'chat.completion.chunk', created: meta.created, model: meta.model };
   const head = `data: ${JSON.stringify(fixed).slice(0, -1)},"choices":`;
   const choice = (delta: ScriptedDelta, finish: ChatCompletionChunk.Choice['finish_reason'] = null): string => {
-    const choices: ChatCompletionChunk.Choice[] = [{ index: 0, delta, finish_reason: finish }];
+    const choices: (Omit<ChatCompletionChunk.Choice, 'delta'> & { delta: ScriptedDelta })[] = [
+      { index: 0, delta, finish_reason: finish },
+    ];
     return `${head}${JSON.stringify(choices)}}\n\n`;
   };
 
@@ -53,8 +60,12 @@ export function buildStreamEvents(plan: PlannedReply, meta: StreamMeta): string[
   for (const piece of splitText(plan.refusal, plan.chunkSize)) events.push(choice({ refusal: piece }));
   plan.toolCalls.forEach((call, index) => {
     if (call.type === 'custom') {
-      // A custom call comes whole in one delta: its input has no fragments to stream in the chat shape.
-      events.push(choice({ tool_calls: [{ index, ...chatToolCall(call) }] } as ScriptedDelta));
+      // A custom call opens with its id and name; its input follows in fragments, each a `custom.input` piece.
+      events.push(
+        choice({ tool_calls: [{ index, id: call.id, type: 'custom', custom: { name: call.name, input: '' } }] }),
+      );
+      for (const input of call.fragments)
+        events.push(choice({ tool_calls: [{ index, type: 'custom', custom: { input } }] }));
       return;
     }
     events.push(

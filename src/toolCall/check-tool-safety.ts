@@ -1,5 +1,6 @@
 import { ToolDefinitionError, type ToolDefinitionProblem } from '../errors/tool-definition.error';
-import type { ToolDefinition } from './type';
+import type { AnyToolDefinition, ToolDefinition } from './type';
+import { toolNameOf } from '../llm/tool-schema';
 
 /** The safety options of a tool, as a `ToolDefinition` and `@Tool` both declare them. */
 export type ToolSafetyOptions = Pick<ToolDefinition, 'idempotent' | 'concurrency' | 'retry' | 'repairArguments'>;
@@ -37,7 +38,7 @@ export function toolSafetyProblems({ idempotent, concurrency, retry, repairArgum
  *
  * @internal
  */
-export function checkToolSafety(tools: readonly ToolDefinition<unknown>[]): ToolDefinitionError | undefined {
+export function checkToolSafety(tools: readonly AnyToolDefinition[]): ToolDefinitionError | undefined {
   const problems: ToolDefinitionProblem[] = [];
   // Read as a flag: `Array.isArray` would narrow the list to `any[]`.
   const isList: boolean = Array.isArray(tools);
@@ -46,7 +47,7 @@ export function checkToolSafety(tools: readonly ToolDefinition<unknown>[]): Tool
     if (typeof tool !== 'object' || tool === null) continue;
     const found = toolSafetyProblems(tool);
     if (found.length === 0) continue;
-    const toolName = String(tool.schema?.function?.name);
+    const toolName = String(tool.schema && toolNameOf(tool.schema));
     for (const message of found) problems.push({ className: 'ToolDefinition', toolName, message });
   }
   return problems.length > 0 ? new ToolDefinitionError(problems) : undefined;

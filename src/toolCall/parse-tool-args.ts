@@ -1,8 +1,10 @@
 import type { ChatCompletionMessageToolCall } from '../llm/type';
 import { getErrText } from '../text/error-text';
-import { modelSafeText, toolErrorText } from '../text/model-text';
+import { invalidArgumentsText, modelSafeText, toolErrorText } from '../text/model-text';
+import { DEFAULT_MAX_ARGS_LENGTH } from '../constants';
+import { isCustomTool } from '../llm/tool-schema';
 import { parseDefaultArgs } from './parse-json-args';
-import type { RunToolResult, ToolDefinition, ToolParseResult } from './type';
+import type { AnyToolDefinition, RunToolResult, ToolParseResult } from './type';
 
 /**
  * Parse and validate a call's arguments as {@link runTool} does (the tool's `parseParams`, else the default caps):
@@ -11,14 +13,15 @@ import type { RunToolResult, ToolDefinition, ToolParseResult } from './type';
  * @internal
  */
 export function parseToolArgs(
-  tool: ToolDefinition,
+  tool: AnyToolDefinition,
   call: ChatCompletionMessageToolCall,
 ): { params: unknown } | RunToolResult {
   const name = call.function.name;
   const rawArgs = call.function.arguments ?? '';
   let parsed: ToolParseResult<unknown>;
   try {
-    parsed = tool.parseParams ? tool.parseParams(rawArgs) : parseDefaultArgs(rawArgs);
+    if (tool.parseParams) parsed = tool.parseParams(rawArgs);
+    else parsed = isCustomTool(tool.schema) ? readCustomInput(rawArgs) : parseDefaultArgs(rawArgs);
   } catch (error) {
     return { response: toolErrorText(getErrText(error)), outcome: 'invalid_arguments', error };
   }
@@ -32,4 +35,18 @@ export function parseToolArgs(
     };
   }
   return { params: parsed.data };
+}
+
+/**
+ * A custom tool's input without a `parseParams`: the text as the model wrote it, refused past the arguments' default
+ * size cap, as a function tool's arguments are.
+ */
+function readCustomInput(raw: string): ToolParseResult<unknown> {
+  const text = typeof raw === 'string' ? raw : '';
+  if (text.length > DEFAULT_MAX_ARGS_LENGTH)
+    return {
+      success: false,
+      errorMessage: invalidArgumentsText(`${text.length} characters exceeds the limit of ${DEFAULT_MAX_ARGS_LENGTH}`),
+    };
+  return { success: true, data: text };
 }

@@ -1,7 +1,8 @@
 import type { ChatCompletionMessageToolCall } from '../llm/type';
 import { modelSafeText } from '../text/model-text';
 import { parseToolArgs } from './parse-tool-args';
-import type { RepairArguments, RepairArgumentsInput, RunToolResult, ToolDefinition } from './type';
+import type { AnyToolDefinition, RepairArguments, RepairArgumentsInput, RunToolResult } from './type';
+import { toolDescriptionOf, toolNameOf } from '../llm/tool-schema';
 
 /** Longest repaired argument text quoted back to the model: enough to see what changed, never a flood. */
 const MAX_QUOTED_CHARS = 500;
@@ -18,7 +19,7 @@ export type ReadArgs = { params: unknown; repairedArguments?: string };
  * @internal
  */
 export async function readCallArgs(
-  tool: ToolDefinition,
+  tool: AnyToolDefinition,
   call: ChatCompletionMessageToolCall,
   fallback?: RepairArguments,
 ): Promise<ReadArgs | RunToolResult> {
@@ -50,15 +51,21 @@ export function withRepairNote(result: RunToolResult, repairedArguments: string)
   return result;
 }
 
-function repairInput(tool: ToolDefinition, call: ChatCompletionMessageToolCall, message: string): RepairArgumentsInput {
-  const fn = tool.schema.function;
+function repairInput(
+  tool: AnyToolDefinition,
+  call: ChatCompletionMessageToolCall,
+  message: string,
+): RepairArgumentsInput {
+  const { schema } = tool;
+  const description = toolDescriptionOf(schema);
+  const parameters = schema.type === 'custom' ? undefined : schema.function.parameters;
   return {
     raw: call.function.arguments ?? '',
     issues: issuesOf(message),
     tool: {
-      name: fn.name,
-      ...(fn.description !== undefined && { description: fn.description }),
-      ...(fn.parameters !== undefined && { parameters: fn.parameters }),
+      name: toolNameOf(schema),
+      ...(description !== undefined && { description }),
+      ...(parameters !== undefined && { parameters }),
     },
   };
 }

@@ -1,4 +1,9 @@
-import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../llm/type';
+import type {
+  ChatCompletionCustomTool,
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+  ChatCompletionTool,
+} from '../llm/type';
 import { RunAbortedError } from '../errors/run-aborted.error';
 import { ToolCallRejectedError } from '../errors/tool-call-rejected.error';
 import { ToolTimeoutError } from '../errors/tool-timeout.error';
@@ -10,6 +15,7 @@ import { parseToolArgs } from './parse-tool-args';
 import { readCallArgs, withRepairNote } from './repair-arguments';
 import { retryOf, runWithRetry } from './tool-retry';
 import type {
+  AnyToolDefinition,
   RunToolResult,
   ToolDefinition,
   ToolExecuteContext,
@@ -17,6 +23,7 @@ import type {
   ToolLogLevel,
   ToolProgress,
 } from './type';
+import { toolNameOf } from '../llm/tool-schema';
 
 export { parseToolArgs };
 
@@ -24,7 +31,10 @@ export { parseToolArgs };
 export type RunToolProps = {
   call: ChatCompletionMessageToolCall;
   messages: ChatCompletionMessageParam[];
-  tools: ToolDefinition[];
+  /** The tools the call may name: function tools and custom tools. */
+  // `any` as in `ToolDefinition` itself: tools with different params (and custom tools) must all fit one list.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  tools: ToolDefinition<any, ChatCompletionTool | ChatCompletionCustomTool>[];
   /** The run's signal: aborting it aborts the tool's own signal and answers at once. */
   signal?: AbortSignal;
   /** Timeout for tools that set no `timeoutMs` of their own. */
@@ -92,7 +102,7 @@ export async function runTool(props: RunToolProps): Promise<RunToolResult> {
  * @internal
  */
 export function runParsedTool(
-  tool: ToolDefinition,
+  tool: AnyToolDefinition,
   params: unknown,
   props: Omit<RunToolProps, 'tools'>,
 ): Promise<RunToolResult> {
@@ -103,7 +113,7 @@ export function runParsedTool(
 
 /** One run of a parsed call: execute with `params`, under the timeout and the run's signal. */
 async function runAttempt(
-  tool: ToolDefinition,
+  tool: AnyToolDefinition,
   params: unknown,
   {
     call,
@@ -228,7 +238,7 @@ function aborted(name: string, signal: AbortSignal): RunToolResult {
   };
 }
 
-async function execute(tool: ToolDefinition, ctx: Parameters<ToolDefinition['execute']>[0]): Promise<RunToolResult> {
+async function execute(tool: AnyToolDefinition, ctx: Parameters<ToolDefinition['execute']>[0]): Promise<RunToolResult> {
   try {
     // Added to the fresh copy, not spread into another: a spread of it costs more than the rest of this function.
     const result: RunToolResult = Object.assign(normalizeToolResult(await tool.execute(ctx)), {
@@ -245,46 +255,47 @@ async function execute(tool: ToolDefinition, ctx: Parameters<ToolDefinition['exe
 }
 
 /** The names of the tools offered, as the array holds them now (read after {@link findTool} missed). */
-function toolNames(tools: ToolDefinition[]): string[] {
+function toolNames(tools: AnyToolDefinition[]): string[] {
   return Array.isArray(tools) ? [...buildIndex(tools).byName.keys()] : [];
 }
 
 type ToolIndex = { length: number; byName: Map<string, number>; duplicate?: string };
 
-const indexes = new WeakMap<ToolDefinition[], ToolIndex>();
+const indexes = new WeakMap<AnyToolDefinition[], ToolIndex>();
 
 /**
  * Look a tool up by name through a map built once per tools array (model output never indexes a plain object).
  * The map holds positions, and a hit is checked against the array as it is now, so a tool replaced or renamed
  * in place is found as it is; a miss rebuilds the map once before it answers.
  */
-export function findTool(tools: ToolDefinition[], name: string | undefined): ToolDefinition | undefined {
+export function findTool(tools: AnyToolDefinition[], name: string | undefined): AnyToolDefinition | undefined {
   if (typeof name !== 'string' || !Array.isArray(tools)) return undefined;
   return lookUp(tools, toolIndex(tools), name) ?? lookUp(tools, buildIndex(tools), name);
 }
 
 /** The first name two of `tools` share, found while indexing them (`runAgentLoop` refuses such a set). */
-export function duplicateToolName(tools: ToolDefinition[]): string | undefined {
+export function duplicateToolName(tools: AnyToolDefinition[]): string | undefined {
   return Array.isArray(tools) ? buildIndex(tools).duplicate : undefined;
 }
 
-function lookUp(tools: ToolDefinition[], index: ToolIndex, name: string): ToolDefinition | undefined {
+function lookUp(tools: AnyToolDefinition[], index: ToolIndex, name: string): AnyToolDefinition | undefined {
   const position = index.byName.get(name);
   if (position === undefined) return undefined;
   const tool = tools[position];
-  return tool?.schema?.function?.name === name ? tool : undefined;
+  return tool?.schema && toolNameOf(tool.schema) === name ? tool : undefined;
 }
 
-function toolIndex(tools: ToolDefinition[]): ToolIndex {
+function toolIndex(tools: AnyToolDefinition[]): ToolIndex {
   const index = indexes.get(tools);
   return index && index.length === tools.length ? index : buildIndex(tools);
 }
 
-function buildIndex(tools: ToolDefinition[]): ToolIndex {
+function buildIndex(tools: AnyToolDefinition[]): ToolIndex {
   const byName = new Map<string, number>();
   let duplicate: string | undefined;
   for (let i = 0; i < tools.length; i++) {
-    const toolName = tools[i]?.schema?.function?.name;
+    const schema = tools[i]?.schema;
+    const toolName = schema && toolNameOf(schema);
     if (toolName === undefined) continue;
     if (!byName.has(toolName)) byName.set(toolName, i);
     else duplicate ??= toolName;

@@ -1,6 +1,6 @@
 import { RunAbortedError } from '../errors/run-aborted.error';
 import { toolErrorText } from '../text/model-text';
-import type { RunToolResult, ToolDefinition, ToolRetry } from './type';
+import type { AnyToolDefinition, RunToolResult, ToolRetry } from './type';
 
 /** Outcomes another run may mend: the tool threw, or passed its timeout. A refusal or an abort is final. */
 const RETRIED_OUTCOMES: ReadonlySet<string> = new Set(['error', 'timeout']);
@@ -11,7 +11,7 @@ const RETRIED_OUTCOMES: ReadonlySet<string> = new Set(['error', 'timeout']);
  *
  * @internal
  */
-export function retryOf(tool: ToolDefinition): ToolRetry | undefined {
+export function retryOf(tool: AnyToolDefinition): ToolRetry | undefined {
   const retry = tool.retry;
   return tool.idempotent === true && retry && retry.attempts > 1 ? retry : undefined;
 }

@@ -1,4 +1,5 @@
 import type {
+  ChatCompletionCustomTool,
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
   ChatCompletionTool,
@@ -12,7 +13,10 @@ export type ToolParseResult<P> = { success: true; data: P } | { success: false; 
 
 /** What `execute` receives for one tool call. */
 export type ToolExecuteContext<P = unknown> = {
-  /** The raw call as the model sent it. */
+  /**
+   * The raw call as the model sent it. A custom tool's call comes in this shape too, its raw input in
+   * `function.arguments` (the history keeps it as the model sent it, `{ type: 'custom', custom: { name, input } }`).
+   */
   call: ChatCompletionMessageToolCall;
   /** The request messages of the turn that produced this call (a snapshot taken before the assistant message). */
   messages: ChatCompletionMessageParam[];
@@ -181,15 +185,29 @@ export type RunToolResult = ToolExecuteResult & {
 /**
  * A tool: the schema the model sees, how its arguments are parsed, and what it does.
  * A hand-written definition and one built from decorators are indistinguishable to `runTool` and `runAgentLoop`.
+ *
+ * `S` is the kind of schema: a function tool (the default, JSON arguments) or a custom tool
+ * (`ToolDefinition<string, ChatCompletionCustomTool>`, free-form text input, optionally held to a grammar), whose
+ * `parseParams` gets the raw input text as the model wrote it.
+ *
+ * @example
+ * const shell: ToolDefinition<string, ChatCompletionCustomTool> = {
+ *   schema: { type: 'custom', custom: { name: 'shell', description: 'Run one shell command' } },
+ *   execute: async ({ params }) => ({ response: await run(params) }),
+ * };
  */
 // `any` as in the seed: a `ToolDefinition<Params>` list must be assignable to `ToolDefinition[]`.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type ToolDefinition<P = any> = {
-  /** The schema sent to the model; `schema.function.name` is the tool's name. */
-  schema: ChatCompletionTool;
+export type ToolDefinition<P = any, S extends ChatCompletionTool | ChatCompletionCustomTool = ChatCompletionTool> = {
+  /**
+   * The schema sent to the model: `schema.function.name` is a function tool's name, `schema.custom.name` a custom
+   * tool's.
+   */
+  schema: S;
   /**
    * Parse and validate the raw arguments; without it, `parseJsonArgs` turns them into a plain object, and
-   * arguments past the default size, depth or key caps are refused before the tool runs.
+   * arguments past the default size, depth or key caps are refused before the tool runs. A custom tool's gets its
+   * raw input (no JSON read); without it the tool's `params` is that text, refused past the default size cap.
    */
   parseParams?: (rawArgs: string) => ToolParseResult<P>;
   /** Run the tool. Whatever it throws becomes a `Tool error: …` response. */
@@ -270,6 +288,14 @@ export type ToolDefinition<P = any> = {
   /** The JSON Schema of the result's `structuredContent`, served to MCP clients as the tool's `outputSchema`. */
   outputSchema?: Record<string, unknown>;
 };
+
+/**
+ * Any tool `runAgentLoop` and `runTool` take: a function tool or a custom tool, whatever its params.
+ *
+ * @internal
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyToolDefinition = ToolDefinition<any, ChatCompletionTool | ChatCompletionCustomTool>;
 
 /** Hints an MCP client may show or act on: {@link ToolDefinition}'s `annotations`. */
 export type ToolAnnotations = NonNullable<ToolDefinition['annotations']>;

@@ -12,7 +12,7 @@ import type { LLMClient, LLMRequestOptions } from '../../src/llm/client';
 import type { ChatCompletionMessageParam } from '../../src/llm/type';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { fakeTool, user } from '../helpers/tools';
-import { onWire, sentTools } from '../helpers/wire-under-test';
+import { onWire, sentTools, wireUnderTest } from '../helpers/wire-under-test';
 
 describe('runAgentLoop', () => {
   let server: ScriptedServer;
@@ -544,22 +544,16 @@ describe('runAgentLoop', () => {
     expect(result.text).toBe('Lima: 21°C');
   });
 
-  it('names dropped calls of an explicit non-function type instead of calling the response empty', async () => {
+  it('names dropped calls of a type it cannot run instead of calling the response empty', async () => {
+    // Only chat has such calls: every Responses output item is run (function and custom calls) or kept.
+    if (wireUnderTest() === 'responses') return;
     server.enqueue({ toolCalls: [{ id: 'c9', name: 'get_weather', arguments: {} }] });
     const client = server.client();
     const create = client.chat.completions.create.bind(client.chat.completions);
     client.chat.completions.create = (async (...args: Parameters<typeof create>) => {
       const completion = (await create(...args)) as { choices: { message: { tool_calls?: { type?: string }[] } }[] };
-      for (const call of completion.choices[0]?.message.tool_calls ?? []) call.type = 'custom';
+      for (const call of completion.choices[0]?.message.tool_calls ?? []) call.type = 'retrieval';
       return completion;
-    }) as never;
-    // The Responses API's own kind of non-function call: a custom tool call item.
-    const createResponse = client.responses.create.bind(client.responses);
-    client.responses.create = (async (...args: Parameters<typeof createResponse>) => {
-      const response = (await createResponse(...args)) as { output: { type: string; id?: string }[] };
-      for (const item of response.output)
-        if (item.type === 'function_call') Object.assign(item, { type: 'custom_tool_call', id: 'c9' });
-      return response;
     }) as never;
     const result = await runAgentLoop({
       client,
@@ -569,8 +563,7 @@ describe('runAgentLoop', () => {
     expect(result.stopReason).toBe('error');
     expect(UnsupportedToolCallError.isInstance(result.error)).toBe(true);
     expect(EmptyModelResponseError.isInstance(result.error)).toBe(false);
-    const type = onWire({ chat: 'custom', responses: 'custom_tool_call' });
-    expect(result.error?.message).toMatch(new RegExp(`c9 of type "${type}".*Only "function" tool calls are run`));
+    expect(result.error?.message).toMatch(/c9 of type "retrieval".*Only "function" and "custom" tool calls are run/);
     expect(result.completeMessages).toEqual([user('go')]);
   });
 

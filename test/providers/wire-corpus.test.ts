@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { APIError } from 'openai';
-import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { runAgentLoop } from '../../src';
+import type { ChatCompletionCustomTool, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { runAgentLoop, type ToolDefinition, type ToolExecuteContext } from '../../src';
 import type { RequestEndEvent } from '../../src/agentCall/type';
 import { recordedReply, startScriptedServer } from '../../src/testing';
 import { fakeTool, user } from '../helpers/tools';
@@ -10,6 +10,8 @@ import { WIRE_DIR, readWireIndex, readWireProviders, wireOf, type WireFixture, t
 const providers = readWireProviders();
 const generatedId = new RegExp(readWireIndex().generatedIdRule.pattern);
 const TOOL_ANSWERS: Record<string, string> = { get_weather: 'Paris: 18°C, sunny', get_time: '21:04' };
+/** The custom tools the recordings call (free-form input): each answers with its text. */
+const CUSTOM_ANSWERS: Record<string, string> = { write_sql: '2 rows' };
 const REASONING_FIELDS = ['reasoning', 'reasoning_content', 'reasoning_details'];
 
 type AssistantSent = Extract<ChatCompletionMessageParam, { role: 'assistant' }> & Record<string, unknown>;
@@ -23,13 +25,14 @@ async function replay(provider: WireProvider, fixture: WireFixture) {
   });
   try {
     const tools = Object.entries(TOOL_ANSWERS).map(([name, response]) => fakeTool(name, () => ({ response })));
+    const custom = Object.entries(CUSTOM_ANSWERS).map(([name, response]) => customTool(name, response));
     const reasoning: string[] = [];
     const requestEnds: RequestEndEvent[] = [];
     const result = await runAgentLoop({
       client: server.client(),
       wire: wireOf(provider),
       body: { model: 'm', stream: fixture.stream, messages: [user('Weather in Paris, and the time in Tokyo?')] },
-      tools,
+      tools: [...tools, ...custom],
       onReasoning: ({ text }) => reasoning.push(text),
       onRequestEnd: (e) => requestEnds.push(e),
     });
@@ -37,10 +40,18 @@ async function replay(provider: WireProvider, fixture: WireFixture) {
     const order = server.requests
       .at(-1)!
       .body.messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : []));
-    const calls = tools
-      .flatMap((tool) => tool.calls)
-      .sort((a, b) => order.findIndex((c) => c.id === a.call.id) - order.findIndex((c) => c.id === b.call.id))
-      .map((ctx) => ({ name: ctx.call.function.name, arguments: JSON.parse(ctx.call.function.arguments) as unknown }));
+    const byOrder = (a: { call: { id: string } }, b: { call: { id: string } }) =>
+      order.findIndex((c) => c.id === a.call.id) - order.findIndex((c) => c.id === b.call.id);
+    const calls = [
+      ...tools.flatMap((tool) => tool.calls),
+      ...custom.flatMap((tool) => tool.calls.map((ctx) => ({ ...ctx, custom: true }))),
+    ]
+      .sort(byOrder)
+      .map((ctx) =>
+        'custom' in ctx
+          ? { name: ctx.call.function.name, input: ctx.call.function.arguments }
+          : { name: ctx.call.function.name, arguments: JSON.parse(ctx.call.function.arguments) as unknown },
+      );
     return {
       result,
       calls,
@@ -118,8 +129,11 @@ describe.each(providers.map((p) => [p.provider, p] as const))('wire corpus: %s',
       }
       for (const call of toolCalls) {
         for (const key of Object.keys(call)) expect(provider.toolCall.accepts).toContain(key);
-        expect(call.type).toBe('function');
-        expect(typeof (call as { function: { arguments: unknown } }).function.arguments).toBe('string');
+        // A custom call goes back in its own shape, its input the text the model wrote.
+        if (call.type === 'custom') expect(typeof call.custom.input).toBe('string');
+        else expect(call.type).toBe('function');
+        if (call.type !== 'custom')
+          expect(typeof (call as { function: { arguments: unknown } }).function.arguments).toBe('string');
         expect(call.id).toMatch(idRule);
         ids.push(call.id);
       }
@@ -142,7 +156,7 @@ describe.each(providers.map((p) => [p.provider, p] as const))('wire corpus: %s',
         for (const field of REASONING_FIELDS) expect(assistant).not.toHaveProperty(field);
     }
     if (first?.tool_calls) {
-      const fields = first.tool_calls.map((call) => extraKeys(call, ['id', 'type', 'function']));
+      const fields = first.tool_calls.map((call) => extraKeys(call, ['id', 'type', 'function', 'custom']));
       expect(fields).toEqual(want.toolCallFields ?? first.tool_calls.map(() => ({})));
     }
   });
@@ -175,6 +189,36 @@ describe('wire corpus: the Responses recordings go back as the Responses API rea
     expect(input.filter((item) => item.type === 'function_call_output').map((item) => item.call_id)).toEqual(ids);
     expect(ids).toEqual(fixture.expect.ids);
     expect(last.rawBody).toMatchObject({ store: false, include: ['reasoning.encrypted_content'] });
+  });
+});
+
+describe('wire corpus: custom tool calls go back in their own shape', () => {
+  const withCustom = providers.flatMap((provider) =>
+    provider.fixtures
+      .filter((f) => f.expect.calls.some((call) => 'input' in call))
+      .map((f) => [`${provider.provider}: ${f.name}`, provider, f] as const),
+  );
+
+  it('has a custom tool call recording on each wire', () => {
+    expect([...new Set(withCustom.map(([, provider]) => wireOf(provider)))].sort()).toEqual(['chat', 'responses']);
+  });
+
+  it.each(withCustom)('%s', async (_name, provider, fixture) => {
+    const { requests } = await replay(provider, fixture);
+    const last = requests.at(-1)!;
+    const [call] = fixture.expect.calls as { name: string; input: string }[];
+    const [id] = fixture.expect.ids!;
+    const answer = { role: 'tool', tool_call_id: id, content: CUSTOM_ANSWERS[call.name] };
+    expect(last.body.messages.slice(1)).toEqual([
+      { role: 'assistant', content: null, tool_calls: [{ id, type: 'custom', custom: call }] },
+      answer,
+    ]);
+    if (last.wire === 'responses')
+      expect(last.rawBody.input).toEqual([
+        { role: 'user', content: expect.anything() },
+        { type: 'custom_tool_call', call_id: id, name: call.name, input: call.input },
+        { type: 'custom_tool_call_output', call_id: id, output: answer.content },
+      ]);
   });
 });
 
@@ -211,3 +255,17 @@ describe('wire corpus: coverage', () => {
     }
   });
 });
+
+/** A custom tool (free-form input) that answers `response` and records what it was given. */
+function customTool(name: string, response: string) {
+  const calls: ToolExecuteContext<string>[] = [];
+  const tool: ToolDefinition<string, ChatCompletionCustomTool> & { calls: typeof calls } = {
+    schema: { type: 'custom', custom: { name } },
+    execute: async (ctx) => {
+      calls.push(ctx);
+      return { response };
+    },
+    calls,
+  };
+  return tool;
+}

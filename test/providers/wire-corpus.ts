@@ -24,8 +24,11 @@ export type WireFixture = {
     toolMessagesInclude?: string;
     /** HTTP status of the failed request, for error fixtures. */
     status?: number;
-    /** Every call the tools receive, in order, across the run. */
-    calls: { name: string; arguments: unknown }[];
+    /**
+     * Every call the tools receive, in order, across the run: a function call's parsed `arguments`, or a custom tool
+     * call's raw `input`.
+     */
+    calls: ({ name: string; arguments: unknown } | { name: string; input: string })[];
     /** The id each call carries in the history, in order; `null` where agentcall must generate one. */
     ids?: (string | null)[];
     answer?: string;

@@ -48,7 +48,7 @@ describe('the scripted server scripts refusals, hosted items, custom calls and c
     ]);
   });
 
-  it('chat, streamed: delta.refusal pieces, delta.annotations and a custom call', async () => {
+  it('chat, streamed: delta.refusal pieces, delta.annotations and a custom call whose input streams in pieces', async () => {
     server.enqueue(reply);
     const stream = await server.client().chat.completions.create({
       model: 'm',
@@ -67,7 +67,17 @@ describe('the scripted server scripts refusals, hosted items, custom calls and c
     }
     expect(refusal).toBe('I cannot help with that.');
     expect(annotations).toHaveLength(1);
-    expect(calls).toEqual([{ index: 0, id: 'call_c', type: 'custom', custom: { name: 'run_sql', input: 'SELECT 1' } }]);
+    // The call opens with its id and name, and its input streams in pieces, as function arguments do.
+    const [open, ...pieces] = calls as {
+      index: number;
+      id?: string;
+      type: string;
+      custom: { name?: string; input: string };
+    }[];
+    expect(open).toEqual({ index: 0, id: 'call_c', type: 'custom', custom: { name: 'run_sql', input: '' } });
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.every((piece) => piece.index === 0 && piece.type === 'custom' && piece.id === undefined)).toBe(true);
+    expect(pieces.map((piece) => piece.custom.input).join('')).toBe('SELECT 1');
   });
 
   it('Responses, not streamed: the given item first, then the message (text, refusal), then custom_tool_call', async () => {

@@ -2,7 +2,7 @@ import type { LLMClient } from '../../llm/client';
 import type { UsageItem } from '../../llm/type';
 import type { Wire } from '../../llm/wires/wire';
 import type { ToolJournal } from '../../toolCall/journal';
-import type { ToolDefinition } from '../../toolCall/type';
+import type { AnyToolDefinition } from '../../toolCall/type';
 import type { HookErrorHandler } from '../../utils/call-hook';
 import type { RunEvents } from '../events/observers';
 import type { Decision, RunState } from '../state/run-state';
@@ -62,7 +62,7 @@ export class AgentNest {
   private constructor(readonly options: AgentNestOptions) {}
 
   /** The room of a run whose tools include an agent; none otherwise (a run without agents pays nothing). */
-  static of(tools: readonly ToolDefinition[], options: AgentNestOptions): AgentNest | undefined {
+  static of(tools: readonly AnyToolDefinition[], options: AgentNestOptions): AgentNest | undefined {
     return tools.some(isAgentTool) ? new AgentNest(options) : undefined;
   }
 

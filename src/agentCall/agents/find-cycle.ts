@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../../toolCall/type';
+import type { AnyToolDefinition } from '../../toolCall/type';
 import { agentMark } from './agent-marker';
 
 /**
@@ -12,13 +12,13 @@ import { agentMark } from './agent-marker';
 export function findCycle(
   chain: readonly string[],
   name: string,
-  tools: readonly ToolDefinition[],
+  tools: readonly AnyToolDefinition[],
 ): string[] | undefined {
   const path = [...chain, name];
   const again = chain.indexOf(name);
   if (again >= 0) return path.slice(again);
-  const seen = new Set<readonly ToolDefinition[]>();
-  const walk = (list: readonly ToolDefinition[]): string[] | undefined => {
+  const seen = new Set<readonly AnyToolDefinition[]>();
+  const walk = (list: readonly AnyToolDefinition[]): string[] | undefined => {
     if (seen.has(list)) return undefined;
     seen.add(list);
     for (const tool of list) {

@@ -2,6 +2,7 @@ import { TOOL_NAME_PATTERN } from '../../constants';
 import { InvalidRunStateError } from '../../errors/invalid-run-state.error';
 import { RunStateVersionError } from '../../errors/run-state-version.error';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../../llm/type';
+import { asFunctionCall } from '../../llm/response/function-calls';
 import { AWAITING_APPROVAL_RESPONSE, keptParams } from '../turn/approvals';
 import { RUN_STATE_VERSION, type PendingCall, type RunState } from './run-state';
 import type { ChildrenInteractiveParams } from '../type';
@@ -228,8 +229,9 @@ function expectPending(
   const last = lastAssistantIndex(messages);
   const made = new Map<string, ChatCompletionMessageToolCall>();
   for (const call of last >= 0 ? ((messages[last] as { tool_calls?: unknown[] }).tool_calls ?? []) : []) {
-    const fn = call as ChatCompletionMessageToolCall;
-    if (fn.type === 'function' && !made.has(fn.id)) made.set(fn.id, fn);
+    // A custom call is pending in the shape the loop reads it in (its input as `function.arguments`).
+    const fn = call as Parameters<typeof asFunctionCall>[0];
+    if ((fn.type === 'function' || fn.type === 'custom') && !made.has(fn.id)) made.set(fn.id, asFunctionCall(fn));
   }
   // Read by the check of `children` too: an agent saved under way has a call here and nothing pending.
   if (!value.length) return made;

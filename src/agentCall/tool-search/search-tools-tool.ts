@@ -4,6 +4,7 @@ import { safeParseJsonArgs } from '../../toolCall/parse-json-args';
 import type { ToolDefinition, ToolParseResult } from '../../toolCall/type';
 import { deepFreeze } from '../../utils/deep-freeze';
 import { MAX_TOOL_SEARCH_RESULTS, type ToolSearchHits } from './tool-search-index';
+import { toolDescriptionOf, toolNameOf } from '../../llm/tool-schema';
 
 /** The name of the tool the loop adds when a tool is deferred. A tool of the set with this name is a duplicate. */
 export const SEARCH_TOOLS_NAME = 'search_tools';
@@ -93,7 +94,8 @@ function answerText(query: string, hits: ToolSearchHits, searchable: number): st
   }
   // Names and descriptions are the tools' own, sent with their schemas anyway: kept as they are, on one line each.
   const lines = hits.tools.map((tool) => {
-    const { name, description } = tool.schema.function;
+    const name = toolNameOf(tool.schema);
+    const description = toolDescriptionOf(tool.schema);
     return description ? `- ${name}: ${oneLine(description, MAX_ANSWER_DESCRIPTION_CHARS)}` : `- ${name}`;
   });
   return [

@@ -1,9 +1,10 @@
 import MiniSearch from 'minisearch';
 import { setImmediate as nextTick } from 'node:timers/promises';
-import type { ToolDefinition } from '../../toolCall/type';
+import type { AnyToolDefinition } from '../../toolCall/type';
+import { toolDescriptionOf, toolNameOf } from '../../llm/tool-schema';
 
 /** What one search hands back: the tools found, best first, and the words it searched for. */
-export type ToolSearchHits = { tools: ToolDefinition[]; terms: string[] };
+export type ToolSearchHits = { tools: AnyToolDefinition[]; terms: string[] };
 
 /** The most tools one search answers with. */
 export const MAX_TOOL_SEARCH_RESULTS = 10;
@@ -46,7 +47,7 @@ export class ToolSearchIndex {
   /** How many queries were ranked (a query answered from {@link recent} is not): the work a search costs. */
   ranked = 0;
 
-  constructor(private readonly tools: readonly ToolDefinition[]) {}
+  constructor(private readonly tools: readonly AnyToolDefinition[]) {}
 
   /**
    * The best tools for `query` (at most {@link MAX_TOOL_SEARCH_RESULTS}); none when it holds no word. The first
@@ -69,7 +70,7 @@ export class ToolSearchIndex {
    * Each word is looked up on its own, with a yield between words, so no lookup holds the event loop for a whole
    * query. Scores add up as minisearch's `OR` adds them (the sum, times the number of words a tool matched).
    */
-  private async rank(index: MiniSearch<IndexedTool>, terms: string[]): Promise<ToolDefinition[]> {
+  private async rank(index: MiniSearch<IndexedTool>, terms: string[]): Promise<AnyToolDefinition[]> {
     this.ranked++;
     const found = new Map<number, { score: number; words: number; exact: boolean }>();
     for (let i = 0; i < terms.length; i++) {
@@ -96,7 +97,7 @@ export class ToolSearchIndex {
   }
 }
 
-async function buildIndex(tools: readonly ToolDefinition[]): Promise<MiniSearch<IndexedTool>> {
+async function buildIndex(tools: readonly AnyToolDefinition[]): Promise<MiniSearch<IndexedTool>> {
   const index = new MiniSearch<IndexedTool>({
     fields: ['name', 'description'],
     // Each word once: a description that repeats a word a hundred times ranks as one that says it once.
@@ -119,8 +120,8 @@ async function buildIndex(tools: readonly ToolDefinition[]): Promise<MiniSearch<
     index.addAll(
       tools.slice(start, start + INDEX_CHUNK).map((tool, i) => ({
         id: start + i,
-        name: tool.schema.function.name,
-        description: (tool.schema.function.description ?? '').slice(0, MAX_INDEXED_DESCRIPTION_CHARS),
+        name: toolNameOf(tool.schema),
+        description: (toolDescriptionOf(tool.schema) ?? '').slice(0, MAX_INDEXED_DESCRIPTION_CHARS),
       })),
     );
   }

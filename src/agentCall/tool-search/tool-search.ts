@@ -1,22 +1,23 @@
 import { setImmediate as nextTick } from 'node:timers/promises';
-import type { ChatCompletionMessageToolCall, ChatCompletionTool } from '../../llm/type';
-import type { ToolDefinition } from '../../toolCall/type';
+import type { ChatCompletionMessageToolCall } from '../../llm/type';
+import type { AnyToolDefinition } from '../../toolCall/type';
 import type { DurableState } from '../state/run-state-snapshot';
 import { MAX_SEARCHES_PER_TURN, parseQuery, SEARCH_TOOLS_NAME, searchToolsTool } from './search-tools-tool';
 import { ToolSearchIndex, type ToolSearchHits } from './tool-search-index';
+import { toolNameOf, type ToolSchema } from '../../llm/tool-schema';
 
 /** What a tool set's search needs, worked out once per set (and again only when the set changes). */
 type Catalog = {
   /** The set it was made from, entry by entry: a set changed in place is catalogued again. */
-  readonly source: readonly ToolDefinition[];
+  readonly source: readonly AnyToolDefinition[];
   /** The deferred tools by name. */
-  readonly deferred: ReadonlyMap<string, ToolDefinition>;
+  readonly deferred: ReadonlyMap<string, AnyToolDefinition>;
   /** The schemas of the tools that are always sent, in the set's order. */
-  readonly alwaysSent: readonly ChatCompletionTool[];
+  readonly alwaysSent: readonly ToolSchema[];
   readonly index: ToolSearchIndex;
 };
 
-const catalogs = new WeakMap<ToolDefinition[], Catalog>();
+const catalogs = new WeakMap<AnyToolDefinition[], Catalog>();
 
 /**
  * The most tools one request may carry: OpenAI's limit (the strictest of the providers'), which a request over it
@@ -33,17 +34,17 @@ export const MAX_TOOLS_PER_REQUEST = 128;
  */
 export class ToolSearch {
   /** The run's tools: the set it was given, then `search_tools`. */
-  readonly tools: ToolDefinition[];
+  readonly tools: AnyToolDefinition[];
   /** How many found tools a request has room for, beside the tools always sent and `search_tools`. */
   private readonly room: number;
-  private sent?: { found: readonly string[] | undefined; length: number; schemas: ChatCompletionTool[] };
+  private sent?: { found: readonly string[] | undefined; length: number; schemas: ToolSchema[] };
   private known?: { found: string[]; names: Set<string> };
   /** What each `search_tools` call of the latest turn found; `undefined` for a call past {@link MAX_SEARCHES_PER_TURN}. */
   private turn = new Map<ChatCompletionMessageToolCall, ToolSearchHits | undefined>();
 
   private constructor(
     private readonly catalog: Catalog,
-    tools: ToolDefinition[],
+    tools: AnyToolDefinition[],
     /** The run's durable state as it is now (a resume replaces it). */
     private readonly durable: () => DurableState,
     /** A deferred tool `body.tool_choice` names: the request must carry it, so it counts as found from the start. */
@@ -58,7 +59,7 @@ export class ToolSearch {
   }
 
   /** The search of a run over `tools`, or none when no tool of the set is deferred (the run then pays nothing). */
-  static of(tools: ToolDefinition[], durable: () => DurableState, toolChoice?: unknown): ToolSearch | undefined {
+  static of(tools: AnyToolDefinition[], durable: () => DurableState, toolChoice?: unknown): ToolSearch | undefined {
     if (!Array.isArray(tools) || !tools.some((tool) => tool?.deferred === true)) return undefined;
     const catalog = catalogOf(tools);
     const chosen = chosenName(toolChoice);
@@ -76,7 +77,7 @@ export class ToolSearch {
    * one's: a found tool never moves those before it (a prefix-keyed prompt cache keeps them). The same array while
    * nothing new is found. Past {@link MAX_TOOLS_PER_REQUEST}, the tools found longest ago are left out.
    */
-  schemas(): ChatCompletionTool[] {
+  schemas(): ToolSchema[] {
     if (this.chosen !== undefined) this.markFound(this.chosen);
     const found = this.durable().foundTools;
     const length = found?.length ?? 0;
@@ -110,7 +111,7 @@ export class ToolSearch {
         if (searched++) await nextTick();
         const hits = await this.catalog.index.search(parsed.data.query);
         this.turn.set(call, hits);
-        for (const tool of hits.tools) this.markFound(tool.schema.function.name);
+        for (const tool of hits.tools) this.markFound(toolNameOf(tool.schema));
       } else if (typeof name === 'string' && this.catalog.deferred.has(name)) {
         this.markFound(name);
       }
@@ -160,13 +161,13 @@ function chosenName(toolChoice: unknown): string | undefined {
   return typeof name === 'string' ? name : undefined;
 }
 
-function catalogOf(tools: ToolDefinition[]): Catalog {
+function catalogOf(tools: AnyToolDefinition[]): Catalog {
   const cached = catalogs.get(tools);
   if (cached && sameEntries(cached.source, tools)) return cached;
-  const deferred = new Map<string, ToolDefinition>();
-  const alwaysSent: ChatCompletionTool[] = [];
+  const deferred = new Map<string, AnyToolDefinition>();
+  const alwaysSent: ToolSchema[] = [];
   for (const tool of tools) {
-    if (tool?.deferred === true) deferred.set(tool.schema.function.name, tool);
+    if (tool?.deferred === true) deferred.set(toolNameOf(tool.schema), tool);
     else alwaysSent.push(tool.schema);
   }
   const catalog: Catalog = {
@@ -179,7 +180,7 @@ function catalogOf(tools: ToolDefinition[]): Catalog {
   return catalog;
 }
 
-function sameEntries(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
+function sameEntries(a: readonly AnyToolDefinition[], b: readonly AnyToolDefinition[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

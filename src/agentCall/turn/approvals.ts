@@ -4,7 +4,7 @@ import { toolErrorText } from '../../text/model-text';
 import { safeParseJsonArgs } from '../../toolCall/parse-json-args';
 import { readCallArgs } from '../../toolCall/repair-arguments';
 import { findTool } from '../../toolCall/run-tool';
-import type { RepairArguments, RunToolResult, ToolDefinition } from '../../toolCall/type';
+import type { AnyToolDefinition, RepairArguments, RunToolResult } from '../../toolCall/type';
 import type { PendingCall } from '../state/run-state';
 
 /** The text the model reads for a call a person rejected. */
@@ -41,7 +41,7 @@ export type TurnApprovals = {
  */
 export async function findApprovals(
   calls: readonly ChatCompletionMessageToolCall[],
-  tools: ToolDefinition[],
+  tools: AnyToolDefinition[],
   repairArguments?: RepairArguments,
 ): Promise<TurnApprovals> {
   const pending = new Array<PendingCall | undefined>(calls.length);
@@ -94,7 +94,7 @@ export function unkeptResult(call: ChatCompletionMessageToolCall): RunToolResult
     outcome: 'error',
   };
 }
-async function needsApproval(tool: ToolDefinition, call: ChatCompletionMessageToolCall, params: unknown) {
+async function needsApproval(tool: AnyToolDefinition, call: ChatCompletionMessageToolCall, params: unknown) {
   const rule = tool.needsApproval;
   if (typeof rule !== 'function') return Boolean(rule);
   try {

@@ -1,6 +1,7 @@
 import type { LLMClient } from '../../llm/client';
 import { createLLMResponse, type LLMResponse } from '../../llm/request';
-import type { ChatCompletionMessageParam, ChatCompletionTool } from '../../llm/type';
+import type { ChatCompletionMessageParam } from '../../llm/type';
+import type { ToolSchema } from '../../llm/tool-schema';
 import type { LLMRequestBody } from '../../llm/response/response-types';
 import type { RunEvents } from '../events/observers';
 import type { ToolSearch } from '../tool-search/tool-search';
@@ -28,7 +29,7 @@ export type RequestExtras = {
  */
 export class ModelRequests {
   /** Fixed for the run, unless tools are deferred: then what the next request sends. */
-  private schemas: ChatCompletionTool[] | undefined;
+  private schemas: ToolSchema[] | undefined;
   private readonly body: RunAgentCallProps['body'];
   private readonly hooks: Pick<RunAgentCallProps, 'onStreaming' | 'onReasoning' | 'onToolCall' | 'onToolParam'>;
   /** The model its requests name. */

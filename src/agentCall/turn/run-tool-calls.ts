@@ -6,9 +6,9 @@ import { withRepairNote } from '../../toolCall/repair-arguments';
 import { findTool, runParsedTool, runTool } from '../../toolCall/run-tool';
 import { runCapped, type JobCap } from '../../toolCall/tool-concurrency';
 import type {
+  AnyToolDefinition,
   RepairArguments,
   RunToolResult,
-  ToolDefinition,
   ToolExecuteResult,
   ToolInputAnswer,
   ToolOutcome,
@@ -24,7 +24,7 @@ import type { AfterToolCallEvent } from '../type';
 export type RunToolCallsProps = {
   calls: ChatCompletionMessageToolCall[];
   messages: ChatCompletionMessageParam[];
-  tools: ToolDefinition[];
+  tools: AnyToolDefinition[];
   /** The run's signal; absent when nothing can abort the run. */
   signal?: AbortSignal;
   concurrency: number;

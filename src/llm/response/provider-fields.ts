@@ -53,7 +53,7 @@ export function appendReasoningDetails(into: Record<string, unknown>[], entries:
 /** Fields of a `reasoning_details` entry that stream in pieces. */
 const STREAMED_TEXT_KEYS = new Set(['text', 'summary', 'data']);
 /** Keys of a tool call that agentcall itself assembles; any other key is a provider's and is kept. */
-const TOOL_CALL_KEYS = new Set(['index', 'id', 'type', 'function']);
+const TOOL_CALL_KEYS = new Set(['index', 'id', 'type', 'function', 'custom']);
 const NO_KEYS = new Set<string>();
 /** Keys never copied from a provider's JSON onto an object agentcall keeps: they would reach its prototype. */
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);

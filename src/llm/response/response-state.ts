@@ -3,7 +3,7 @@ import { callHook } from '../../utils/call-hook';
 import { toModelText } from '../../text/model-text';
 import { createId } from '../../utils/id';
 import { ThinkTagSplitter, splitThinkTags } from './think-tags';
-import { callIdsIn, describeDropped, isFunctionCall } from './function-calls';
+import { callIdsIn, describeDropped, isCustomCall, isFunctionCall } from './function-calls';
 import { ToolCallAccumulator } from './tool-call-accumulator';
 import { ContentLimit, type ContentKind } from './content-limit';
 import { DEFAULT_MAX_RESPONSE_BYTES, MAX_KEPT_ITEMS_CHARS } from '../../constants';
@@ -148,24 +148,24 @@ export class ResponseState {
     if (message.refusal) this.addRefusal(message.refusal);
     if (message.annotations) this.addAnnotations(message.annotations);
     // Some OpenAI-compatible servers leave out `type`: a call with a `function` is a function call all the same.
-    const calls: ChatCompletionMessageToolCall[] = [];
+    let index = 0;
     for (const call of (message.tool_calls ?? []) as unknown[]) {
-      if (isFunctionCall(call)) calls.push(call);
+      if (isFunctionCall(call))
+        this.toolCalls.push([
+          {
+            // A provider's own fields on the call (Gemini's extra_content) go along; `index` is the position here.
+            ...call,
+            index: index++,
+            id: call.id,
+            type: 'function',
+            // Some OpenAI-compatible servers send non-streamed arguments as an object instead of JSON text.
+            function: { name: call.function.name, arguments: toModelText(call.function.arguments) },
+          },
+        ]);
+      // A custom tool call is read as a streamed one would be: its input is the raw text the tool gets.
+      else if (isCustomCall(call)) this.toolCalls.push([{ ...call, index: index++ }]);
       else this.drop(describeDropped(call));
     }
-    calls.forEach((call, index) =>
-      this.toolCalls.push([
-        {
-          // A provider's own fields on the call (Gemini's extra_content) go along; `index` is the position here.
-          ...call,
-          index,
-          id: call.id,
-          type: 'function',
-          // Some OpenAI-compatible servers send non-streamed arguments as an object instead of JSON text.
-          function: { name: call.function.name, arguments: toModelText(call.function.arguments) },
-        },
-      ]),
-    );
     this.finishReason = choice.finish_reason;
   }
 
@@ -194,7 +194,7 @@ export class ResponseState {
           ...(this.reasoningDetails?.length ? { reasoning_details: this.reasoningDetails } : {}),
           ...this.keptItems(),
           ...(this.annotations?.length ? { annotations: this.annotations } : {}),
-          ...(keptCalls.length ? { tool_calls: keptCalls } : {}),
+          ...(keptCalls.length ? { tool_calls: this.toolCalls.messageCalls(keptCalls) } : {}),
         }
       : undefined;
     return {

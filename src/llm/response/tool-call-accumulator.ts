@@ -4,7 +4,7 @@ import { createId } from '../../utils/id';
 import { toModelText } from '../../text/model-text';
 import type { ContentLimit, ContentKind } from './content-limit';
 import { keepToolCallFields } from './provider-fields';
-import type { ChatCompletionMessageToolCall } from '../type';
+import type { ChatCompletionMessageCustomToolCall, ChatCompletionMessageToolCall } from '../type';
 import type { ResponseEvents } from './response-types';
 
 /**
@@ -13,7 +13,18 @@ import type { ResponseEvents } from './response-types';
  */
 const GENERATED_ID_LENGTH = 9;
 
-type ToolCallDelta = ChatCompletionChunk.Choice.Delta.ToolCall;
+/**
+ * A streamed tool-call delta: a function call's, or a custom tool call's (`type: 'custom'`, `custom: { name, input }`,
+ * its input streamed in pieces), which the SDK's chunk type does not list yet.
+ */
+type ToolCallDelta = ChatCompletionChunk.Choice.Delta.ToolCall | CustomToolCallDelta;
+type CustomToolCallDelta = Omit<ChatCompletionChunk.Choice.Delta.ToolCall, 'type'> & {
+  type?: 'custom';
+  custom?: { name?: string; input?: unknown };
+};
+
+/** A tool call as the assistant message keeps it: a function call, or a custom tool call in its own shape. */
+export type MessageToolCall = ChatCompletionMessageToolCall | ChatCompletionMessageCustomToolCall;
 
 /**
  * Assembles streamed tool-call deltas by `index` into whole calls, firing the hooks as calls and
@@ -25,6 +36,11 @@ type ToolCallDelta = ChatCompletionChunk.Choice.Delta.ToolCall;
  */
 export class ToolCallAccumulator {
   private readonly calls: ChatCompletionMessageToolCall[] = [];
+  /**
+   * The calls that are custom tool calls. The loop reads every call in the function shape (`function.arguments`
+   * holding a custom call's raw input); the assistant message gets each in its own shape ({@link messageCalls}).
+   */
+  private custom?: Set<ChatCompletionMessageToolCall>;
   /** The id the provider sent for each call, by position in `calls` (ours may differ). */
   private readonly providerIds: (string | undefined)[] = [];
   /** Provider id → the last position with it: a lookup per delta, where a scan of `providerIds` made a stream quadratic. */
@@ -50,12 +66,13 @@ export class ToolCallAccumulator {
     const { onToolCall, onToolParam, onHookError } = this.events;
     const seen = deltas.length > 1 ? new Set<number>() : undefined;
     for (const delta of deltas) {
-      let slot = this.slotOf(delta);
+      const custom = customPart(delta);
+      let slot = this.slotOf(delta, custom);
       // Entries of one delta without index are different calls, whatever they carry.
       if (slot !== undefined && typeof delta.index !== 'number' && seen?.has(slot)) slot = undefined;
       let call: ChatCompletionMessageToolCall;
       if (slot === undefined) {
-        const name = delta.function?.name ?? '';
+        const name = (custom ? custom.name : delta.function?.name) ?? '';
         const id = this.claim(delta.id);
         this.count('tool call', id);
         this.count('tool call', name);
@@ -63,6 +80,7 @@ export class ToolCallAccumulator {
         slot = this.calls.length;
         if (typeof delta.index === 'number') this.slots.set(delta.index, slot);
         this.calls.push(call);
+        if (custom) (this.custom ??= new Set()).add(call);
         this.providerIds.push(delta.id || undefined);
         if (delta.id) this.lastSlotOfId.set(delta.id, slot);
         this.count('tool call', keepToolCallFields(call, delta));
@@ -71,7 +89,7 @@ export class ToolCallAccumulator {
         call = this.calls[slot];
         // Some providers open a call with its id alone and name it in a later delta; others repeat the name on
         // every delta, so a name already known is never extended.
-        const name = delta.function?.name;
+        const name = custom ? custom.name : delta.function?.name;
         if (name && !call.function.name) {
           this.count('tool call', name);
           call.function.name = name;
@@ -82,7 +100,7 @@ export class ToolCallAccumulator {
       this.last = slot;
       seen?.add(slot);
       // Some servers send the arguments as an object rather than JSON text.
-      const raw: unknown = delta.function?.arguments;
+      const raw: unknown = custom ? custom.input : delta.function?.arguments;
       const argsDelta = typeof raw === 'string' ? raw : toModelText(raw);
       if (argsDelta) {
         this.count('arguments', argsDelta);
@@ -100,7 +118,7 @@ export class ToolCallAccumulator {
    * delta's id; a delta with an unknown id, or with a name and no id after a call whose arguments have begun,
    * opens a new call; anything else continues the last call.
    */
-  private slotOf(delta: ToolCallDelta): number | undefined {
+  private slotOf(delta: ToolCallDelta, custom: CustomToolCallDelta['custom']): number | undefined {
     const index: unknown = delta.index;
     if (typeof index === 'number') {
       const slot = this.slots.get(index);
@@ -110,14 +128,16 @@ export class ToolCallAccumulator {
       return this.lastSlotOfId.get(delta.id);
     }
     if (this.last === undefined) return undefined;
-    return delta.function?.name && this.calls[this.last].function.arguments ? undefined : this.last;
+    const name = custom ? custom.name : delta.function?.name;
+    return name && this.calls[this.last].function.arguments ? undefined : this.last;
   }
 
   /**
    * Opens a call that arrived whole rather than as indexed deltas (a Responses `function_call` item), with the same
    * id rules and hooks as a delta that opens one: `onToolCall`, then `onToolParam` for `args` when there are any.
+   * `custom`: a custom tool call (a `custom_tool_call` item), `args` its raw input.
    */
-  open(providerId: string | undefined, name: string, args: string): ChatCompletionMessageToolCall {
+  open(providerId: string | undefined, name: string, args: string, custom = false): ChatCompletionMessageToolCall {
     const call: ChatCompletionMessageToolCall = {
       id: this.claim(providerId || undefined),
       type: 'function',
@@ -127,6 +147,7 @@ export class ToolCallAccumulator {
     this.count('tool call', name);
     if (providerId) this.lastSlotOfId.set(providerId, this.calls.length);
     this.calls.push(call);
+    if (custom) (this.custom ??= new Set()).add(call);
     this.providerIds.push(providerId || undefined);
     const { onToolCall, onHookError } = this.events;
     if (onToolCall) callHook(onToolCall, 'onToolCall', { call }, onHookError);
@@ -147,10 +168,32 @@ export class ToolCallAccumulator {
     return this.calls.length;
   }
 
-  /** The calls in arrival order. Empty arguments become `'{}'` (an empty string is not valid JSON for the API). */
+  /**
+   * The calls in arrival order. Empty arguments become `'{}'` (an empty string is not valid JSON for the API); a
+   * custom call's empty input stays empty (it is text, not JSON).
+   */
   finish(): ChatCompletionMessageToolCall[] {
-    for (const call of this.calls) if (!call.function.arguments) call.function.arguments = '{}';
+    for (const call of this.calls)
+      if (!call.function.arguments && !this.custom?.has(call)) call.function.arguments = '{}';
     return this.calls;
+  }
+
+  /** Whether `call` is a custom tool call (its `function.arguments` is the raw input). */
+  isCustom(call: ChatCompletionMessageToolCall): boolean {
+    return this.custom?.has(call) === true;
+  }
+
+  /**
+   * `calls` (of {@link finish}) as the assistant message keeps them: a custom call as `{ id, type: 'custom', custom:
+   * { name, input } }` (what the chat API reads back), with a provider's own fields as they came.
+   */
+  messageCalls(calls: ChatCompletionMessageToolCall[]): MessageToolCall[] {
+    if (!this.custom) return calls;
+    return calls.map((call) => {
+      if (!this.custom?.has(call)) return call;
+      const { function: fn, type: _type, ...rest } = call;
+      return { ...rest, type: 'custom', custom: { name: fn.name, input: fn.arguments } };
+    });
   }
 
   /** Counts what a call is about to keep; throws the size error past the response's cap. */
@@ -167,4 +210,11 @@ export class ToolCallAccumulator {
     takenIds.add(id);
     return id;
   }
+}
+
+/** The `custom` part of a custom tool call's delta (`type: 'custom'`, or a `custom` object), if it is one. */
+function customPart(delta: ToolCallDelta): CustomToolCallDelta['custom'] {
+  const { type, custom } = delta as CustomToolCallDelta;
+  if (typeof custom !== 'object' || custom === null) return undefined;
+  return type === 'custom' || type === undefined ? custom : undefined;
 }

@@ -6,8 +6,8 @@ import { isObject, type Fields } from './fields';
  * A Responses request body in chat-completions shape: what {@link RecordedRequest.body} holds for a request to
  * `POST /v1/responses`, so turn functions and assertions written for one wire read the other.
  *
- * The inverse of the Responses mapping: `input` and `instructions` become `messages`, function tools and a
- * function `tool_choice` take their chat shape, `max_output_tokens` becomes `max_tokens`, `text.format`
+ * The inverse of the Responses mapping: `input` and `instructions` become `messages`, function and custom tools
+ * and a function or custom `tool_choice` take their chat shape, `max_output_tokens` becomes `max_tokens`, `text.format`
  * `response_format` and `reasoning.effort` `reasoning_effort`. Every other field is kept as received (what is
  * left of `text` and `reasoning` included), so nothing the client sent is hidden.
  *
@@ -38,16 +38,34 @@ function splitOff(body: Fields, name: string, value: unknown, key: string, take:
   if (Object.keys(remaining).length > 0) body[name] = remaining;
 }
 
-/** `{ type: 'function', name, description, parameters, strict }` → `{ type: 'function', function: { … } }`. */
+/**
+ * `{ type: 'function', name, description, parameters, strict }` → `{ type: 'function', function: { … } }`; a custom
+ * tool `{ type: 'custom', name, description, format }` → `{ type: 'custom', custom: { … } }`, a grammar format's
+ * `definition` and `syntax` back under `grammar`.
+ */
 function chatTool(tool: unknown): unknown {
-  if (!isObject(tool) || tool.type !== 'function') return tool;
+  if (!isObject(tool)) return tool;
+  if (tool.type === 'custom') {
+    const { type, format, ...definition } = tool;
+    if (format === undefined) return { type, custom: definition };
+    return { type, custom: { ...definition, format: chatGrammar(format) } };
+  }
+  if (tool.type !== 'function') return tool;
   const { type, ...definition } = tool;
   return { type, function: definition };
 }
 
+function chatGrammar(format: unknown): unknown {
+  if (!isObject(format) || format.type !== 'grammar') return format;
+  const { type, ...grammar } = format;
+  return { type, grammar };
+}
+
 function chatToolChoice(choice: unknown): unknown {
-  if (isObject(choice) && choice.type === 'function' && typeof choice.name === 'string') {
-    return { type: 'function', function: { name: choice.name } };
+  if (isObject(choice) && (choice.type === 'function' || choice.type === 'custom') && typeof choice.name === 'string') {
+    return choice.type === 'function'
+      ? { type: 'function', function: { name: choice.name } }
+      : { type: 'custom', custom: { name: choice.name } };
   }
   return choice;
 }

@@ -7,14 +7,18 @@ type ContentPart = ChatCompletionContentPart | { type: 'refusal'; refusal: strin
  * The chat-shaped history as Responses input items. `system` and `developer` messages keep their role; an assistant
  * message becomes its kept reasoning items, then its other kept output items (each once per request, as received),
  * its text as an assistant message (none
- * without text), then one `function_call` per tool call in order (`call_id` = the tool call's id); a tool message
- * becomes a `function_call_output`. What has no Responses form is pushed onto `refused` by its path.
+ * without text), then one `function_call` per tool call in order (`call_id` = the tool call's id; a custom tool's
+ * call is a `custom_tool_call` with its raw `input`); a tool message becomes a `function_call_output`, or a
+ * `custom_tool_call_output` when it answers a custom call. What has no Responses form is pushed onto `refused` by
+ * its path.
  *
  * @internal
  */
 export function toResponsesInput(messages: readonly ChatCompletionMessageParam[], refused: string[]): unknown[] {
   const input: unknown[] = [];
   let sent: Set<string> | undefined;
+  // The ids of the custom calls so far: their answers go back as `custom_tool_call_output`, which the API pairs with them.
+  let customIds: Set<string> | undefined;
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i];
     switch (message.role) {
@@ -51,12 +55,25 @@ export function toResponsesInput(messages: readonly ChatCompletionMessageParam[]
                 name: call.function.name,
                 arguments: call.function.arguments,
               });
-            else refused.push(`messages[${i}].tool_calls[${j}] (type "${String(call.type)}")`);
+            else if (call.type === 'custom') {
+              (customIds ??= new Set()).add(call.id);
+              input.push({
+                type: 'custom_tool_call',
+                call_id: call.id,
+                name: call.custom.name,
+                input: call.custom.input,
+              });
+            } else
+              refused.push(`messages[${i}].tool_calls[${j}] (type "${String((call as { type?: unknown }).type)}")`);
           }
         break;
       }
       case 'tool':
-        input.push({ type: 'function_call_output', call_id: message.tool_call_id, output: plainText(message.content) });
+        input.push({
+          type: customIds?.has(message.tool_call_id) ? 'custom_tool_call_output' : 'function_call_output',
+          call_id: message.tool_call_id,
+          output: plainText(message.content),
+        });
         break;
       default:
         refused.push(`messages[${i}] (role "${String((message as { role: unknown }).role)}")`);

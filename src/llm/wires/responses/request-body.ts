@@ -85,10 +85,22 @@ export function toResponsesBody(body: LLMRequestBody, stream: boolean): Response
 
 type ChatTool = NonNullable<LLMRequestBody['tools']>[number];
 
-/** `{ type: 'function', name, description, parameters, strict }`, `strict` always explicit (missing means true there). */
+/**
+ * `{ type: 'function', name, description, parameters, strict }`, `strict` always explicit (missing means true there);
+ * a custom tool as `{ type: 'custom', name, description, format }`.
+ */
 function toResponsesTool(tool: ChatTool, index: number, refused: string[]): unknown {
+  if (tool.type === 'custom') {
+    const { name, description, format } = tool.custom;
+    return {
+      type: 'custom',
+      name,
+      ...(description !== undefined && { description }),
+      ...(format !== undefined && { format: responsesFormat(format) }),
+    };
+  }
   if (tool.type !== 'function') {
-    refused.push(`tools[${index}] (type "${String(tool.type)}")`);
+    refused.push(`tools[${index}] (type "${String((tool as { type?: unknown }).type)}")`);
     return undefined;
   }
   const fn = tool.function;
@@ -100,6 +112,11 @@ function toResponsesTool(tool: ChatTool, index: number, refused: string[]): unkn
     parameters: fn.parameters ?? { type: 'object', properties: {} },
     strict: fn.strict === true,
   };
+}
+
+/** A custom tool's input format there: chat's `{ type: 'grammar', grammar: { definition, syntax } }` comes up a level. */
+function responsesFormat(format: NonNullable<Extract<ChatTool, { type: 'custom' }>['custom']['format']>): object {
+  return format.type === 'grammar' ? { type: 'grammar', ...format.grammar } : { type: format.type };
 }
 
 function toResponsesToolChoice(choice: NonNullable<LLMRequestBody['tool_choice']>, refused: string[]): unknown {

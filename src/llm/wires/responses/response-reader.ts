@@ -16,6 +16,8 @@ type Item = {
   call_id?: unknown;
   name?: unknown;
   arguments?: unknown;
+  /** A `custom_tool_call`'s raw input. */
+  input?: unknown;
   content?: unknown;
   summary?: unknown;
   encrypted_content?: unknown;
@@ -32,15 +34,15 @@ type Body = {
 /**
  * Reads the Responses wire into a {@link ResponseState}: stream events through {@link receive}, a whole response
  * through {@link consume}. Text deltas become answer text, reasoning summary and text deltas reasoning, each
- * `function_call` item one tool call (its id settled when it is first seen, by the chat wire's rules), reasoning
- * items are kept for the assistant message, and so is any other item type (a hosted tool's call, a compaction, one
- * not known yet), whole and in output order; only a `custom_tool_call` is dropped and named. A stream is whole only
- * once a `response.completed`, `response.incomplete` or `response.failed` arrived.
+ * `function_call` or `custom_tool_call` item one tool call (its id settled when it is first seen, by the chat wire's
+ * rules; a custom call's input streams like arguments), reasoning items are kept for the assistant message, and so is
+ * any other item type (a hosted tool's call, a compaction, one not known yet), whole and in output order. A stream is
+ * whole only once a `response.completed`, `response.incomplete` or `response.failed` arrived.
  *
  * @internal
  */
 export class ResponsesReader {
-  /** The tool call of each `function_call` item, by output index. */
+  /** The tool call of each `function_call` or `custom_tool_call` item, by output index. */
   private readonly calls: (ChatCompletionMessageToolCall | undefined)[] = [];
   private lastCall?: ChatCompletionMessageToolCall;
   /** Output indexes whose item was already kept, dropped or read whole (a `done` item and the final output repeat). */
@@ -93,7 +95,8 @@ export class ResponsesReader {
         if (event.delta) state.addRefusal(event.delta);
         break;
       }
-      case 'response.function_call_arguments.delta': {
+      case 'response.function_call_arguments.delta':
+      case 'response.custom_tool_call_input.delta': {
         // A server that leaves out the index means the call it opened last; an index not opened yet is read whole
         // from its `done` item or the final output.
         const index: unknown = event.output_index;
@@ -155,7 +158,7 @@ export class ResponsesReader {
     this.state.endStream();
   }
 
-  /** A new output item: a function call opens its tool call now (before its arguments); unknown types are dropped. */
+  /** A new output item: a function or custom tool call opens its tool call now (before its arguments or input). */
   private added(index: number, item: Item): void {
     switch (item.type) {
       case 'function_call':
@@ -164,7 +167,7 @@ export class ResponsesReader {
         this.openCall(index, item, false);
         break;
       case 'custom_tool_call':
-        this.drop(index, item);
+        this.openCall(index, item, false);
         break;
       default:
         // Any other item is kept whole from its `done` event or the final output, once it is complete.
@@ -175,13 +178,14 @@ export class ResponsesReader {
   /** A whole output item (a `done` event, or one of the final output): fills in what its deltas did not bring. */
   private done(index: number, item: Item): void {
     switch (item.type) {
-      case 'function_call': {
+      case 'function_call':
+      case 'custom_tool_call': {
         const call = this.calls[index];
         if (!call) {
           this.openCall(index, item, true);
         } else {
           if (!call.function.name && typeof item.name === 'string') call.function.name = item.name;
-          const args = argumentsOf(item.arguments);
+          const args = argumentsOf(item.type === 'custom_tool_call' ? item.input : item.arguments);
           if (!call.function.arguments && args) this.state.toolCalls.append(call, args);
         }
         break;
@@ -215,9 +219,6 @@ export class ResponsesReader {
         this.state.addAnnotations(chatCitations(item.content));
         break;
       }
-      case 'custom_tool_call':
-        this.drop(index, item);
-        break;
       default:
         this.keep(index, item);
     }
@@ -233,7 +234,9 @@ export class ResponsesReader {
       return;
     }
     const name = typeof item.name === 'string' ? item.name : '';
-    const call = this.state.toolCalls.open(callId, name, withArguments ? argumentsOf(item.arguments) : '');
+    const custom = item.type === 'custom_tool_call';
+    const args = withArguments ? argumentsOf(custom ? item.input : item.arguments) : '';
+    const call = this.state.toolCalls.open(callId, name, args, custom);
     this.calls[index] = call;
     this.lastCall = call;
     if (key !== undefined) (this.callsById ??= new Map()).set(key, call);
@@ -248,12 +251,6 @@ export class ResponsesReader {
     if (!this.firstSight(index, item)) return;
     const type = typeof item.type === 'string' ? item.type : 'unknown';
     this.state.keep({ ...item, type } as OutputItem);
-  }
-
-  private drop(index: number, item: Item): void {
-    if (!this.firstSight(index, item)) return;
-    const type = typeof item.type === 'string' ? item.type : 'output item without a type';
-    this.state.drop(typeof item.id === 'string' ? { id: item.id, type } : { type });
   }
 
   /** True the first time an item is seen whole, by its index and by its id. */
