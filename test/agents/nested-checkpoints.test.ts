@@ -193,4 +193,80 @@ describe("a child's turns checkpoint as the root's", () => {
       { role: 'tool', tool_call_id: 'call_1', content: 'cashier again' },
     ]);
   });
+  it('saves an agent that paused while its sibling ran as paused: a resume pauses it again without a request, and its decision goes on from there', async () => {
+    let payAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (payAsked = resolve));
+    const pay = fakeTool('pay', () => ({ response: 'paid' }), {
+      needsApproval: () => {
+        payAsked();
+        return true;
+      },
+    });
+    // The lookup ends after the cashier's pause has reached the root (no I/O is left in it, only promise jobs).
+    const lookup = fakeTool('lookup', async () => {
+      await asked;
+      await new Promise((resolve) => setImmediate(resolve));
+      return { response: 'found' };
+    });
+    const cashier = defineAgent({ name: 'cashier', description: 'Pays', instructions: 'Pay.', tools: [pay] });
+    const research = defineAgent({ name: 'research', description: 'R', instructions: 'R.', tools: [lookup] });
+    // Each run's model by its system message: the two agents ask at once.
+    const asks: string[] = [];
+    const reply = (request: { body: unknown }) => {
+      const messages = messagesOf(request.body);
+      const who = messages[0].role === 'system' ? String(messages[0].content) : 'root';
+      asks.push(who);
+      const answered = messages.at(-1)?.role === 'tool';
+      if (who === 'Pay.') return answered ? { text: 'cashier done' } : { toolCalls: [{ id: 'p1', name: 'pay' }] };
+      if (who === 'R.') return answered ? { text: 'research done' } : { toolCalls: [{ id: 'l1', name: 'lookup' }] };
+      if (answered) return { text: 'root done' };
+      return {
+        toolCalls: [
+          { id: 'call_c', name: 'cashier', arguments: { task: 'pay' } },
+          { id: 'call_r', name: 'research', arguments: { task: 'look' } },
+        ],
+      };
+    };
+    const session = server.session(Array.from({ length: 20 }, () => reply));
+    const saved: RunState[] = [];
+    const props = {
+      client: session.client(),
+      tools: [cashier, research],
+      toolConcurrency: 2,
+      onCheckpoint: (state: RunState) => {
+        saved.push(roundTrip(state));
+      },
+    };
+    const first = await runAgentLoop({ ...props, body: { model: 'm', messages: [user('go')] }, runId: 'root' });
+    expect(first.stopReason).toBe('interactive');
+    expect(asks).toEqual(['root', 'Pay.', 'R.', 'R.']);
+    // Research's turn, saved while the cashier waited: both ride in children, the cashier at its pause.
+    const inTurn = saved[0];
+    expect(Object.keys(inTurn.children ?? {}).sort()).toEqual(['call_c', 'call_r']);
+    expect(inTurn.children?.call_c.pending.map((entry) => entry.call.id)).toEqual(['p1']);
+
+    // The process died there: the resume goes on with research, and the cashier pauses again without asking.
+    asks.length = 0;
+    const resumed = await runAgentLoop({ ...props, body: { model: 'm', messages: [] }, resumeFrom: inTurn });
+    expect([resumed.stopReason, resumed.error?.message]).toEqual(['interactive', undefined]);
+    expect(asks).toEqual(['R.']);
+    expect(lookup.calls).toHaveLength(1);
+    expect(resumed.state.pending.map((entry) => [entry.agentPath, entry.call.id])).toEqual([[['call_c'], 'p1']]);
+
+    asks.length = 0;
+    const done = await runAgentLoop({
+      ...props,
+      body: { model: 'm', messages: [] },
+      resumeFrom: roundTrip(resumed.state),
+      decisions: { 'call_c/p1': { approve: true } },
+    });
+    expect(done.stopReason).toBe('completed');
+    expect(asks).toEqual(['Pay.', 'root']);
+    expect(pay.calls).toHaveLength(1);
+    expect(toolMessages(done.state.messages)).toEqual([
+      { role: 'tool', tool_call_id: 'call_c', content: 'cashier done' },
+      { role: 'tool', tool_call_id: 'call_r', content: 'research done' },
+    ]);
+    assertValidRequests(session.requests);
+  });
 });
