@@ -16,7 +16,8 @@ export type FoldedPending = {
  * entry, approved when every pending call under it has a decision keyed by its whole path
  * (`[...agentPath, call.id].join('/')`); a bare call id decides nothing nested. Each agent gets only the decisions
  * under its own path, re-keyed relative to it. An agent saved under way (in `children` with nothing pending, or with
- * an agent of its own under way) becomes an approved entry that resumes it with the decisions there are. The run's own entries and decisions pass as they are.
+ * an agent of its own under way) becomes an approved entry that resumes it with the decisions there are. The run's
+ * own entries and decisions pass as they are.
  *
  * @internal
  */
