@@ -21,10 +21,10 @@ import type { ToolExecuteResult } from '../toolCall/type';
 import { outputFeedback } from '../text/output-feedback';
 import { toolErrorText } from '../text/model-text';
 import { toError } from '../utils/to-error';
-import { AgentNest } from './agents/agent-nest';
+import { AgentNest, type ChildResume } from './agents/agent-nest';
 import { keyPrefix, ROOT_PLACE, type NestedRun } from './agents/agent-place';
 import { adoptPausedAgent, foldNestedPending } from './agents/nested-pending';
-import { runningChildren, stateWithRunning, unansweredTurn } from './agents/running-children';
+import { pausedChildren, runningChildren, stateWithRunning, unansweredTurn } from './agents/running-children';
 import { AWAITING_APPROVAL_RESPONSE, findApprovals, keptParams } from './turn/approvals';
 import { checkBudget } from './budget/check-budget';
 import { checkFallback } from './fallback/check-fallback';
@@ -137,7 +137,7 @@ export class AgentLoop {
       place: nested ?? ROOT_PLACE,
       budget,
       prices: props.prices,
-      ...(props.onCheckpoint && { checkpoint: (running) => this.checkpointRunning(running) }),
+      ...(props.onCheckpoint && { checkpoint: (running, paused) => this.checkpointRunning(running, paused) }),
     });
     const nest = this.nest;
     this.tools = new ToolCallRunner(
@@ -413,11 +413,15 @@ export class AgentLoop {
     // A saved state is already stored: until something changes, there is nothing to checkpoint.
     if (!point.seed) this.history.changes = 0;
     const pending = this.durable.pending;
-    const running = runningChildren(this.durable.children, pending);
+    const running = runningChildren(this.durable.children);
     if (running.size) {
       // Saved while agents ran: the turn goes on, each agent from its last turn.
       const turn = unansweredTurn(this.history.messages);
-      if (turn) return this.resumeTurn(turn.calls, turn.snapshot, running);
+      if (turn) {
+        const resumes = pausedChildren(this.durable.children, pending, point.decisions);
+        for (const [callId, state] of running) if (!resumes.has(callId)) resumes.set(callId, { state, decisions: {} });
+        return this.resumeTurn(turn.calls, turn.snapshot, resumes);
+      }
     }
     if (!pending.length && !running.size) return undefined;
     const folded = foldNestedPending(pending, point.decisions, this.history.messages, this.durable.children);
@@ -446,22 +450,27 @@ export class AgentLoop {
 
   /**
    * Go on with a turn saved while its agents ran: its calls run again as they did (the journal answers those that
-   * finished), each agent resuming from its last saved turn.
+   * finished), each agent resuming from its last saved turn, or from its pause with the decisions under its path.
    */
   private async resumeTurn(
     calls: ChatCompletionMessageToolCall[],
     snapshot: ChatCompletionMessageParam[],
-    running: ReadonlyMap<string, RunState>,
+    resumes: ReadonlyMap<string, ChildResume>,
   ): Promise<RunAgentResponse | undefined> {
-    for (const [callId, state] of running) this.nest?.willResume(callId, { state, decisions: {} });
+    for (const [callId, resume] of resumes) this.nest?.willResume(callId, resume);
+    // The agents that had paused list their calls again as they pause again.
+    this.durable.pending = [];
     this.durable.children = undefined;
     this.history.changes++;
     return this.afterTurn(await this.runTools(calls, snapshot));
   }
 
   /** An agent of this run ended a turn: save this run's state with its agents under way (a child's turn is ours). */
-  private async checkpointRunning(running: ReadonlyMap<string, RunState>): Promise<void> {
-    const state = stateWithRunning(this.state(true), running, this.resumed);
+  private async checkpointRunning(
+    running: ReadonlyMap<string, RunState>,
+    paused: ReadonlyMap<string, RunState>,
+  ): Promise<void> {
+    const state = stateWithRunning(this.state(true), running, this.resumed, paused);
     const failed = await saveCheckpoint(this.props.onCheckpoint!, state);
     if (failed) throw failed.error;
     if (this.events.has('checkpoint')) this.events.emit('checkpoint', state);

@@ -1,4 +1,4 @@
-import { defineAgent, runAgentLoop, type AfterToolCallEvent } from '../../src';
+import { defineAgent, runAgentLoop, type AfterToolCallEvent, type RunState } from '../../src';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { fakeTool, user } from '../helpers/tools';
 
@@ -51,5 +51,40 @@ describe('agent budgets count upward', () => {
     });
     expect(result.stopReason).toBe('budget');
     expect(server.requests).toHaveLength(2);
+  });
+  it("counts a grandchild's tokens in its parent's spent and the root's, and the root's spent sums the tree", async () => {
+    const leaf = fakeTool('leaf', () => ({ response: 'ok' }));
+    const inner = defineAgent({ name: 'inner', description: 'I', instructions: 'I.', tools: [leaf] });
+    const outer = defineAgent({ name: 'outer', description: 'O', instructions: 'O.', tools: [inner] });
+    const tokens = (n: number) => ({ prompt_tokens: n, completion_tokens: 2 * n });
+    server.enqueue({ toolCalls: [{ id: 'call_1', name: 'outer', arguments: { task: 't' } }], usage: tokens(1) });
+    server.enqueue({ toolCalls: [{ id: 'o1', name: 'inner', arguments: { task: 'u' } }], usage: tokens(10) });
+    server.enqueue({ toolCalls: [{ id: 'l1', name: 'leaf' }], usage: tokens(100) });
+    server.enqueue({ text: 'inner done', usage: tokens(1000) });
+    server.enqueue({ text: 'outer done', usage: tokens(10_000) });
+    server.enqueue({ text: 'root done', usage: tokens(100_000) });
+    const saved: RunState[] = [];
+    const result = await runAgentLoop({
+      client: server.client(),
+      body: { model: 'm', messages: [user('go')] },
+      tools: [outer],
+      budget: { totalTokens: 1_000_000 },
+      onCheckpoint: (state) => {
+        saved.push(JSON.parse(JSON.stringify(state)) as RunState);
+      },
+    });
+    expect(result.stopReason).toBe('completed');
+    const spentOf = (state: RunState | undefined) => [
+      state?.usage.inputTokens,
+      state?.spent?.summaryInputTokens,
+      state?.spent?.summaryOutputTokens,
+    ];
+    // Saved after the grandchild's first turn: the parent (no budget of its own) and the root hold its tokens.
+    const first = saved[0];
+    expect(spentOf(first.children?.call_1.children?.o1)).toEqual([100, undefined, undefined]);
+    expect(spentOf(first.children?.call_1)).toEqual([10, 100, 200]);
+    expect(spentOf(first)).toEqual([1, 110, 220]);
+    // At the end the root's own requests are in usage, every agent's in spent.
+    expect(spentOf(result.state)).toEqual([100_001, 11_110, 22_220]);
   });
 });

@@ -193,4 +193,139 @@ describe("a child's turns checkpoint as the root's", () => {
       { role: 'tool', tool_call_id: 'call_1', content: 'cashier again' },
     ]);
   });
+  it('saves an agent that paused while its sibling ran as paused: a resume pauses it again without a request, and its decision goes on from there', async () => {
+    let payAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (payAsked = resolve));
+    const pay = fakeTool('pay', () => ({ response: 'paid' }), {
+      needsApproval: () => {
+        payAsked();
+        return true;
+      },
+    });
+    // The lookup ends after the cashier's pause has reached the root (no I/O is left in it, only promise jobs).
+    const lookup = fakeTool('lookup', async () => {
+      await asked;
+      await new Promise((resolve) => setImmediate(resolve));
+      return { response: 'found' };
+    });
+    const cashier = defineAgent({ name: 'cashier', description: 'Pays', instructions: 'Pay.', tools: [pay] });
+    const research = defineAgent({ name: 'research', description: 'R', instructions: 'R.', tools: [lookup] });
+    // Each run's model by its system message: the two agents ask at once.
+    const asks: string[] = [];
+    const reply = (request: { body: unknown }) => {
+      const messages = messagesOf(request.body);
+      const who = messages[0].role === 'system' ? String(messages[0].content) : 'root';
+      asks.push(who);
+      const answered = messages.at(-1)?.role === 'tool';
+      if (who === 'Pay.') return answered ? { text: 'cashier done' } : { toolCalls: [{ id: 'p1', name: 'pay' }] };
+      if (who === 'R.') return answered ? { text: 'research done' } : { toolCalls: [{ id: 'l1', name: 'lookup' }] };
+      if (answered) return { text: 'root done' };
+      return {
+        toolCalls: [
+          { id: 'call_c', name: 'cashier', arguments: { task: 'pay' } },
+          { id: 'call_r', name: 'research', arguments: { task: 'look' } },
+        ],
+      };
+    };
+    const session = server.session(Array.from({ length: 20 }, () => reply));
+    const saved: RunState[] = [];
+    const props = {
+      client: session.client(),
+      tools: [cashier, research],
+      toolConcurrency: 2,
+      onCheckpoint: (state: RunState) => {
+        saved.push(roundTrip(state));
+      },
+    };
+    const first = await runAgentLoop({ ...props, body: { model: 'm', messages: [user('go')] }, runId: 'root' });
+    expect(first.stopReason).toBe('interactive');
+    expect(asks).toEqual(['root', 'Pay.', 'R.', 'R.']);
+    // Research's turn, saved while the cashier waited: both ride in children, the cashier at its pause.
+    const inTurn = saved[0];
+    expect(Object.keys(inTurn.children ?? {}).sort()).toEqual(['call_c', 'call_r']);
+    expect(inTurn.children?.call_c.pending.map((entry) => entry.call.id)).toEqual(['p1']);
+
+    // The process died there: the resume goes on with research, and the cashier pauses again without asking.
+    asks.length = 0;
+    const resumed = await runAgentLoop({ ...props, body: { model: 'm', messages: [] }, resumeFrom: inTurn });
+    expect([resumed.stopReason, resumed.error?.message]).toEqual(['interactive', undefined]);
+    expect(asks).toEqual(['R.']);
+    expect(lookup.calls).toHaveLength(1);
+    expect(resumed.state.pending.map((entry) => [entry.agentPath, entry.call.id])).toEqual([[['call_c'], 'p1']]);
+
+    asks.length = 0;
+    const done = await runAgentLoop({
+      ...props,
+      body: { model: 'm', messages: [] },
+      resumeFrom: roundTrip(resumed.state),
+      decisions: { 'call_c/p1': { approve: true } },
+    });
+    expect(done.stopReason).toBe('completed');
+    expect(asks).toEqual(['Pay.', 'root']);
+    expect(pay.calls).toHaveLength(1);
+    expect(toolMessages(done.state.messages)).toEqual([
+      { role: 'tool', tool_call_id: 'call_c', content: 'cashier done' },
+      { role: 'tool', tool_call_id: 'call_r', content: 'research done' },
+    ]);
+    assertValidRequests(session.requests);
+  });
+  it('keeps a paused grandchild paused in its parent saved under way, and the decision by its whole path reaches it', async () => {
+    const pay = fakeTool('pay', () => ({ response: 'paid' }), { needsApproval: true });
+    const lookup = fakeTool('lookup', () => ({ response: 'found' }));
+    const cashier = defineAgent({ name: 'cashier', description: 'Pays', instructions: 'Pay.', tools: [pay] });
+    const research = defineAgent({ name: 'research', description: 'R', instructions: 'R.', tools: [lookup] });
+    const support = defineAgent({ name: 'support', description: 'S', instructions: 'S.', tools: [cashier, research] });
+    const asks: string[] = [];
+    const reply = (request: { body: unknown }) => {
+      const messages = messagesOf(request.body);
+      const who = messages[0].role === 'system' ? String(messages[0].content) : 'root';
+      asks.push(who);
+      const answered = messages.at(-1)?.role === 'tool';
+      if (who === 'Pay.') return answered ? { text: 'cashier done' } : { toolCalls: [{ id: 'p1', name: 'pay' }] };
+      if (who === 'R.') return answered ? { text: 'research done' } : { toolCalls: [{ id: 'l1', name: 'lookup' }] };
+      if (who === 'S.')
+        return answered
+          ? { text: 'support done' }
+          : {
+              toolCalls: [
+                { id: 's_c', name: 'cashier', arguments: { task: 'pay' } },
+                { id: 's_r', name: 'research', arguments: { task: 'look' } },
+              ],
+            };
+      return answered
+        ? { text: 'root done' }
+        : { toolCalls: [{ id: 'call_s', name: 'support', arguments: { task: 't' } }] };
+    };
+    const session = server.session(Array.from({ length: 20 }, () => reply));
+    const saved: RunState[] = [];
+    const props = {
+      client: session.client(),
+      tools: [support],
+      onCheckpoint: (state: RunState) => {
+        saved.push(roundTrip(state));
+      },
+    };
+    const first = await runAgentLoop({ ...props, body: { model: 'm', messages: [user('go')] }, runId: 'root' });
+    expect(first.stopReason).toBe('interactive');
+    expect(asks).toEqual(['root', 'S.', 'Pay.', 'R.', 'R.']);
+    // Research's turn, saved while the cashier (its sibling under support) waited.
+    const inTurn = saved[0];
+    expect(inTurn.pending.map((entry) => [entry.agentPath, entry.call.id])).toEqual([[['call_s', 's_c'], 'p1']]);
+    expect(Object.keys(inTurn.children?.call_s.children ?? {}).sort()).toEqual(['s_c', 's_r']);
+
+    // Resumed there, the cashier is not asked again; a decision given with the resume reaches it by its whole path.
+    asks.length = 0;
+    const done = await runAgentLoop({
+      ...props,
+      body: { model: 'm', messages: [] },
+      resumeFrom: inTurn,
+      decisions: { 'call_s/s_c/p1': { approve: true } },
+    });
+    expect(done.stopReason).toBe('completed');
+    expect(asks).toEqual(['Pay.', 'R.', 'S.', 'root']);
+    expect(pay.calls).toHaveLength(1);
+    expect(lookup.calls).toHaveLength(1);
+    expect(done.text).toBe('root done');
+    assertValidRequests(session.requests);
+  });
 });

@@ -11,6 +11,7 @@ import type { BudgetMeter } from '../budget/run-budget';
 import type { AgentTracer } from '../type';
 import { isAgentTool } from './agent-marker';
 import type { AgentPlace } from './agent-place';
+import { isUnderWay } from './running-children';
 
 /** What a run hands the agents among its tools (its own slice of the run's options and live parts). */
 export type AgentNestOptions = {
@@ -37,7 +38,7 @@ export type AgentNestOptions = {
    * Save the run's state with its agents under way in `children` (the run checkpoints): a child's turns checkpoint
    * as the root's. Absent when the run does not checkpoint.
    */
-  checkpoint?: (running: ReadonlyMap<string, RunState>) => Promise<void>;
+  checkpoint?: (running: ReadonlyMap<string, RunState>, paused: ReadonlyMap<string, RunState>) => Promise<void>;
 };
 
 /** A nested run to resume: its state and the decisions under its path (keys relative to it). */
@@ -105,15 +106,17 @@ export class AgentNest {
 
   /**
    * The agent of `callId` ended a turn at `state`: the run saves its own state with it (and every other agent under
-   * way) in `children`. A state with pending calls is no turn to go on from: its pause reaches the run as the agent's
-   * answer (`notePause`) and is saved with the run's own turn. What the save throws ends the agent's run.
+   * way) in `children`, and the agents of the turn that paused already at their pause. A pause of the agent's own
+   * (pending calls, no agent of its under way) is no turn to go on from: it reaches the run as the agent's answer
+   * (`notePause`) and is saved with the run's own turn. What the save throws ends the agent's run.
    */
   childTurn(callId: string, state: RunState): Promise<void> {
     const checkpoint = this.options.checkpoint;
-    if (!checkpoint || state.pending.length) return Promise.resolve();
+    if (!checkpoint || !isUnderWay(state)) return Promise.resolve();
     this.running.set(callId, state);
     const running = new Map(this.running);
-    const saved = this.saving.then(() => checkpoint(running));
+    const paused = new Map(this.paused);
+    const saved = this.saving.then(() => checkpoint(running, paused));
     // One failed save fails its own agent, not the saves after it.
     this.saving = saved.catch(() => undefined);
     return saved;

@@ -1,6 +1,7 @@
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../../llm/type';
 import type { Decision, PendingCall, RunState } from '../state/run-state';
 import type { ChildResume } from './agent-nest';
+import { isUnderWay } from './running-children';
 
 /** The pending calls and decisions a resume plans with, the nested ones folded into their agent calls. */
 export type FoldedPending = {
@@ -14,8 +15,9 @@ export type FoldedPending = {
  * Fold the pending calls agents made into the calls that started those agents: each agent call becomes one approval
  * entry, approved when every pending call under it has a decision keyed by its whole path
  * (`[...agentPath, call.id].join('/')`); a bare call id decides nothing nested. Each agent gets only the decisions
- * under its own path, re-keyed relative to it. An agent saved under way (in `children` with nothing pending) becomes an
- * approved entry that resumes it with no decisions. The run's own entries and decisions pass as they are.
+ * under its own path, re-keyed relative to it. An agent saved under way (in `children` with nothing pending, or with
+ * an agent of its own under way) becomes an approved entry that resumes it with the decisions there are. The run's
+ * own entries and decisions pass as they are.
  *
  * @internal
  */
@@ -64,7 +66,8 @@ export function foldNestedPending(
   }
   for (const [callId, group] of groups) {
     const state = children?.[callId];
-    if (!group.decided || state === undefined) continue;
+    // An agent under way goes on with what is decided: the calls of its agents still undecided stay paused.
+    if (state === undefined || (!group.decided && !isUnderWay(state))) continue;
     own[callId] = { approve: true };
     resumes.set(callId, { state, decisions: group.decisions });
   }

@@ -65,7 +65,10 @@ export class TurnCheckpoint {
     // Only the loop's first checkpoint can be the one after the decisions.
     const afterDecisions = this.decisionsToCarry;
     this.decisionsToCarry = false;
-    if (!recorder.answered || state.pending.length) return;
+    // A turn of an agent under way (`children`, its calls unanswered): the agents of the turn that paused already
+    // ride in it, their calls listed in `pending`.
+    const inAgent = state.children !== undefined && (!state.pending.length || endsInCalls(state));
+    if (!recorder.answered || (state.pending.length && !inAgent)) return;
     if (afterDecisions) {
       // The decided calls are answered: they ride the next turn's checkpoint, one write for both.
       await recorder.carryOver();
@@ -74,9 +77,8 @@ export class TurnCheckpoint {
     // Answered long ago in practice: the turn's tools waited for it.
     if (!(await hold.confirmed())) throw new RunMovedOnError();
     this.turns++;
-    // A turn of an agent under way (`children`, nothing pending) is saved but never handed off: the job's stop
-    // would reach the agent mid-call, and its parent would take the stop for the agent's answer.
-    const inAgent = state.children !== undefined && !state.pending.length;
+    // Such a turn is saved but never handed off: the job's stop would reach the agent mid-call, and its parent would
+    // take the stop for the agent's answer.
     const handOff =
       !inAgent &&
       (this.options.stopping() ||
@@ -120,4 +122,10 @@ export class TurnCheckpoint {
 function checkSeq(next: number, expected: number): true {
   if (next !== expected) throw new Error(`The run store saved the checkpoint at ${next}, not ${expected}`);
   return true;
+}
+
+/** Whether the state's last message is an assistant message whose calls are not answered: saved inside a turn. */
+function endsInCalls(state: RunState): boolean {
+  const last = state.messages[state.messages.length - 1];
+  return last?.role === 'assistant' && Boolean(last.tool_calls?.length);
 }
