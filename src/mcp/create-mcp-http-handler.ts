@@ -9,7 +9,7 @@ import {
   type AuthInfo,
 } from '@modelcontextprotocol/server';
 import { hostOriginProblem } from './check-host-origin';
-import { askBackOf, buildMcpServer, servedTools, type ServedTools } from './create-mcp-server';
+import { askBackOf, buildMcpServer, servedTools, tasksOf, type ServedTools } from './create-mcp-server';
 import type { McpHttpOptions, McpToolSource } from './mcp-server-options';
 import { McpSessions, type McpSession } from './mcp-sessions';
 import { sendWebResponse, toWebRequest } from './node-web-bridge';
@@ -173,7 +173,12 @@ export function createMcpHttpHandler(tools: McpToolSource, options: McpHttpOptio
   };
 
   return Object.defineProperties(handler, {
-    close: { value: () => Promise.all([sessions.closeAll(), modern.close()]).then(() => undefined) },
+    close: {
+      value: async () => {
+        tasksOf(options, callerOf).close();
+        await Promise.all([sessions.closeAll(), modern.close()]);
+      },
+    },
     sessionCount: { get: () => sessions.size },
   }) as McpHttpHandler;
 }
