@@ -9,7 +9,14 @@ import {
   type AuthInfo,
 } from '@modelcontextprotocol/server';
 import { hostOriginProblem } from './check-host-origin';
-import { askBackOf, buildMcpServer, servedTools, tasksOf, type ServedTools } from './create-mcp-server';
+import {
+  askBackOf,
+  buildMcpServer,
+  servedTools,
+  tasksOf,
+  type ServedMembers,
+  type ServedTools,
+} from './create-mcp-server';
 import type { McpHttpOptions, McpToolSource } from './mcp-server-options';
 import { McpSessions, type McpSession } from './mcp-sessions';
 import { sendWebResponse, toWebRequest } from './node-web-bridge';
@@ -74,6 +81,20 @@ type AuthenticatedRequest = IncomingMessage & { auth?: AuthInfo };
  * // Express: app.all('/mcp', requireBearerAuth({ verifier }), express.json(), (req, res) => mcp(req, res, req.body));
  */
 export function createMcpHttpHandler(tools: McpToolSource, options: McpHttpOptions): McpHttpHandler {
+  return serveMcpHttp(tools, options);
+}
+
+/**
+ * {@link createMcpHttpHandler}, the resources and prompts read from `members` (when given) each time a server is
+ * built, so that a registry filled after the handler was made serves what it holds.
+ *
+ * @internal
+ */
+export function serveMcpHttp(
+  tools: McpToolSource,
+  options: McpHttpOptions,
+  members?: () => ServedMembers,
+): McpHttpHandler {
   const sessions = new McpSessions(
     options.maxSessions ?? DEFAULT_MAX_SESSIONS,
     options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
@@ -88,7 +109,7 @@ export function createMcpHttpHandler(tools: McpToolSource, options: McpHttpOptio
   // A fixed list is indexed once; a function (a registry filled later) is read for each server.
   const fixed = typeof tools === 'function' ? undefined : servedTools(tools);
   const served = (): ServedTools => fixed ?? servedTools(tools);
-  const modern = createMcpHandler(() => buildMcpServer(served(), options, callerOf), {
+  const modern = createMcpHandler(() => buildMcpServer(served(), options, callerOf, members?.()), {
     legacy: 'reject',
     maxRequestBodySize: maxBodyBytes,
   });
@@ -129,7 +150,11 @@ export function createMcpHttpHandler(tools: McpToolSource, options: McpHttpOptio
         eventStore: new SessionEventStore(REPLAYED_EVENTS),
         retryInterval: SSE_RETRY_MS,
       });
-      const session: McpSession = { transport, server: buildMcpServer(served(), options, callerOf), inflight: 0 };
+      const session: McpSession = {
+        transport,
+        server: buildMcpServer(served(), options, callerOf, members?.()),
+        inflight: 0,
+      };
       transport.onclose = () => sessions.remove(transport.sessionId);
       await session.server.connect(transport);
       sessions.track(session, res);

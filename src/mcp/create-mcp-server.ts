@@ -11,7 +11,13 @@ import type { ToolDefinition, ToolExecuteContext } from '../index';
 import { maskSecrets } from '../internal';
 import type { McpHttpOptions, McpServerOptions, McpToolSource, McpToolVisibility } from './mcp-server-options';
 import { callAskingBack, callerKey, createAskBack, type AskBack } from './serve-ask-back';
-import { resourceAndPromptCapabilities, serveResourcesAndPrompts } from './serve-resources-and-prompts';
+import {
+  resourceAndPromptCapabilities,
+  serveResourcesAndPrompts,
+  type McpMemberAccess,
+} from './serve-resources-and-prompts';
+import type { McpPromptDefinition } from './prompts-from';
+import type { McpResourceDefinition } from './resources-from';
 import { runMcpCallAsking } from './run-mcp-call';
 import { ServedTasks } from './served-tasks';
 import { serveTasks, taskCapabilities, taskCreated, taskRequested } from './serve-tasks';
@@ -80,8 +86,16 @@ export function servedTools(tools: McpToolSource): ServedTools {
   };
 }
 
+/** Resources and prompts served in place of `options.resources` / `options.prompts`, with who may use each. */
+export type ServedMembers = {
+  readonly resources: readonly McpResourceDefinition[];
+  readonly prompts: readonly McpPromptDefinition[];
+  readonly allows?: McpMemberAccess['allows'];
+};
+
 /**
- * {@link createMcpServer} over tools already indexed, with the caller of each request found by `callerOf`.
+ * {@link createMcpServer} over tools already indexed, with the caller of each request found by `callerOf` (and
+ * `members` served as resources and prompts, when given).
  *
  * @internal
  */
@@ -89,7 +103,10 @@ export function buildMcpServer(
   served: ServedTools,
   options: McpServerOptions & Pick<McpHttpOptions, 'pollAfterMs'>,
   callerOf: CallerOf,
+  members?: ServedMembers,
 ): Server {
+  const resources = members?.resources ?? options.resources ?? [];
+  const prompts = members?.prompts ?? options.prompts ?? [];
   const { byName, described, hasTasks } = served;
   const askBack = askBackOf(options, callerOf);
   const server = new TaskServer(
@@ -98,7 +115,7 @@ export function buildMcpServer(
       capabilities: {
         tools: {},
         logging: {},
-        ...resourceAndPromptCapabilities(options.resources ?? [], options.prompts ?? []),
+        ...resourceAndPromptCapabilities(resources, prompts),
         ...(hasTasks && taskCapabilities()),
       },
       ...(options.instructions !== undefined && { instructions: options.instructions }),
@@ -159,7 +176,14 @@ export function buildMcpServer(
       clearTimeout(poll);
     }
   });
-  serveResourcesAndPrompts(server, options.resources ?? [], options.prompts ?? [], options.resourceUpdates);
+  const allows = members?.allows;
+  serveResourcesAndPrompts(
+    server,
+    resources,
+    prompts,
+    options.resourceUpdates,
+    allows && { callerOf: (ctx) => callerOf(ctx.http?.authInfo), allows },
+  );
   if (hasTasks) serveTasks(server, tasksOf(options, callerOf), (ctx) => callerKey(callerOf(ctx.http?.authInfo)));
   return server;
 }
