@@ -21,6 +21,7 @@ import type { McpHttpOptions, McpToolSource } from './mcp-server-options';
 import { McpSessions, type McpSession } from './mcp-sessions';
 import { sendWebResponse, toWebRequest } from './node-web-bridge';
 import { readJsonBody } from './read-json-body';
+import { answerModernCall } from './serve-modern-call';
 import { SessionEventStore } from './session-event-store';
 
 /** Defaults of the HTTP guards (see {@link McpHttpOptions}). */
@@ -189,6 +190,11 @@ export function serveMcpHttp(
       body = read.body;
     }
     const authInfo = carry(req, caller);
+    if (req.method === 'POST' && typeof req.headers['mcp-session-id'] !== 'string') {
+      const askBack = askBackOf(options, callerOf);
+      const modernCall = { headers: req.headers, body, res, served: served(), options, askBack, authInfo, caller };
+      if (await answerModernCall(modernCall)) return;
+    }
     const request = toWebRequest(req, res, body);
     // A request without the 2026 envelope (an initialize, a session's traffic) belongs to the 2025 era.
     if (typeof req.headers['mcp-session-id'] === 'string' || (await isLegacyRequest(request, body ?? null))) {

@@ -233,8 +233,12 @@ export function askBackOf(options: McpServerOptions, callerOf: CallerOf): AskBac
   return askBack;
 }
 
-/** A visibility hook's answer; one that throws hides the tool (a check that cannot decide must not show it). */
-async function isVisible(visible: McpToolVisibility, tool: ToolDefinition, caller: unknown): Promise<boolean> {
+/**
+ * A visibility hook's answer; one that throws hides the tool (a check that cannot decide must not show it).
+ *
+ * @internal
+ */
+export async function isVisible(visible: McpToolVisibility, tool: ToolDefinition, caller: unknown): Promise<boolean> {
   try {
     return (await visible(tool, caller)) === true;
   } catch {
