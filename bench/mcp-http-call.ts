@@ -1,8 +1,9 @@
 /**
  * Question: how many trivial `tools/call` requests does agentcall's MCP HTTP server answer per second of its own CPU,
  * next to a minimal server written with the bare SDK v2? Each server runs in a process of its own (the load
- * generator's CPU is not counted); an SDK v2 client of the 2026-07-28 era (stateless: a server per request on
- * both sides) sends the calls, 8 at a time, over keep-alive connections.
+ * generator's CPU is not counted); an SDK v2 client of the 2026-07-28 era (stateless: the bare SDK builds a server
+ * per request, agentcall answers a plain call without one) sends the calls, 8 at a time, over keep-alive
+ * connections.
  * Budget (DESIGN §22): agentcall answers ≥ 1.5× the requests per CPU-second of the bare SDK server.
  * For comparison, a published third-party figure for the Node SDK v1: 559 requests/s at 10.7 ms on one vCPU.
  */

@@ -34,6 +34,7 @@ export function Tool(options: ToolOptions = {}): MethodDecorator {
       title: options.title,
       annotations: options.annotations,
       output: options.output,
+      task: options.task,
     });
   };
 }

@@ -69,6 +69,7 @@ export function bindTool(
     ...(blueprint.title !== undefined && { title: blueprint.title }),
     ...(blueprint.annotations !== undefined && { annotations: { ...blueprint.annotations } }),
     ...(blueprint.outputSchema !== undefined && { outputSchema: blueprint.outputSchema }),
+    ...(blueprint.task === true && { task: true }),
   };
 }
 

@@ -48,6 +48,7 @@ export type ToolBlueprint = {
   readonly deferred?: boolean;
   readonly title?: string;
   readonly annotations?: ToolMetadata['annotations'];
+  readonly task?: boolean;
   /** The JSON Schema of the declared result class (`@Tool({ output })`). */
   readonly outputSchema?: JsonSchema;
   readonly slots: readonly ArgumentSlot[];
@@ -115,6 +116,7 @@ export function buildToolBlueprint(className: string, tool: ToolMetadata): ToolB
     deferred: tool.deferred,
     title: tool.title,
     annotations: tool.annotations,
+    task: tool.task,
     ...(tool.output && { outputSchema: deepFreeze(buildParametersSchema(collectClassGraph(tool.output))) }),
     slots: plan.slots,
     parseParams: createParseParams(tool.name, plan.argsClass),

@@ -9,11 +9,19 @@ import {
   type AuthInfo,
 } from '@modelcontextprotocol/server';
 import { hostOriginProblem } from './check-host-origin';
-import { askBackOf, buildMcpServer, servedTools, type ServedTools } from './create-mcp-server';
+import {
+  askBackOf,
+  buildMcpServer,
+  servedTools,
+  tasksOf,
+  type ServedMembers,
+  type ServedTools,
+} from './create-mcp-server';
 import type { McpHttpOptions, McpToolSource } from './mcp-server-options';
 import { McpSessions, type McpSession } from './mcp-sessions';
 import { sendWebResponse, toWebRequest } from './node-web-bridge';
 import { readJsonBody } from './read-json-body';
+import { answerModernCall } from './serve-modern-call';
 import { SessionEventStore } from './session-event-store';
 
 /** Defaults of the HTTP guards (see {@link McpHttpOptions}). */
@@ -74,6 +82,20 @@ type AuthenticatedRequest = IncomingMessage & { auth?: AuthInfo };
  * // Express: app.all('/mcp', requireBearerAuth({ verifier }), express.json(), (req, res) => mcp(req, res, req.body));
  */
 export function createMcpHttpHandler(tools: McpToolSource, options: McpHttpOptions): McpHttpHandler {
+  return serveMcpHttp(tools, options);
+}
+
+/**
+ * {@link createMcpHttpHandler}, the resources and prompts read from `members` (when given) each time a server is
+ * built, so that a registry filled after the handler was made serves what it holds.
+ *
+ * @internal
+ */
+export function serveMcpHttp(
+  tools: McpToolSource,
+  options: McpHttpOptions,
+  members?: () => ServedMembers,
+): McpHttpHandler {
   const sessions = new McpSessions(
     options.maxSessions ?? DEFAULT_MAX_SESSIONS,
     options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
@@ -88,7 +110,7 @@ export function createMcpHttpHandler(tools: McpToolSource, options: McpHttpOptio
   // A fixed list is indexed once; a function (a registry filled later) is read for each server.
   const fixed = typeof tools === 'function' ? undefined : servedTools(tools);
   const served = (): ServedTools => fixed ?? servedTools(tools);
-  const modern = createMcpHandler(() => buildMcpServer(served(), options, callerOf), {
+  const modern = createMcpHandler(() => buildMcpServer(served(), options, callerOf, members?.()), {
     legacy: 'reject',
     maxRequestBodySize: maxBodyBytes,
   });
@@ -129,7 +151,11 @@ export function createMcpHttpHandler(tools: McpToolSource, options: McpHttpOptio
         eventStore: new SessionEventStore(REPLAYED_EVENTS),
         retryInterval: SSE_RETRY_MS,
       });
-      const session: McpSession = { transport, server: buildMcpServer(served(), options, callerOf), inflight: 0 };
+      const session: McpSession = {
+        transport,
+        server: buildMcpServer(served(), options, callerOf, members?.()),
+        inflight: 0,
+      };
       transport.onclose = () => sessions.remove(transport.sessionId);
       await session.server.connect(transport);
       sessions.track(session, res);
@@ -164,6 +190,11 @@ export function createMcpHttpHandler(tools: McpToolSource, options: McpHttpOptio
       body = read.body;
     }
     const authInfo = carry(req, caller);
+    if (req.method === 'POST' && typeof req.headers['mcp-session-id'] !== 'string') {
+      const askBack = askBackOf(options, callerOf);
+      const modernCall = { headers: req.headers, body, res, served: served(), options, askBack, authInfo, caller };
+      if (await answerModernCall(modernCall)) return;
+    }
     const request = toWebRequest(req, res, body);
     // A request without the 2026 envelope (an initialize, a session's traffic) belongs to the 2025 era.
     if (typeof req.headers['mcp-session-id'] === 'string' || (await isLegacyRequest(request, body ?? null))) {
@@ -173,7 +204,12 @@ export function createMcpHttpHandler(tools: McpToolSource, options: McpHttpOptio
   };
 
   return Object.defineProperties(handler, {
-    close: { value: () => Promise.all([sessions.closeAll(), modern.close()]).then(() => undefined) },
+    close: {
+      value: async () => {
+        tasksOf(options, callerOf).close();
+        await Promise.all([sessions.closeAll(), modern.close()]);
+      },
+    },
     sessionCount: { get: () => sessions.size },
   }) as McpHttpHandler;
 }

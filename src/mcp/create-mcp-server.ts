@@ -1,7 +1,7 @@
 import {
   ProtocolError,
   ProtocolErrorCode,
-  Server,
+  type Server,
   type AuthInfo,
   type ProgressToken,
   type ServerContext,
@@ -10,14 +10,27 @@ import {
 import type { ToolDefinition, ToolExecuteContext } from '../index';
 import { maskSecrets } from '../internal';
 import type { McpHttpOptions, McpServerOptions, McpToolSource, McpToolVisibility } from './mcp-server-options';
-import { callAskingBack, createAskBack, type AskBack } from './serve-ask-back';
-import { resourceAndPromptCapabilities, serveResourcesAndPrompts } from './serve-resources-and-prompts';
+import { callAskingBack, callerKey, createAskBack, type AskBack } from './serve-ask-back';
+import {
+  resourceAndPromptCapabilities,
+  serveResourcesAndPrompts,
+  type McpMemberAccess,
+} from './serve-resources-and-prompts';
+import type { McpPromptDefinition } from './prompts-from';
+import type { McpResourceDefinition } from './resources-from';
+import { runMcpCallAsking } from './run-mcp-call';
+import { ServedTasks } from './served-tasks';
+import { serveTasks, taskCapabilities, taskCreated, taskRequested } from './serve-tasks';
+import { startedTask, TaskServer } from './task-server';
 
 // What a tool's `ctx.progress(…)` reports.
 type ToolProgress = Parameters<NonNullable<ToolExecuteContext['progress']>>[0];
 
 /** The longest part of a requested tool name an error repeats; the core cuts a made-up name the same way. */
 const MAX_ECHOED_NAME_CHARS = 200;
+/** Defaults of `options.tasks`. */
+const DEFAULT_MAX_TASKS = 1_000;
+const DEFAULT_MAX_TASK_TTL_MS = 60 * 60_000;
 
 /** Who sent a request, from what the transport attached to it. */
 export type CallerOf = (authInfo: AuthInfo | undefined) => unknown;
@@ -50,6 +63,8 @@ export function createMcpServer(tools: McpToolSource, options: McpServerOptions)
 export type ServedTools = {
   readonly byName: ReadonlyMap<string, ToolDefinition>;
   readonly described: ReadonlyMap<ToolDefinition, McpTool>;
+  /** Some tool is served as a task (`@Tool({ task: true })`). */
+  readonly hasTasks: boolean;
 };
 
 /**
@@ -64,11 +79,23 @@ export function servedTools(tools: McpToolSource): ServedTools {
     const name = tool.schema.function.name;
     if (!byName.has(name)) byName.set(name, tool);
   }
-  return { byName, described: new Map([...byName.values()].map((tool) => [tool, describeTool(tool)])) };
+  return {
+    byName,
+    described: new Map([...byName.values()].map((tool) => [tool, describeTool(tool)])),
+    hasTasks: [...byName.values()].some((tool) => tool.task === true),
+  };
 }
 
+/** Resources and prompts served in place of `options.resources` / `options.prompts`, with who may use each. */
+export type ServedMembers = {
+  readonly resources: readonly McpResourceDefinition[];
+  readonly prompts: readonly McpPromptDefinition[];
+  readonly allows?: McpMemberAccess['allows'];
+};
+
 /**
- * {@link createMcpServer} over tools already indexed, with the caller of each request found by `callerOf`.
+ * {@link createMcpServer} over tools already indexed, with the caller of each request found by `callerOf` (and
+ * `members` served as resources and prompts, when given).
  *
  * @internal
  */
@@ -76,16 +103,20 @@ export function buildMcpServer(
   served: ServedTools,
   options: McpServerOptions & Pick<McpHttpOptions, 'pollAfterMs'>,
   callerOf: CallerOf,
+  members?: ServedMembers,
 ): Server {
-  const { byName, described } = served;
+  const resources = members?.resources ?? options.resources ?? [];
+  const prompts = members?.prompts ?? options.prompts ?? [];
+  const { byName, described, hasTasks } = served;
   const askBack = askBackOf(options, callerOf);
-  const server = new Server(
+  const server = new TaskServer(
     { name: options.name, version: options.version },
     {
       capabilities: {
         tools: {},
         logging: {},
-        ...resourceAndPromptCapabilities(options.resources ?? [], options.prompts ?? []),
+        ...resourceAndPromptCapabilities(resources, prompts),
+        ...(hasTasks && taskCapabilities()),
       },
       ...(options.instructions !== undefined && { instructions: options.instructions }),
       // A retried call's `requestState` is checked (signature, expiry, caller) before its handler runs.
@@ -107,6 +138,25 @@ export function buildMcpServer(
       const name = request.params.name.slice(0, MAX_ECHOED_NAME_CHARS);
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Call tool not found: ${maskSecrets(name)}`);
     }
+    // A task tool asked for a task (and not a retry bringing an answer, nor a call waiting for approval) starts one.
+    const asked = tool.task === true && !tool.needsApproval ? taskRequested(server, request) : undefined;
+    if (asked && ctx.mcpReq.requestState() === undefined) {
+      const tasks = tasksOf(options, callerOf);
+      const task = tasks.start(callerKey(caller), asked.ttlMs, (signal, status) =>
+        runMcpCallAsking({
+          tool,
+          requestId: ctx.mcpReq.id,
+          args: request.params.arguments,
+          signal,
+          caller,
+          defaultTimeoutMs: options.defaultTimeoutMs,
+          maxResponseChars: options.maxResponseChars,
+          onProgress: ({ message }) => message !== undefined && status(message),
+        }).then(({ result, asked: question }) => (question ? TASK_CANNOT_ASK : result)),
+      );
+      if (!task) throw new ProtocolError(ProtocolErrorCode.InternalError, 'Too many tasks: try again later');
+      return startedTask(taskCreated(server, task)) as never;
+    }
     const poll = pollAfter(ctx, options.pollAfterMs);
     try {
       return await callAskingBack({
@@ -126,8 +176,44 @@ export function buildMcpServer(
       clearTimeout(poll);
     }
   });
-  serveResourcesAndPrompts(server, options.resources ?? [], options.prompts ?? [], options.resourceUpdates);
+  const allows = members?.allows;
+  serveResourcesAndPrompts(
+    server,
+    resources,
+    prompts,
+    options.resourceUpdates,
+    allows && { callerOf: (ctx) => callerOf(ctx.http?.authInfo), allows },
+  );
+  if (hasTasks) serveTasks(server, tasksOf(options, callerOf), (ctx) => callerKey(callerOf(ctx.http?.authInfo)));
   return server;
+}
+
+/** What a task's tool that asked a question ends with: a task carries no question to its client. */
+const TASK_CANNOT_ASK = {
+  content: [{ type: 'text' as const, text: 'Tool error: the tool asked a question, which a task cannot carry' }],
+  isError: true,
+};
+
+// The tasks of each handler's servers, kept once: a task outlives the stateless server whose request started it.
+const servedTaskTables = new WeakMap<CallerOf, Map<McpServerOptions, ServedTasks>>();
+
+/**
+ * The tasks of the servers built with `options` and `callerOf`, made on first use.
+ *
+ * @internal
+ */
+export function tasksOf(options: McpServerOptions, callerOf: CallerOf): ServedTasks {
+  let byOptions = servedTaskTables.get(callerOf);
+  if (!byOptions) servedTaskTables.set(callerOf, (byOptions = new Map<McpServerOptions, ServedTasks>()));
+  let tasks = byOptions.get(options);
+  if (!tasks) {
+    tasks = new ServedTasks({
+      maxTasks: options.tasks?.maxTasks ?? DEFAULT_MAX_TASKS,
+      maxTtlMs: options.tasks?.maxTtlMs ?? DEFAULT_MAX_TASK_TTL_MS,
+    });
+    byOptions.set(options, tasks);
+  }
+  return tasks;
 }
 
 // The ask-back of each handler's servers, made once: a stateless handler builds a server for every request.
@@ -147,8 +233,12 @@ export function askBackOf(options: McpServerOptions, callerOf: CallerOf): AskBac
   return askBack;
 }
 
-/** A visibility hook's answer; one that throws hides the tool (a check that cannot decide must not show it). */
-async function isVisible(visible: McpToolVisibility, tool: ToolDefinition, caller: unknown): Promise<boolean> {
+/**
+ * A visibility hook's answer; one that throws hides the tool (a check that cannot decide must not show it).
+ *
+ * @internal
+ */
+export async function isVisible(visible: McpToolVisibility, tool: ToolDefinition, caller: unknown): Promise<boolean> {
   try {
     return (await visible(tool, caller)) === true;
   } catch {
@@ -197,5 +287,6 @@ function describeTool(tool: ToolDefinition): McpTool {
     inputSchema: inputSchema.type === 'object' ? inputSchema : { ...inputSchema, type: 'object' },
     ...(tool.outputSchema !== undefined && { outputSchema: tool.outputSchema }),
     ...(tool.annotations !== undefined && { annotations: { ...tool.annotations } }),
+    ...(tool.task === true && { execution: { taskSupport: 'optional' as const } }),
   };
 }

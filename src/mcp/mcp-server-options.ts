@@ -41,6 +41,13 @@ export type McpServerOptions = {
    * `notifications/resources/updated`. Without it, subscriptions are accepted and no update is ever sent.
    */
   resourceUpdates?: ResourceUpdates;
+  /**
+   * Limits of the tasks that calls of `@Tool({ task: true })` tools start (each runs in this process and is read
+   * with `tasks/get` by its caller only): at most `maxTasks` kept at once (default 1,000; past it the oldest ended
+   * task goes, and a call finding only running ones is answered with an error), each kept at most `maxTtlMs` after
+   * it started (default one hour, whatever the client asks).
+   */
+  tasks?: { maxTasks?: number; maxTtlMs?: number };
 };
 
 /** Whether a caller may see a tool (see `McpServerOptions.visible`). */

@@ -208,8 +208,12 @@ function isAskState(value: unknown): value is AskState {
   return typeof state.t === 'string' && typeof state.a === 'string' && Number.isSafeInteger(state.r);
 }
 
-/** The caller as the binding sees it: its JSON. One that cannot be written as JSON binds to nothing it could match. */
-function callerKey(caller: unknown): string {
+/**
+ * The caller as the binding sees it: its JSON. One that cannot be written as JSON binds to nothing it could match.
+ *
+ * @internal
+ */
+export function callerKey(caller: unknown): string {
   try {
     return JSON.stringify(caller) ?? 'undefined';
   } catch {

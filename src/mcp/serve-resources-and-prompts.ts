@@ -4,6 +4,7 @@ import {
   ResourceNotFoundError,
   type ReadResourceResult,
   type Server,
+  type ServerContext,
 } from '@modelcontextprotocol/server';
 import { getErrText } from '../index';
 import { maskSecrets } from '../internal';
@@ -35,9 +36,24 @@ export function resourceAndPromptCapabilities(
 }
 
 /**
+ * Who may use a resource or a prompt: asked with no params for a listing, and with the template's variables or the
+ * prompt's arguments before a read or get. One that says no (or throws) is left out of lists and answered as unknown.
+ */
+export type McpMemberAccess = {
+  /** The caller of a request. */
+  callerOf: (ctx: ServerContext) => unknown;
+  allows: (
+    member: McpResourceDefinition | McpPromptDefinition,
+    caller: unknown,
+    params: unknown,
+  ) => boolean | Promise<boolean>;
+};
+
+/**
  * Answer `resources/*`, `prompts/*` and `completion/complete` from the definitions. A method that throws is a
- * protocol error carrying its masked message (never a stack); an unknown URI or name is `-32602`. A subscribed
- * URI that `updates` says changed is announced with `notifications/resources/updated`.
+ * protocol error carrying its masked message (never a stack); an unknown URI or name is `-32602`, and so is one
+ * `access` refuses the caller. A subscribed URI that `updates` says changed is announced with
+ * `notifications/resources/updated`.
  *
  * @internal
  */
@@ -46,31 +62,54 @@ export function serveResourcesAndPrompts(
   resources: readonly McpResourceDefinition[],
   prompts: readonly McpPromptDefinition[],
   updates?: ResourceUpdates,
+  access?: McpMemberAccess,
 ): void {
+  const allowed = async (member: McpResourceDefinition | McpPromptDefinition, ctx: ServerContext, params?: unknown) => {
+    if (!access) return true;
+    try {
+      return (await access.allows(member, access.callerOf(ctx), params)) === true;
+    } catch {
+      return false;
+    }
+  };
+  const shown = async <M extends McpResourceDefinition | McpPromptDefinition>(
+    members: readonly M[],
+    ctx: ServerContext,
+  ) => {
+    if (!access) return members;
+    const allows = await Promise.all(members.map((member) => allowed(member, ctx)));
+    return members.filter((_member, i) => allows[i]);
+  };
   if (resources.length > 0) {
     const fixed = resources.filter((r) => !r.template);
     const templates = resources.filter((r) => r.template);
-    server.setRequestHandler('resources/list', () => ({
-      resources: fixed.map(({ uri, name, title, description, mimeType }) =>
+    const readable = async (uri: string, ctx: ServerContext) => {
+      const found = findResource(fixed, templates, uri);
+      // A resource the caller may not use is answered like one that does not exist.
+      if (!found || !(await allowed(found.resource, ctx, found.variables))) {
+        throw new ResourceNotFoundError(uri, `Resource not found: ${echo(uri)}`);
+      }
+      return found;
+    };
+    server.setRequestHandler('resources/list', async (_request, ctx) => ({
+      resources: (await shown(fixed, ctx)).map(({ uri, name, title, description, mimeType }) =>
         defined({ uri, name, title, description, mimeType }),
       ),
     }));
-    server.setRequestHandler('resources/templates/list', () => ({
-      resourceTemplates: templates.map(({ uri, name, title, description, mimeType }) =>
+    server.setRequestHandler('resources/templates/list', async (_request, ctx) => ({
+      resourceTemplates: (await shown(templates, ctx)).map(({ uri, name, title, description, mimeType }) =>
         defined({ uriTemplate: uri, name, title, description, mimeType }),
       ),
     }));
-    server.setRequestHandler('resources/read', async (request) => {
+    server.setRequestHandler('resources/read', async (request, ctx) => {
       const { uri } = request.params;
-      const found = findResource(fixed, templates, uri);
-      if (!found) throw new ResourceNotFoundError(uri, `Resource not found: ${echo(uri)}`);
+      const found = await readable(uri, ctx);
       return guarded(() => found.resource.read(uri, found.variables));
     });
     const subscriptions = subscriptionsOf(server, updates);
-    server.setRequestHandler('resources/subscribe', (request) => {
+    server.setRequestHandler('resources/subscribe', async (request, ctx) => {
       const { uri } = request.params;
-      if (!findResource(fixed, templates, uri))
-        throw new ResourceNotFoundError(uri, `Resource not found: ${echo(uri)}`);
+      await readable(uri, ctx);
       subscriptions.add(uri);
       return {};
     });
@@ -81,26 +120,27 @@ export function serveResourcesAndPrompts(
   }
   if (prompts.length > 0) {
     const byName = new Map(prompts.map((prompt) => [prompt.name, prompt]));
-    server.setRequestHandler('prompts/list', () => ({
-      prompts: prompts.map(({ name, title, description, arguments: args }) =>
+    server.setRequestHandler('prompts/list', async (_request, ctx) => ({
+      prompts: (await shown(prompts, ctx)).map(({ name, title, description, arguments: args }) =>
         defined({ name, title, description, arguments: [...args] }),
       ),
     }));
-    server.setRequestHandler('prompts/get', async (request) => {
+    server.setRequestHandler('prompts/get', async (request, ctx) => {
       const prompt = byName.get(request.params.name);
-      if (!prompt) {
+      if (!prompt || !(await allowed(prompt, ctx, request.params.arguments ?? {}))) {
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt not found: ${echo(request.params.name)}`);
       }
       return guarded(() => prompt.get(request.params.arguments ?? {}));
     });
   }
   if (resources.some((r) => r.template) || prompts.length > 0) {
-    server.setRequestHandler('completion/complete', async (request) => {
+    server.setRequestHandler('completion/complete', async (request, ctx) => {
       const { ref, argument, context } = request.params;
       const given = { arguments: context?.arguments ?? {} };
       if (ref.type === 'ref/prompt') {
         const prompt = prompts.find((p) => p.name === ref.name);
-        if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt not found: ${echo(ref.name)}`);
+        if (!prompt || !(await allowed(prompt, ctx)))
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt not found: ${echo(ref.name)}`);
         return completeArgument(
           prompt.complete?.[argument.name],
           prompt.enums.get(argument.name),
@@ -109,7 +149,7 @@ export function serveResourcesAndPrompts(
         );
       }
       const resource = resources.find((r) => r.template && r.uri === ref.uri);
-      if (!resource) {
+      if (!resource || !(await allowed(resource, ctx))) {
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource template not found: ${echo(ref.uri)}`);
       }
       return completeArgument(resource.complete?.[argument.name], undefined, argument.value, given);

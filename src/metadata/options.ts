@@ -82,6 +82,13 @@ export type ToolOptions = {
    * each result as `structuredContent` (the model reads the same object as JSON).
    */
   output?: ClassType;
+  /**
+   * Serve the tool to MCP clients as a long task: a call may return a task at once, polled with `tasks/get` until
+   * its result is ready (a 2025-11-25 client sees `execution.taskSupport: 'optional'`; a 2026-07-28 client that
+   * declares the `io.modelcontextprotocol/tasks` extension gets `resultType: 'task'`). In `runAgentLoop` nothing
+   * changes.
+   */
+  task?: boolean;
 };
 
 /** Options of `@Param`, on a method parameter or on a DTO property. */

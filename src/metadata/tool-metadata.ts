@@ -19,4 +19,5 @@ export type ToolMetadata = {
   readonly title?: string;
   readonly annotations?: ToolOptions['annotations'];
   readonly output?: ToolOptions['output'];
+  readonly task?: boolean;
 };

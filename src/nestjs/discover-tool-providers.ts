@@ -1,7 +1,7 @@
 import type { InjectionToken } from '@nestjs/common';
 import type { DiscoveryService } from '@nestjs/core';
 import type { ClassType } from '../index';
-import { getMetadataStorage, toolMethodsOf } from '../internal';
+import { classChain, getMetadataStorage, toolMethodsOf } from '../internal';
 
 /** A provider (or controller) whose class has `@Tool` methods or is an `@Agent`. */
 export type ToolProvider = {
@@ -54,6 +54,26 @@ export function discoverToolProviders(discovery: DiscoveryService): ToolProvider
     });
   }
   return found;
+}
+
+/**
+ * The singleton providers and controllers whose class (or a base class) has `@Resource` or `@Prompt` methods, each
+ * instance once. A request-scoped or transient one has no instance to serve from, and is left out.
+ */
+export function discoverMcpProviders(discovery: DiscoveryService): object[] {
+  const storage = getMetadataStorage();
+  const found = new Set<object>();
+  for (const wrapper of [...discovery.getProviders(), ...discovery.getControllers()]) {
+    if (wrapper.isAlias || wrapper.isTransient || !wrapper.isDependencyTreeStatic()) continue;
+    const instance = wrapper.instance as unknown;
+    const type = instanceType(instance);
+    if (!type || found.has(instance as object)) continue;
+    const members = classChain(type).some(
+      (cls) => storage.getResources(cls).length + storage.getPrompts(cls).length > 0,
+    );
+    if (members) found.add(instance as object);
+  }
+  return [...found];
 }
 
 function instanceType(instance: unknown): ClassType | undefined {

@@ -3,7 +3,7 @@ import { ContextIdFactory, DiscoveryService, ExternalContextCreator, ModuleRef, 
 import { DuplicateToolNameError, toolsFrom, type ClassType, type ToolDefinition } from '../index';
 import { agentOwnTools, agentToolOf, getMetadataStorage, toolMethodsOf } from '../internal';
 import { AGENT_TOOLS_OPTIONS, type AgentToolsModuleOptions } from './agent-tools.options';
-import { discoverToolProviders, type ToolProvider } from './discover-tool-providers';
+import { discoverMcpProviders, discoverToolProviders, type ToolProvider } from './discover-tool-providers';
 import type { AgentHost } from '../internal';
 import { enhanceTool, type ToolEnhancerSupport, type ToolHost } from './enhance-tool';
 import { hasGlobalEnhancers } from './global-enhancers';
@@ -45,6 +45,9 @@ export class ToolRegistry implements OnModuleInit {
   /** Tools given to {@link addTools}, in the order they came. */
   private readonly added: ToolDefinition[] = [];
   private readonly hosts = new WeakMap<ToolDefinition, ToolHost>();
+  /** The guard hosts of resource and prompt methods, one per instance and method, so each check is built once. */
+  private readonly memberHosts = new WeakMap<object, Map<string, ToolHost>>();
+  private mcpProviders?: readonly object[];
   private perContext = new WeakMap<ContextId, Promise<ToolDefinition[]>>();
   private readonly support: ToolEnhancerSupport;
 
@@ -119,7 +122,36 @@ export class ToolRegistry implements OnModuleInit {
    */
   isVisible(tool: ToolDefinition, caller: unknown): Promise<boolean> {
     const host = this.hosts.get(tool);
-    return host ? guardsAllow(tool, host, this.support, caller) : Promise.resolve(true);
+    return host ? guardsAllow(tool.schema.function.name, host, this.support, caller) : Promise.resolve(true);
+  }
+
+  /**
+   * The singleton providers (and controllers) whose class has `@Resource` or `@Prompt` methods, in discovery order:
+   * what an MCP server of the registry (`mcpHandlerForRegistry`) serves as resources and prompts.
+   */
+  getMcpProviders(): readonly object[] {
+    return (this.mcpProviders ??= discoverMcpProviders(this.discovery));
+  }
+
+  /**
+   * Whether the guards that apply to the `@Resource` or `@Prompt` method `methodName` of `instance` (its class's,
+   * its own and global ones) let `caller` use it: asked for each listing (`params` undefined) and before each read
+   * or get (`params`: the template's variables or the prompt's arguments), as {@link isVisible} asks for tools.
+   * The guards get the `'agent-tool'` context, `name` being the resource's or prompt's. A guard returning false or
+   * throwing hides it.
+   */
+  allowsMember(
+    instance: object,
+    methodName: string,
+    name: string,
+    caller: unknown,
+    params?: unknown,
+  ): Promise<boolean> {
+    let hosts = this.memberHosts.get(instance);
+    if (!hosts) this.memberHosts.set(instance, (hosts = new Map<string, ToolHost>()));
+    let host = hosts.get(methodName);
+    if (!host) hosts.set(methodName, (host = { instance, method: { name, methodName, parameters: [] } }));
+    return guardsAllow(name, host, this.support, caller, params);
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { ToolDefinition, ToolExecuteContext } from '../index';
+import type { ToolExecuteContext } from '../index';
 import { AGENT_TOOL_CONTEXT } from './agent-tool-context';
 import type { ToolEnhancerSupport, ToolHost } from './enhance-tool';
 
@@ -8,26 +8,28 @@ const GUARDS_ONLY = { guards: true, interceptors: false, filters: false };
 /**
  * Whether the guards on a tool's method (its class's, and global ones) would let `caller` call it, asked without
  * calling it: what an MCP `tools/list` shows that caller. The guards get the same `'agent-tool'` context as for a
- * call, with no params yet (`getArgByIndex(0)` is `undefined`) and a `ToolExecuteContext` whose `caller` is the
- * one asking. A guard that returns false or throws hides the tool.
+ * call, with `params` (none for a listing: `getArgByIndex(0)` is `undefined`) and a `ToolExecuteContext` whose
+ * `caller` is the one asking. A guard that returns false or throws hides the tool. The same check stands before
+ * an MCP resource or prompt method (`name` is then the resource's or prompt's).
  *
  * @internal
  */
 export function guardsAllow(
-  tool: ToolDefinition,
+  name: string,
   host: ToolHost,
   support: ToolEnhancerSupport,
   caller: unknown,
+  params?: unknown,
 ): Promise<boolean> {
   const check = checkOf(host, support);
   const ctx: ToolExecuteContext = {
-    call: { id: 'tools_list', type: 'function', function: { name: tool.schema.function.name, arguments: '' } },
+    call: { id: 'tools_list', type: 'function', function: { name, arguments: '' } },
     messages: [],
-    params: undefined,
+    params,
     caller,
     signal: new AbortController().signal,
   };
-  return check(undefined, ctx).then(
+  return check(params, ctx).then(
     () => true,
     () => false,
   );

@@ -287,6 +287,8 @@ export type ToolDefinition<P = any, S extends ChatCompletionTool | ChatCompletio
   };
   /** The JSON Schema of the result's `structuredContent`, served to MCP clients as the tool's `outputSchema`. */
   outputSchema?: Record<string, unknown>;
+  /** Served to MCP clients as a long task (`@Tool({ task: true })`): a call returns a task that `tasks/get` polls. */
+  task?: boolean;
 };
 
 /**
