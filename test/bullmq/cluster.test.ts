@@ -101,7 +101,11 @@ describe('AgentRuns on a Redis Cluster of three masters', () => {
   });
 
   it('pauses a run for approval and goes on once another process decided it', async () => {
-    const runs = bed.open({ secret: 'queue secret' });
+    // A cluster whose nodes give up on a command after a few retries, as apps set it: the worker's blocking
+    // connections, which BullMQ wants without a limit, are the runs' own.
+    const given = bed.cluster.connect({ redisOptions: { maxRetriesPerRequest: 3 } });
+    bed.closeAfter({ close: async () => given.disconnect() });
+    const runs = bed.open({ secret: 'queue secret', connection: given });
     const elsewhere = bed.open({ secret: 'queue secret' });
     const charge = fakeTool('charge', () => ({ response: 'charged' }), { needsApproval: true });
     bed.server.enqueue({ toolCalls: [{ id: 'c1', name: 'charge', arguments: { amount: 5 } }] }, { text: 'paid' });
