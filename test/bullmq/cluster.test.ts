@@ -3,6 +3,7 @@ import { QueueKeys } from 'bullmq';
 import type { Cluster } from 'ioredis';
 import { InvalidRunIdError, type RunEvent } from '../../src/bullmq';
 import { bullQueueName, runKeys } from '../../src/bullmq/store/keys';
+import { connectCluster, openClusterRuns } from '../../samples/queue/cluster';
 import type { RecordedRequest } from '../../src/testing';
 import { assertValidHistory } from '../helpers/history';
 import { useQueueTestbed } from '../helpers/queue-testbed';
@@ -71,6 +72,27 @@ describe('AgentRuns on a Redis Cluster of three masters', () => {
     }
     expect([...slotsByRun.keys()].sort()).toEqual([runId, ...SPREAD_IDS].sort());
     for (const [id, slots] of slotsByRun) expect([id, slots.size]).toEqual([id, 1]);
+  });
+
+  it('runs a run with the runs and connection of the cluster sample (docs/queue.md)', async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      REDIS_CLUSTER_NODES: bed.cluster.nodes.map((node) => `${node.host}:${node.port}`).join(','),
+      RUNS_SECRET: 'sample secret',
+      RUNS_QUEUE: bed.queueName,
+    });
+    try {
+      const connection = connectCluster();
+      bed.closeAfter({ close: async () => connection.disconnect() });
+      const runs = bed.closeAfter(openClusterRuns(connection));
+      bed.server.enqueue({ text: 'refunded' });
+      await runs.worker({ setup: async () => ({ client: bed.server.client(), tools: [] }) }).waitUntilReady();
+      const { runId } = await runs.start({ body: { model: 'm', messages: [user('refund')] } });
+      expect(await runs.wait(runId, { timeoutMs: 20_000 })).toMatchObject({ status: 'completed', text: 'refunded' });
+      expect(await direct.exists(`${bed.queueName}:{${runId}}:run`)).toBe(1);
+    } finally {
+      process.env = saved;
+    }
   });
 
   it('lets a reader resume with `after` on another connection: no gap, no duplicate', async () => {
