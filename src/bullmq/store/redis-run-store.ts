@@ -1,3 +1,4 @@
+import type { Cluster, Redis } from 'ioredis';
 import { openConnection, type RunsClient } from './connections';
 import { mergeDecisions, repeatsDecisions } from '../decision-merge';
 import { decodeEvent } from './event-reader';
@@ -50,7 +51,7 @@ export class RedisRunStore implements RunStore {
    * The connection of this store's writes and reads (blocking reads and the cancel subscription open their own): a
    * `Cluster` when the store was given one.
    */
-  readonly redis: RunsClient;
+  readonly redis: Redis | Cluster;
   readonly prefix: string;
   private readonly limits: RunStoreLimits;
   private readonly connection: RunsConnection;
