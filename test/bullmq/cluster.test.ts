@@ -250,5 +250,8 @@ describe('AgentRuns on a Redis Cluster of three masters', () => {
     await expect(bed.open().start({ runId: '', body: { model: 'm', messages: [] } })).rejects.toBeInstanceOf(
       InvalidRunIdError,
     );
+    // A queue name or prefix whose first braces give no tag is refused where the runs are made.
+    expect(() => bed.open({ queueName: '}x' })).toThrow("cannot be empty or start with '}'");
+    expect(() => bed.open({ prefix: 'app{}' })).toThrow("cannot hold an empty hash tag '{}'");
   });
 });
