@@ -86,16 +86,16 @@ async function startNode(port: number, dir: string): Promise<ChildProcess> {
   );
   await new Promise<void>((resolve, reject) => {
     let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('Ready to accept connections')) resolve();
     });
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`redis-server on ${port} exited with ${code}: ${output}`)));
   });
-  child.stdout!.removeAllListeners('data');
-  child.stdout!.resume();
-  child.stderr!.resume();
+  child.stdout.removeAllListeners('data');
+  child.stdout.resume();
+  child.stderr.resume();
   return child;
 }
 
