@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { Cluster } from 'ioredis';
 import { checkDecisions } from '../internal';
-import { openConnection } from './store/connections';
+import { openConnection, type RunsClient } from './store/connections';
+import { bullQueueName } from './store/keys';
 import {
   InvalidDecisionsError,
   InvalidRunIdError,
@@ -73,16 +74,17 @@ export class AgentRuns {
    * The client of the queue's and the workers' commands (BullMQ leaves a client it is given open): the default
    * store's own, or one opened for them beside a store given as `store`.
    */
-  private readonly client: Redis;
+  private readonly client: RunsClient;
   /** Whether {@link AgentRuns.client} is the default store's (closed with the store). */
   private readonly storeClient: boolean;
   private readonly workers = new Set<RunWorker>();
+  /** The queue's name in BullMQ: the name given, as its own hash tag. */
   private readonly queueName: string;
   /** How `wait` learns that a run settled, when the store can tell (the Redis store can). */
   private readonly settles?: SettleWaiters;
 
   constructor(private readonly options: AgentRunsOptions) {
-    this.queueName = options.queueName ?? 'agentcall-runs';
+    this.queueName = bullQueueName(options.queueName ?? 'agentcall-runs');
     const ownStore = options.store
       ? undefined
       : new RedisRunStore(options.connection, {
@@ -105,8 +107,8 @@ export class AgentRuns {
   }
 
   /**
-   * Queue a new run; starting an id that exists starts nothing new. An id over 256 characters or with `:` is an
-   * `InvalidRunIdError`; a body and meta over `maxStartBytes` a `RunStartTooLargeError`.
+   * Queue a new run; starting an id that exists starts nothing new. An id over 256 characters, with `:`, empty or
+   * starting with `}` is an `InvalidRunIdError`; a body and meta over `maxStartBytes` a `RunStartTooLargeError`.
    */
   async start(options: StartRunOptions): Promise<{ runId: string }> {
     const runId = options.runId ?? randomUUID();
@@ -128,8 +130,9 @@ export class AgentRuns {
     const meta = options.meta ?? null;
     const carried = bytes <= MAX_CARRIED_START_BYTES ? { start: { state, body, meta } } : {};
     this.settles?.expectNew(runId);
-    // A new id on the store's own connection: the run's job goes out right behind its record, in the same write.
-    if (this.storeClient && options.runId === undefined)
+    // A new id on the store's own connection: the run's job goes out right behind its record, in the same write. Not
+    // on a Redis Cluster, where the record and the job go to the nodes of their slots, in no order between them.
+    if (this.storeClient && options.runId === undefined && !(this.client instanceof Cluster))
       return this.startNew(runId, { runId, state, body, meta }, carried);
     const { created, status, seq } = await this.store.create({ runId, state, body, meta }).catch((error: unknown) => {
       this.settles?.forget(runId);
@@ -383,7 +386,14 @@ export class AgentRuns {
 
 /** Throw `InvalidRunIdError` unless `runId` can name a run. */
 function checkRunId(runId: string): void {
-  if (typeof runId !== 'string' || runId.length > MAX_RUN_ID_LENGTH || runId.includes(':'))
+  if (
+    typeof runId !== 'string' ||
+    runId.length > MAX_RUN_ID_LENGTH ||
+    runId.includes(':') ||
+    // The id is the hash tag of the run's keys: an empty tag would make Redis Cluster hash each key whole.
+    runId === '' ||
+    runId.startsWith('}')
+  )
     throw new InvalidRunIdError(runId, MAX_RUN_ID_LENGTH);
 }
 

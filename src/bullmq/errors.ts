@@ -80,7 +80,10 @@ export class RunWaitTimeoutError extends AgentcallError {
   }
 }
 
-/** A run id that is not a string, is longer than `maxLength` characters, or holds `:` (BullMQ job ids). */
+/**
+ * A run id that is not a string, is longer than `maxLength` characters, holds `:` (BullMQ job ids), or is empty or
+ * starts with `}` (it is the Redis Cluster hash tag of the run's keys).
+ */
 export class InvalidRunIdError extends AgentcallError {
   static {
     this.defineName('InvalidRunIdError');
@@ -95,7 +98,9 @@ export class InvalidRunIdError extends AgentcallError {
         ? 'A run id must be a string'
         : runId.length > maxLength
           ? `A run id is at most ${maxLength} characters; this one has ${runId.length}`
-          : `A run id cannot contain ':' (BullMQ job ids): ${shown(runId)}`,
+          : runId === '' || runId.startsWith('}')
+            ? `A run id cannot be empty or start with '}' (the Redis Cluster hash tag of its keys): ${shown(runId)}`
+            : `A run id cannot contain ':' (BullMQ job ids): ${shown(runId)}`,
     );
   }
 }

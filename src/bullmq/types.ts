@@ -1,4 +1,4 @@
-import type { Redis, RedisOptions } from 'ioredis';
+import type { Cluster, Redis, RedisOptions } from 'ioredis';
 import type { Decision, LLMClient, LLMRequestBody, RunAgentCallProps, RunState, ToolDefinition } from '../index';
 import type { RunStatus } from './store/run-data';
 import type { RunStore } from './store/run-store';
@@ -30,16 +30,20 @@ export type RunRecord = {
 
 /**
  * The Redis the runs use, as BullMQ takes it (its `ConnectionOptions`): ioredis options such as
- * `{ host: '127.0.0.1', port: 6379, password }`, or an ioredis client, of which only the options are taken: each
- * connection the runs need (a blocking read or a subscription holds one) is opened from them, and the client itself
- * is neither used nor changed.
+ * `{ host: '127.0.0.1', port: 6379, password }`, an ioredis client, or an ioredis `Cluster` (Redis Cluster: the
+ * queue's keys and each run's keys carry hash tags, so every script stays in one slot). Of a client or a cluster only
+ * the options (and a cluster's startup nodes) are taken: each connection the runs need (a blocking read or a
+ * subscription holds one) is opened from them, and the one given is neither used nor changed.
  */
-export type RunsConnection = RedisOptions | Redis;
+export type RunsConnection = RedisOptions | Redis | Cluster;
 
 /** Options of `new AgentRuns(...)`. */
 export type AgentRunsOptions = {
   connection: RunsConnection;
-  /** BullMQ queue name (default `'agentcall-runs'`). */
+  /**
+   * Queue name (default `'agentcall-runs'`). BullMQ knows the queue as its hash tag, `{agentcall-runs}` (keys
+   * `bull:{agentcall-runs}:…`), so its keys share one Redis Cluster slot; a name with a hash tag of its own is kept.
+   */
   queueName?: string;
   /**
    * Model turns one job runs before it hands the run back to the end of the queue, behind the jobs waiting there
@@ -50,7 +54,8 @@ export type AgentRunsOptions = {
   jobSliceMs?: number;
   /**
    * Prefix of the run keys in Redis (default `'agentcall'`): `${prefix}:{runId}:run|journal|events` and the
-   * `${prefix}:cancel` channel. BullMQ's own keys (the jobs) stay under BullMQ's `bull:${queueName}:`.
+   * `${prefix}:cancel` channel. BullMQ's own keys (the jobs) stay under BullMQ's `bull:{${queueName}}:`. Keep braces
+   * out of it: a hash tag in the prefix would put every run in the one Redis Cluster slot it names.
    */
   prefix?: string;
   /**
@@ -128,6 +133,9 @@ export type StartRunOptions = {
   body: Omit<LLMRequestBody, 'tools'>;
   /** Any JSON value handed to `setup` (user, tenant, which tools). */
   meta?: unknown;
-  /** A run id of your own (at most 256 characters, no `:`); starting the same id twice starts one run. */
+  /**
+   * A run id of your own (1 to 256 characters, no `:`, not starting with `}`); starting the same id twice starts one
+   * run.
+   */
   runId?: string;
 };

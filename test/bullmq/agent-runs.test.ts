@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { RedisRunStore, type RunEvent } from '../../src/bullmq';
 import { assertValidHistory } from '../helpers/history';
 import { countWrites } from '../helpers/count-writes';
@@ -114,7 +115,7 @@ describe('AgentRuns on a real Redis', () => {
   it('sends a new run’s record and its job in one write, the record first; a run id given waits for its record', async () => {
     const runs = open();
     await runs.start({ body: { model: 'm', messages: [user('warm')] } });
-    const redis = (runs as unknown as { store: RedisRunStore }).store.redis;
+    const redis = (runs as unknown as { store: { redis: Redis } }).store.redis;
     const monitor = await redis.monitor();
     const commands: string[][] = [];
     monitor.on('monitor', (_time: string, args: string[]) => commands.push(args));
@@ -136,14 +137,14 @@ describe('AgentRuns on a real Redis', () => {
     for (const id of [runId, 'given']) {
       const [record, job] = scripts(id);
       expect(record).toBe(`${bed.prefix}:{${id}}:run`);
-      expect(job).toMatch(new RegExp(`^bull:${bed.queueName}:`));
+      expect(job).toMatch(new RegExp(`^bull:\\{${bed.queueName}\\}:`));
     }
   });
 
   it('takes a new run’s job back when its record was not written, and leaves a run it collided with as it was', async () => {
     const runs = open();
     const redis = (runs as unknown as { store: RedisRunStore }).store.redis;
-    const queue = new Queue(bed.queueName, { connection: { host: bed.redis.host, port: bed.redis.port } });
+    const queue = new Queue(`{${bed.queueName}}`, { connection: { host: bed.redis.host, port: bed.redis.port } });
     bed.closeAfter(queue);
     const ids = jest.spyOn(crypto, 'randomUUID');
     try {

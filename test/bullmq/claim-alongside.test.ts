@@ -65,7 +65,7 @@ describe("a run's first job claims it without a read", () => {
   it('carries a small start in the run’s first job, not a large one (its claim reads it); both run', async () => {
     bed.server.enqueue({ text: 'Small.' }, { text: 'Large.' });
     const { runs, store, connection, queueName } = open();
-    const queue = new Queue(queueName, { connection });
+    const queue = new Queue(`{${queueName}}`, { connection });
     bed.closeAfter(queue);
     const small = await runs.start({ body: { model: 'm', messages: [user('go')] }, meta: { tenant: 'a' } });
     const large = await runs.start({ body: { model: 'm', messages: [user('x'.repeat(70 * 1024))] } });
@@ -97,7 +97,7 @@ describe("a run's first job claims it without a read", () => {
     const before = await eventsOf(store, runId);
 
     // The same job again (its id is free once the first one completed), carrying the run's start.
-    const queue = new Queue(queueName, { connection });
+    const queue = new Queue(`{${queueName}}`, { connection });
     bed.closeAfter(queue);
     const start = { state: { ...done.state, messages, turn: 0 }, body: { model: 'm' }, meta: null };
     await queue.add('turn', { runId, seq: 0, start }, { jobId: `${runId}-0`, removeOnComplete: true });

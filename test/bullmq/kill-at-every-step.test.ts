@@ -100,7 +100,7 @@ describe('a worker SIGKILLed at every step of a run', () => {
       if (killed) {
         // The lock of the job it held would expire (it is never renewed): removed now, so that no verdict waits for
         // a clock. A kill may come after the run ended (BullMQ's job finished): the survivor then finds nothing to do.
-        const locks = await own.keys(`bull:${queueName}:*:lock`);
+        const locks = await own.keys(`bull:{${queueName}}:*:lock`);
         if (locks.length) await own.del(...locks);
         runs.worker({
           stalledInterval: 300,

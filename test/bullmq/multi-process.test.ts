@@ -229,7 +229,7 @@ describe('AgentRuns across worker processes', () => {
     return {
       run,
       events: await client.xlen(keys.events),
-      nextJob: await client.exists(`bull:${env.QUEUE}:${runId}-${run.seq}`),
+      nextJob: await client.exists(`bull:{${env.QUEUE}}:${runId}-${run.seq}`),
     };
   }
 });

@@ -1,14 +1,19 @@
-import { AgentRuns } from '../../src/bullmq';
+import { AgentRuns, type RunsConnection } from '../../src/bullmq';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { startRedis, type TestRedis } from './redis';
+import { startRedisCluster, type TestRedisCluster } from './redis-cluster';
 
 /** The options of `new AgentRuns(...)`. */
 export type AgentRunsOptions = ConstructorParameters<typeof AgentRuns>[0];
 
 /** What a queue suite's tests share: a real Redis, a scripted model, and a queue and key prefix of their own. */
 export type QueueTestbed = {
-  /** One `redis-server` for the suite. */
+  /** One `redis-server` for the suite (not on a cluster testbed). */
   readonly redis: TestRedis;
+  /** The suite's three-master Redis Cluster (a cluster testbed only). */
+  readonly cluster: TestRedisCluster;
+  /** What `open` connects with: the Redis's host and port, or a new ioredis `Cluster`, closed after the test. */
+  connection(): RunsConnection;
   /** A scripted model, new for each test. */
   readonly server: ScriptedServer;
   /** This test's queue name and key prefix: no test sees what another left. */
@@ -21,22 +26,25 @@ export type QueueTestbed = {
 };
 
 /**
- * Register the hooks of a queue suite and hand back what its tests use. Call it at the top of a `describe`.
+ * Register the hooks of a queue suite and hand back what its tests use. Call it at the top of a `describe`. With
+ * `{ cluster: true }` the suite runs on a local Redis Cluster of three masters, and `open` connects with a `Cluster`.
  *
  * @example
  * const bed = useQueueTestbed();
  * it('runs', async () => { const runs = bed.open(); … });
  */
-export function useQueueTestbed(): QueueTestbed {
+export function useQueueTestbed(options: { cluster?: boolean } = {}): QueueTestbed {
   let redis: TestRedis | undefined;
+  let cluster: TestRedisCluster | undefined;
   let server: ScriptedServer | undefined;
   let count = 0;
   const opened: { close(): Promise<void> }[] = [];
 
   beforeAll(async () => {
-    redis = await startRedis();
+    if (options.cluster) cluster = await startRedisCluster();
+    else redis = await startRedis();
   });
-  afterAll(() => redis?.stop());
+  afterAll(() => (cluster ?? redis)?.stop());
   beforeEach(async () => {
     server = await startScriptedServer();
     count++;
@@ -48,24 +56,32 @@ export function useQueueTestbed(): QueueTestbed {
 
   const bed: QueueTestbed = {
     get redis() {
-      if (!redis) throw new Error('the queue testbed is read before its Redis started');
+      if (!redis) throw new Error('the queue testbed is read before its Redis started, or runs on a cluster');
       return redis;
+    },
+    get cluster() {
+      if (!cluster) throw new Error('the queue testbed is read before its cluster started, or runs on one Redis');
+      return cluster;
+    },
+    connection() {
+      if (!cluster) return { host: bed.redis.host, port: bed.redis.port };
+      const connection = cluster.connect();
+      bed.closeAfter({ close: async () => connection.disconnect() });
+      return connection;
     },
     get server() {
       if (!server) throw new Error('the queue testbed is read outside a test');
       return server;
     },
     get queueName() {
-      return `${bed.redis.namespace}-q${count}`;
+      return `${(cluster ?? bed.redis).namespace}-q${count}`;
     },
     get prefix() {
-      return `${bed.redis.namespace}:${count}`;
+      return `${(cluster ?? bed.redis).namespace}:${count}`;
     },
     open(extra = {}) {
-      const { host, port } = bed.redis;
-      return bed.closeAfter(
-        new AgentRuns({ connection: { host, port }, queueName: bed.queueName, prefix: bed.prefix, ...extra }),
-      );
+      const connection = bed.connection();
+      return bed.closeAfter(new AgentRuns({ connection, queueName: bed.queueName, prefix: bed.prefix, ...extra }));
     },
     closeAfter(closable) {
       opened.push(closable);

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { Cluster, type Redis } from 'ioredis';
 import type { RunStatus } from './run-data';
 
 /** One run of a listing: where it stands, and when it was made and last changed. */
@@ -35,21 +35,29 @@ end
 return out
 `;
 
+/** Keys of runs one listing reads at most. */
+const MAX_SCANNED_KEYS = 100_000;
+
 /**
  * The runs kept in Redis under `prefix`, newest first: for tools that show runs (the devtools page). It scans the
- * keys (`SCAN`, never `KEYS`), so it is meant for development and operations, not for every request of an app.
+ * keys (`SCAN`, never `KEYS`; on a Redis Cluster, each master's), so it is meant for development and operations,
+ * not for every request of an app.
  */
-export async function listRuns(connection: Redis, options: ListRunsOptions = {}): Promise<RunListing[]> {
+export async function listRuns(connection: Redis | Cluster, options: ListRunsOptions = {}): Promise<RunListing[]> {
   const prefix = options.prefix ?? 'agentcall';
   const limit = options.limit ?? 500;
   const pattern = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}:{*}:run`;
   const keys: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, found] = await connection.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-    cursor = next;
-    keys.push(...found);
-  } while (cursor !== '0' && keys.length < 100_000);
+  const nodes = connection instanceof Cluster ? await masters(connection) : [connection];
+  for (const node of nodes) {
+    if (keys.length >= MAX_SCANNED_KEYS) break;
+    let cursor = '0';
+    do {
+      const [next, found] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      cursor = next;
+      keys.push(...found);
+    } while (cursor !== '0' && keys.length < MAX_SCANNED_KEYS);
+  }
   const runs: RunListing[] = [];
   for (let i = 0; i < keys.length; i += 200) {
     const batch = keys.slice(i, i + 200);
@@ -71,4 +79,11 @@ export async function listRuns(connection: Redis, options: ListRunsOptions = {})
     });
   }
   return runs.sort((a, b) => b.createdAt - a.createdAt).slice(0, limit);
+}
+
+/** The masters of `cluster`: a cluster's SCAN reaches one node, and the runs are spread over the masters by their ids. */
+async function masters(cluster: Cluster): Promise<Redis[]> {
+  // A cluster that has not read its slots yet knows no node; a command waits for that.
+  if (cluster.status !== 'ready') await cluster.ping();
+  return cluster.nodes('master');
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RunsClient } from './connections';
 
 /** A Lua script sent by its SHA1 (one round-trip), and in full only when Redis does not know it yet. */
 export class LuaScript {
@@ -12,7 +12,7 @@ export class LuaScript {
     this.sha = createHash('sha1').update(source).digest('hex');
   }
 
-  async run(redis: Redis, keys: string[], args: (string | number)[]): Promise<unknown> {
+  async run(redis: RunsClient, keys: string[], args: (string | number)[]): Promise<unknown> {
     try {
       return await redis.evalsha(this.sha, this.keyCount, ...keys, ...args);
     } catch (error) {

@@ -1,8 +1,8 @@
-import type { Redis } from 'ioredis';
-import { openConnection } from './connections';
+import type { Cluster, Redis } from 'ioredis';
+import { openConnection, type RunsClient } from './connections';
 import { mergeDecisions, repeatsDecisions } from '../decision-merge';
 import { decodeEvent } from './event-reader';
-import { cancelChannel, runKeys, settledChannel } from './keys';
+import { cancelChannel, hashTag, runKeys, settledChannel } from './keys';
 import type { RunKeys } from './keys';
 import { listRuns, type RunListing } from './list-runs';
 import { LuaScript } from './lua-script';
@@ -47,21 +47,28 @@ const MAX_DECIDE_TRIES = 20;
  * const runs = new AgentRuns({ connection: { host: '127.0.0.1', port: 6379 }, store, secret });
  */
 export class RedisRunStore implements RunStore {
-  /** The connection of this store's writes and reads (blocking reads and the cancel subscription open their own). */
-  readonly redis: Redis;
+  /**
+   * The connection of this store's writes and reads (blocking reads and the cancel subscription open their own): a
+   * `Cluster` when the store was given one.
+   */
+  readonly redis: Redis | Cluster;
   readonly prefix: string;
   private readonly limits: RunStoreLimits;
   private readonly connection: RunsConnection;
   /** Connections of readers that closed between reads, for the next readers: opening one costs a few round trips. */
-  private readonly idleReaders: Redis[] = [];
+  private readonly idleReaders: RunsClient[] = [];
   /** Connections of readers in a blocking read: closing the store ends their reads at once. */
-  private readonly readingNow = new Set<Redis>();
+  private readonly readingNow = new Set<RunsClient>();
   private closed = false;
 
   constructor(connection: RunsConnection, options: { prefix?: string } & Partial<RunStoreLimits> = {}) {
+    this.prefix = options.prefix ?? 'agentcall';
+    // The run's id is the hash tag of its keys, unless the prefix holds one that comes first: an empty `{}` there
+    // would make Redis Cluster hash each key whole, and split a run's keys over slots.
+    if (hashTag(`${this.prefix}:{runId}`) === undefined)
+      throw new Error(`A run key prefix cannot hold an empty hash tag '{}': '${this.prefix}'`);
     this.connection = connection;
     this.redis = openConnection(connection);
-    this.prefix = options.prefix ?? 'agentcall';
     const week = 7 * 24 * 60 * 60;
     this.limits = {
       finishedTtlSeconds: options.finishedTtlSeconds ?? week,
@@ -239,7 +246,7 @@ export class RedisRunStore implements RunStore {
   events(runId: string): RunEventReader {
     const key = this.keys(runId).events;
     // A blocking read holds its connection: each reader has one of its own while it is open.
-    let connection: Redis | undefined;
+    let connection: RunsClient | undefined;
     let reading = false;
     return {
       read: async (after, { blockMs, count = 500 }) => {
@@ -301,7 +308,7 @@ export class RedisRunStore implements RunStore {
   }
 
   /** Queue an event on `pipeline`, trimming the stream to about `maxEvents` (`~`: whole nodes only, cheap). */
-  private addEvent(pipeline: ReturnType<Redis['pipeline']>, key: string, event: RunEventData): void {
+  private addEvent(pipeline: ReturnType<RunsClient['pipeline']>, key: string, event: RunEventData): void {
     pipeline.xadd(key, 'MAXLEN', '~', this.limits.maxEvents, '*', ...encodeEvent(event));
   }
 }
@@ -341,7 +348,7 @@ function pairs(list: string[], from: number, to: number): Record<string, string>
   return out;
 }
 
-async function execPipeline(pipeline: ReturnType<Redis['pipeline']>): Promise<void> {
+async function execPipeline(pipeline: ReturnType<RunsClient['pipeline']>): Promise<void> {
   const replies = await pipeline.exec();
   const failed = replies?.find(([error]) => error);
   if (failed?.[0]) throw failed[0];

@@ -1,10 +1,10 @@
 import { Worker } from 'bullmq';
 import type { Job } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { CancelBus } from './cancel-bus';
 import { errorSummary } from './error-summary';
 import { RunProcessor } from './run-processor';
 import type { ProcessorOptions, TurnJobData } from './run-processor';
+import type { RunsClient } from '../store/connections';
 import type { RunStore } from '../store/run-store';
 import type { RunWorkerOptions } from '../types';
 
@@ -29,7 +29,7 @@ export class RunWorker {
    * the worker's blocking connection as its duplicate
    */
   constructor(
-    client: Redis,
+    client: RunsClient,
     queueName: string,
     private readonly store: RunStore,
     options: RunWorkerOptions,

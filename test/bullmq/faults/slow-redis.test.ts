@@ -65,7 +65,7 @@ describe('a slow Redis: each command delayed 50 ms', () => {
       // Each run's four calls, once each.
       expect(lookup.calls).toHaveLength(12);
       const direct = new Redis({ host: redis.host, port: redis.port });
-      const queueEvents = await direct.xrange('bull:slow:events', '-', '+');
+      const queueEvents = await direct.xrange('bull:{slow}:events', '-', '+');
       direct.disconnect();
       expect(queueEvents.filter(([, fields]) => fields[1] === 'stalled')).toEqual([]);
       expect(queueEvents.filter(([, fields]) => fields[1] === 'completed')).not.toEqual([]);
