@@ -18,6 +18,7 @@ const SYSTEM_SUITES = [
   '/test/toolCall/journal\\.crash\\.test\\.ts$',
   '/test/agents/agent-runs\\.crash\\.test\\.ts$',
   '/test/agents/agent-runs-paused-sibling\\.test\\.ts$',
+  '/test/agents/agent-queue-events\\.test\\.ts$',
   '/test/agents/agent-sample-queue\\.test\\.ts$',
   '/test/agentCall/resume-across-processes\\.test\\.ts$',
   '/test/reliability/load\\.test\\.ts$',

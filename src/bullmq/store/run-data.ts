@@ -5,7 +5,7 @@ import type { ToolOutcome } from '../../index';
 export type RunStatus = 'queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
 
 /** One event of a run, as read from its stream; `id` is the stream entry id to resume after. */
-export type RunEvent =
+export type RunEvent = (
   | { id: string; type: 'text'; text: string }
   | { id: string; type: 'reasoning'; text: string }
   | { id: string; type: 'tool_call'; call: ChatCompletionMessageToolCall }
@@ -20,7 +20,14 @@ export type RunEvent =
       total?: number;
       message?: string;
     }
-  | { id: string; type: 'status'; status: RunStatus; stopReason?: string; attempt?: number };
+  | { id: string; type: 'status'; status: RunStatus; stopReason?: string; attempt?: number }
+) & {
+  /**
+   * On an event of an agent's run (`defineAgent`): the call ids from the root run to that agent, as in
+   * `state.pending`; a nested call's decision key is `[...agentPath, callId].join('/')`. Absent for the run's own.
+   */
+  agentPath?: string[];
+};
 
 /** An event before it has a stream id. */
 export type RunEventData = RunEvent extends infer E ? (E extends { id: string } ? Omit<E, 'id'> : never) : never;

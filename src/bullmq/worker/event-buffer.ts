@@ -38,14 +38,20 @@ export class EventBuffer {
     if (
       (event.type === 'text' || event.type === 'reasoning') &&
       last?.type === event.type &&
-      last.text.length < MAX_COALESCED_CHARS
+      last.text.length < MAX_COALESCED_CHARS &&
+      samePath(last, event)
     ) {
-      this.pending[this.pending.length - 1] = { type: event.type, text: last.text + event.text };
+      this.pending[this.pending.length - 1] = { ...last, text: last.text + event.text };
       this.timer ??= setTimeout(() => this.flush(), this.flushMs);
       return;
     }
     // A tool that reports progress in a tight loop adds one stream entry per flush, not one per report.
-    if (event.type === 'tool_progress' && last?.type === 'tool_progress' && last.callId === event.callId) {
+    if (
+      event.type === 'tool_progress' &&
+      last?.type === 'tool_progress' &&
+      last.callId === event.callId &&
+      samePath(last, event)
+    ) {
       this.pending[this.pending.length - 1] = event;
       return;
     }
@@ -96,4 +102,9 @@ export class EventBuffer {
       if (await held) await this.store.appendEvents(this.runId, events);
     });
   }
+}
+
+/** Whether two events come from the same run of the tree (an agent's text is never joined to its parent's). */
+function samePath(a: RunEventData, b: RunEventData): boolean {
+  return (a.agentPath ?? []).join('/') === (b.agentPath ?? []).join('/');
 }

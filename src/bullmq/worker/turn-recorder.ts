@@ -24,10 +24,13 @@ const MAX_PROGRESS_MESSAGE_CHARS = 1_000;
  * first.
  */
 export class TurnRecorder {
-  private calls: ChatCompletionMessageToolCall[] = [];
-  /** Names of this turn's calls, by id: a call's `tool_result` event is made where its result is journaled. */
+  private calls: { call: ChatCompletionMessageToolCall; path: AgentPath }[] = [];
+  /**
+   * Names of this turn's calls, by their path key (`[...agentPath, id].join('/')`, as in journal keys): a call's
+   * `tool_result` event is made where its result is journaled.
+   */
   private readonly names = new Map<string, string>();
-  /** Calls whose `tool_result` is published already: replayed from the journal, or published as it was journaled. */
+  /** Path keys of calls whose `tool_result` is published already: replayed, or published as it was journaled. */
   private readonly replayedCalls = new Set<string>();
   /** Calls of this turn that started (the journal had nothing for them) and have not finished. */
   private readonly running = new Set<string>();
@@ -56,19 +59,22 @@ export class TurnRecorder {
   readonly observer: RunObserver = {
     name: 'queue',
     text: (e) => {
-      if (!this.tape.replaying) this.events.push({ type: 'text', text: e.text });
+      if (!this.tape.replaying) this.events.push({ type: 'text', text: e.text, ...pathOf(e) });
     },
     reasoning: (e) => {
-      if (!this.tape.replaying) this.events.push({ type: 'reasoning', text: e.text });
+      if (!this.tape.replaying) this.events.push({ type: 'reasoning', text: e.text, ...pathOf(e) });
     },
     toolCall: (e) => {
       // Arguments are still streaming: the call is published once they are whole.
-      this.calls.push(e.call);
-      this.names.set(e.call.id, e.call.type === 'function' ? e.call.function.name : e.call.type);
+      const path = pathOf(e);
+      this.calls.push({ call: e.call, path });
+      this.names.set(keyOf(path, e.call.id), e.call.type === 'function' ? e.call.function.name : e.call.type);
     },
     toolProgress: (e) => {
-      if (this.tape.replaying || this.replayedCalls.has(e.call.id)) return;
+      const path = pathOf(e);
+      if (this.tape.replaying || this.replayedCalls.has(keyOf(path, e.call.id))) return;
       this.events.push({
+        ...path,
         type: 'tool_progress',
         callId: e.call.id,
         name: e.call.function.name,
@@ -81,8 +87,10 @@ export class TurnRecorder {
     toolEnd: (e) => {
       this.answered = true;
       this.publishCalls();
-      if (this.replayedCalls.has(e.call.id)) return;
+      const path = pathOf(e);
+      if (this.replayedCalls.has(keyOf(path, e.call.id))) return;
       this.events.push({
+        ...path,
         type: 'tool_result',
         callId: e.call.id,
         name: e.call.function.name,
@@ -115,16 +123,19 @@ export class TurnRecorder {
       this.running.delete(key);
       // The call's event goes with its result: an event written ahead of it is provisional, and the journaled call
       // will not run again to publish it anew.
-      const callId = key.slice(this.runId.length + 1);
+      const pathKey = key.slice(this.runId.length + 1);
       const { outcome } = result as { outcome?: ToolOutcome };
+      const agentPath = pathKey.split('/');
+      const callId = agentPath.pop()!;
       this.events.push({
+        ...(agentPath.length && { agentPath }),
         type: 'tool_result',
         callId,
-        name: this.names.get(callId) ?? '',
+        name: this.names.get(pathKey) ?? '',
         response: result.response,
         outcome: outcome ?? 'ok',
       });
-      this.replayedCalls.add(callId);
+      this.replayedCalls.add(pathKey);
       // Serialised only when written: most results are not, the checkpoint holds them in the history.
       this.deferred.set(`call:${key}`, result);
       if (this.running.size) {
@@ -162,7 +173,8 @@ export class TurnRecorder {
   nextTurn(): void {
     this.saved = new Map();
     this.replayedCalls.clear();
-    this.names.clear();
+    // An agent's turn checkpoints as the run's while the call that started the agent still runs: its name stays.
+    for (const key of this.names.keys()) if (!this.running.has(`${this.runId}:${key}`)) this.names.delete(key);
     this.running.clear();
     this.clearDeferred();
     this.answered = false;
@@ -174,7 +186,8 @@ export class TurnRecorder {
    */
   publishCalls(): void {
     if (!this.calls.length) return;
-    if (!this.tape.replaying) for (const call of this.calls) this.events.push({ type: 'tool_call', call });
+    if (!this.tape.replaying)
+      for (const { call, path } of this.calls) this.events.push({ ...path, type: 'tool_call', call });
     this.calls = [];
   }
 
@@ -198,4 +211,18 @@ export class TurnRecorder {
     this.deferredTimer = undefined;
     this.deferred.clear();
   }
+}
+
+/** An event's `agentPath`, spread into the queue event it makes: nothing for the run's own events. */
+type AgentPath = { agentPath?: string[] };
+
+/** The agent path an event of the run carries: those of an agent's run (`defineAgent`) are forwarded with one. */
+function pathOf(event: object): AgentPath {
+  const { agentPath } = event as AgentPath;
+  return agentPath?.length ? { agentPath: [...agentPath] } : {};
+}
+
+/** A call's key by its path, as in journal keys and decision keys. */
+function keyOf(path: AgentPath, callId: string): string {
+  return path.agentPath ? [...path.agentPath, callId].join('/') : callId;
 }
