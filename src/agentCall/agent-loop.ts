@@ -24,7 +24,8 @@ import { AgentNest } from './agents/agent-nest';
 import { keyPrefix, ROOT_PLACE, type NestedRun } from './agents/agent-place';
 import { adoptPausedAgent, foldNestedPending } from './agents/nested-pending';
 import { runningChildren, stateWithRunning, unansweredTurn } from './agents/running-children';
-import { AWAITING_APPROVAL_RESPONSE, findApprovals } from './turn/approvals';
+import { findApprovals } from './turn/approvals';
+import { AWAITING_APPROVAL_RESPONSE } from './state/kept-params';
 import { checkBudget } from './budget/check-budget';
 import { checkFallback } from './fallback/check-fallback';
 import { ContextFitting } from './context/context-fitting';
@@ -34,7 +35,7 @@ import { FallbackRequests } from './fallback/model-fallback';
 import { ModelRequests } from './turn/model-requests';
 import type { RunEvents } from './events/observers';
 import { DEFAULT_MAX_AGENT_DEPTH } from '../constants';
-import type { OutputFormat } from './output/output-types';
+import type { OutputFormat } from './state/output-types';
 import { answerCall, reportRequestEnd } from './events/report-hooks';
 import {
   applyDecisions,
@@ -116,7 +117,7 @@ export class AgentLoop {
     this.requests = props.fallback?.length
       ? new FallbackRequests(props, props.fallback, client, signal, events, () => this.durable, extras)
       : new ModelRequests(props, client, signal, events, extras);
-    this.durable = newDurableState(props, traceparent);
+    this.durable = newDurableState(props, props.fallback?.length ? String(props.body.model) : undefined, traceparent);
     // An agent's run is held to its ancestors' budgets even when it has none of its own.
     const budget =
       props.budget === undefined && !nested?.budget

@@ -3,7 +3,8 @@ import { getErrText } from '../text/error-text';
 import { toolErrorText } from '../text/model-text';
 import { normalizeToolResult } from '../toolCall/normalize-tool-result';
 import type { RunToolResult, ToolExecuteResult, ToolInteractive } from '../toolCall/type';
-import { keptParams, rejectionResponse, unkeptResult, type ParsedCall } from './turn/approvals';
+import { rejectionResponse, unkeptResult, type ParsedCall } from './turn/approvals';
+import { keptParams } from './state/kept-params';
 import type { RunEvents } from './events/observers';
 import type { FallbackEntry } from './fallback/fallback-entry';
 import { fallbackPosition } from './fallback/model-fallback';
@@ -11,7 +12,8 @@ import { answerCall } from './events/report-hooks';
 import { RUN_STATE_VERSION, type Decision, type PendingCall, type RunState } from './state/run-state';
 import { verifyRunState } from './state/run-state-signature';
 import type { DurableState } from './state/run-state-snapshot';
-import type { ChildrenInteractiveParams, RunAgentCallProps, ToolCallChildrenInteractive } from './type';
+import type { ChildrenInteractiveParams, ToolCallChildrenInteractive } from './state/run-result';
+import type { StateOptions } from './state/state-options';
 import { assertRunState, validateInteractiveParams } from './state/validate-run-state';
 
 /**
@@ -39,7 +41,7 @@ export type ResumePoint = {
  *
  * @internal
  */
-export function resumePoint(props: RunAgentCallProps, current: DurableState): ResumePoint | undefined {
+export function resumePoint(props: StateOptions, current: DurableState): ResumePoint | undefined {
   const saved = props.resumeFrom;
   if (saved !== undefined) {
     assertRunState(saved);
@@ -191,7 +193,7 @@ function decisionFor(decisions: Readonly<Record<string, Decision>> | undefined, 
 export type DecisionTarget = {
   messages: ChatCompletionMessageParam[];
   events: RunEvents;
-  handleInteractiveTool: RunAgentCallProps['handleInteractiveTool'];
+  handleInteractiveTool: StateOptions['handleInteractiveTool'];
   /** Run the approved calls, with `snapshot` as the history they see and `parsed` their params; results in call order. */
   runTools(
     calls: ChatCompletionMessageToolCall[],

@@ -9,7 +9,7 @@ import { resolveClient, type LLMClient } from '../llm/client';
 import { invalidWire } from '../llm/wires/wire';
 import { AgentLoop } from './agent-loop';
 import type { NestedRun } from './agents/agent-place';
-import type { OutputFormat } from './output/output-types';
+import type { OutputFormat } from './state/output-types';
 import { RunEvents, userHooksObserver } from './events/observers';
 import { RUN_OBSERVERS, type RunObserver, type WithRunObservers } from './events/run-events';
 import { signedCheckpoints, signRunState } from './state/run-state-signature';

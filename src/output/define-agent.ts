@@ -1,7 +1,7 @@
 import type { AgentRunOptions } from '../agentCall/agents/agent-spec';
 import { standardInput, taskInput, type AgentInput } from '../agentCall/agents/agent-input';
 import { agentTool } from '../agentCall/agents/agent-tool';
-import type { OutputSpec, OutputStandardSchema } from '../agentCall/output/output-types';
+import type { OutputSpec, OutputStandardSchema } from '../agentCall/state/output-types';
 import { standardSchemaOf } from '../definitions/standard/standard-schema-of';
 import { createParseParams } from '../definitions/validation/parse-params';
 import { ToolDefinitionError } from '../errors/tool-definition.error';

@@ -84,12 +84,12 @@ describe('the import rules catch a planted bad import', () => {
  */
 const ROOM_DEBT: readonly string[] = [
   'agentCall/agent-loop.ts: takes the whole RunAgentCallProps below the door',
-  'agentCall/agents/agent-input.ts -> agentCall/output/output-types.ts: a feature imports another',
-  'agentCall/agents/agent-nest.ts -> agentCall/budget/budget-types.ts: a feature imports another',
+  'agentCall/agents/agent-input.ts -> agentCall/state/output-types.ts: a feature imports another',
+  'agentCall/agents/agent-nest.ts -> agentCall/state/budget-types.ts: a feature imports another',
   'agentCall/agents/agent-nest.ts -> agentCall/budget/run-budget.ts: a feature imports another',
   'agentCall/agents/agent-place.ts -> agentCall/budget/run-budget.ts: a feature imports another',
-  'agentCall/agents/agent-spec.ts -> agentCall/budget/budget-types.ts: a feature imports another',
-  'agentCall/agents/agent-spec.ts -> agentCall/output/output-types.ts: a feature imports another',
+  'agentCall/agents/agent-spec.ts -> agentCall/state/budget-types.ts: a feature imports another',
+  'agentCall/agents/agent-spec.ts -> agentCall/state/output-types.ts: a feature imports another',
   'agentCall/agents/agent-tool.ts: takes the whole RunAgentCallProps below the door',
   'agentCall/events/observers.ts: takes the whole RunAgentCallProps below the door',
   'agentCall/fallback/model-fallback.ts -> agentCall/context/summarize.ts: a feature imports another',
@@ -131,10 +131,10 @@ describe('the rooms rule catches a planted bad import', () => {
 
   it('a feature folder importing another', () => {
     const files = plant({
-      'agentCall/budget/planted.ts': "import type { OutputSpec } from '../output/output-types';\n",
+      'agentCall/budget/planted.ts': "import type { OutputSpec } from '../state/output-types';\n",
     });
     expect(roomViolations(files)).toContain(
-      'agentCall/budget/planted.ts -> agentCall/output/output-types.ts: a feature imports another',
+      'agentCall/budget/planted.ts -> agentCall/state/output-types.ts: a feature imports another',
     );
   });
 

@@ -6,9 +6,9 @@ import type { ToolDefinition } from '../../toolCall/type';
 import type { HookErrorHandler } from '../../utils/call-hook';
 import type { RunEvents } from '../events/observers';
 import type { Decision, RunState } from '../state/run-state';
-import type { ModelPrice } from '../budget/budget-types';
+import type { ModelPrice } from '../state/budget-types';
 import type { BudgetMeter } from '../budget/run-budget';
-import type { AgentTracer } from '../type';
+import type { AgentTracer } from '../events/event-types';
 import { isAgentTool } from './agent-marker';
 import type { AgentPlace } from './agent-place';
 

@@ -2,7 +2,7 @@ import { MissingPriceError } from '../../errors/missing-price.error';
 import type { ChatCompletionMessageToolCall, UsageItem } from '../../llm/type';
 import { toolErrorText } from '../../text/model-text';
 import { priceOf, requestCost } from './budget-prices';
-import type { ModelPrice, RunBudget } from './budget-types';
+import type { ModelPrice, RunBudget } from '../state/budget-types';
 import type { RunSpent } from '../state/run-state';
 import type { DurableState } from '../state/run-state-snapshot';
 
