@@ -55,7 +55,8 @@ import { RunHistory } from './state/run-history';
 import { RunTally } from './state/run-tally';
 import { ToolCallRunner } from './turn/tool-call-runner';
 import { ToolSearch } from './tool-search/tool-search';
-import type { AgentStopReason, RunAgentCallProps, RunAgentResponse, ToolCallChildrenInteractive } from './type';
+import type { AgentStopReason, RunAgentResponse, ToolCallChildrenInteractive } from './state/run-result';
+import type { RunSlices } from './type';
 
 /**
  * One run of the loop: its history, counters and state, reported to its observers. `runAgentLoop` owns the timers
@@ -93,7 +94,7 @@ export class AgentLoop {
   private resumed?: Pick<DurableState, 'pending' | 'children'>;
 
   constructor(
-    private readonly props: RunAgentCallProps,
+    private readonly props: RunSlices,
     /** The run's signal; absent when nothing can abort the run. */
     private readonly signal: AbortSignal | undefined,
     private readonly abortReason: () => AgentStopReason,
