@@ -25,7 +25,8 @@ import { AgentNest, type ChildResume } from './agents/agent-nest';
 import { keyPrefix, ROOT_PLACE, type NestedRun } from './agents/agent-place';
 import { adoptPausedAgent, foldNestedPending } from './agents/nested-pending';
 import { pausedChildren, runningChildren, stateWithRunning, unansweredTurn } from './agents/running-children';
-import { AWAITING_APPROVAL_RESPONSE, findApprovals, keptParams } from './turn/approvals';
+import { findApprovals } from './turn/approvals';
+import { AWAITING_APPROVAL_RESPONSE, keptParams } from './state/kept-params';
 import { checkBudget } from './budget/check-budget';
 import { checkFallback } from './fallback/check-fallback';
 import { ContextFitting } from './context/context-fitting';
@@ -35,7 +36,7 @@ import { FallbackRequests } from './fallback/model-fallback';
 import { ModelRequests } from './turn/model-requests';
 import type { RunEvents } from './events/observers';
 import { DEFAULT_MAX_AGENT_DEPTH } from '../constants';
-import type { OutputFormat } from './output/output-types';
+import type { OutputFormat } from './state/output-types';
 import { answerCall, reportRequestEnd } from './events/report-hooks';
 import {
   applyDecisions,
@@ -55,7 +56,8 @@ import { RunHistory } from './state/run-history';
 import { RunTally } from './state/run-tally';
 import { ToolCallRunner } from './turn/tool-call-runner';
 import { ToolSearch } from './tool-search/tool-search';
-import type { AgentStopReason, RunAgentCallProps, RunAgentResponse, ToolCallChildrenInteractive } from './type';
+import type { AgentStopReason, RunAgentResponse, ToolCallChildrenInteractive } from './state/run-result';
+import type { RunSlices } from './type';
 
 /**
  * One run of the loop: its history, counters and state, reported to its observers. `runAgentLoop` owns the timers
@@ -93,7 +95,7 @@ export class AgentLoop {
   private resumed?: Pick<DurableState, 'pending' | 'children'>;
 
   constructor(
-    private readonly props: RunAgentCallProps,
+    private readonly props: RunSlices,
     /** The run's signal; absent when nothing can abort the run. */
     private readonly signal: AbortSignal | undefined,
     private readonly abortReason: () => AgentStopReason,
@@ -117,7 +119,7 @@ export class AgentLoop {
     this.requests = props.fallback?.length
       ? new FallbackRequests(props, props.fallback, client, signal, events, () => this.durable, extras)
       : new ModelRequests(props, client, signal, events, extras);
-    this.durable = newDurableState(props, traceparent);
+    this.durable = newDurableState(props, props.fallback?.length ? String(props.body.model) : undefined, traceparent);
     // An agent's run is held to its ancestors' budgets even when it has none of its own.
     const budget =
       props.budget === undefined && !nested?.budget

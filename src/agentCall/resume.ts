@@ -4,7 +4,8 @@ import { getErrText } from '../text/error-text';
 import { toolErrorText } from '../text/model-text';
 import { normalizeToolResult } from '../toolCall/normalize-tool-result';
 import type { RunToolResult, ToolExecuteResult, ToolInputAnswer, ToolInteractive } from '../toolCall/type';
-import { keptParams, rejectionResponse, unkeptResult, type ParsedCall } from './turn/approvals';
+import { rejectionResponse, unkeptResult, type ParsedCall } from './turn/approvals';
+import { keptParams } from './state/kept-params';
 import type { CallAnswer } from './turn/run-tool-calls';
 import { checkDecisions, inputAnswerOf, isInputAnswer } from './state/check-decisions';
 import type { RunEvents } from './events/observers';
@@ -14,7 +15,8 @@ import { answerCall } from './events/report-hooks';
 import { RUN_STATE_VERSION, type Decision, type PendingCall, type RunState } from './state/run-state';
 import { verifyRunState } from './state/run-state-signature';
 import type { DurableState } from './state/run-state-snapshot';
-import type { ChildrenInteractiveParams, RunAgentCallProps, ToolCallChildrenInteractive } from './type';
+import type { ChildrenInteractiveParams, ToolCallChildrenInteractive } from './state/run-result';
+import type { StateOptions } from './state/state-options';
 import { assertRunState, validateInteractiveParams } from './state/validate-run-state';
 
 /**
@@ -42,7 +44,7 @@ export type ResumePoint = {
  *
  * @internal
  */
-export function resumePoint(props: RunAgentCallProps, current: DurableState): ResumePoint | undefined {
+export function resumePoint(props: StateOptions, current: DurableState): ResumePoint | undefined {
   const saved = props.resumeFrom;
   if (saved !== undefined) {
     assertRunState(saved);
@@ -218,7 +220,7 @@ function decisionFor(decisions: Readonly<Record<string, Decision>> | undefined, 
 export type DecisionTarget = {
   messages: ChatCompletionMessageParam[];
   events: RunEvents;
-  handleInteractiveTool: RunAgentCallProps['handleInteractiveTool'];
+  handleInteractiveTool: StateOptions['handleInteractiveTool'];
   /** Run the approved calls, with `snapshot` as the history they see and `parsed` their params; results in call order. */
   runTools(
     calls: ChatCompletionMessageToolCall[],

@@ -9,12 +9,14 @@ import { resolveClient, type LLMClient } from '../llm/client';
 import { invalidWire } from '../llm/wires/wire';
 import { AgentLoop } from './agent-loop';
 import type { NestedRun } from './agents/agent-place';
-import type { OutputFormat } from './output/output-types';
+import type { OutputFormat } from './state/output-types';
 import { RunEvents, userHooksObserver } from './events/observers';
 import { RUN_OBSERVERS, type RunObserver, type WithRunObservers } from './events/run-events';
 import { signedCheckpoints, signRunState } from './state/run-state-signature';
 import { providerName, RunTracing } from './events/run-tracing';
-import type { RunAgentCallProps, RunAgentResponse } from './type';
+import type { OutputOptions } from './output/output-options';
+import type { RunAgentResponse } from './state/run-result';
+import type { RunSlices } from './type';
 
 const NO_OBSERVERS: readonly RunObserver[] = [];
 
@@ -38,6 +40,13 @@ function unresolvedOutput(): OutputSchemaError {
 }
 
 /**
+ * What the core loop takes: the door's props, whose `output` the door has already made ready (a raw one is refused).
+ *
+ * @internal
+ */
+export type CoreLoopOptions = RunSlices & Pick<OutputOptions, 'output'>;
+
+/**
  * The core of `runAgentLoop` (the door, `src/run-agent-loop.ts`, is the one public function of that name): the run's
  * abort, deadline, client, tracer and observers around one `AgentLoop`. `observers` are heard besides the caller's
  * hooks and tracer (the queue's recorder), each isolated from the run like a hook; `output` is what the door made
@@ -46,7 +55,7 @@ function unresolvedOutput(): OutputSchemaError {
  * @internal
  */
 export async function runCoreLoop(
-  props: RunAgentCallProps,
+  props: CoreLoopOptions,
   observers: readonly RunObserver[],
   /** `props.output` made ready by the door (with the output layer, `src/output/`), or why it could not be. */
   output?: OutputFormat | Error,

@@ -1,178 +1,47 @@
 import type { LLMClient } from '../llm/client';
-import type { CreateLLMResponseProps, LLMRequestBody, LLMResponse, ResponseEvents } from '../llm/request';
+import type { CreateLLMResponseProps, LLMRequestBody, ResponseEvents } from '../llm/request';
 import type { Wire } from '../llm/wires/wire';
-import type {
-  ChatCompletionCustomTool,
-  ChatCompletionMessageParam,
-  ChatCompletionMessageToolCall,
-  ChatCompletionTool,
-  UsageItem,
-} from '../llm/type';
+import type { ChatCompletionCustomTool, ChatCompletionTool, UsageItem } from '../llm/type';
 import type { ToolJournal } from '../toolCall/journal';
-import type { ToolDefinition, ToolExecuteContext, ToolExecuteResult, ToolOutcome } from '../toolCall/type';
-import type { ModelPrice, RunBudget } from './budget/budget-types';
+import type { ToolDefinition, ToolExecuteResult } from '../toolCall/type';
+import type { NestingOptions } from './agents/nesting-options';
+import type { BudgetOptions } from './budget/budget-options';
+import type { CompressionOptions, ContextOptions } from './context/context-options';
+import type {
+  AfterToolCallEvent,
+  AgentTracer,
+  CompressContextEvent,
+  ObserverOptions,
+  RequestEndEvent,
+  ToolCompressEvent,
+  ToolProgressEvent,
+} from './events/event-types';
 import type { FallbackEntry } from './fallback/fallback-entry';
-import type { OutputSpec, SchemaProfile } from './output/output-types';
+import type { FallbackOptions } from './fallback/fallback-options';
+import type { OutputOptions } from './output/output-options';
+import type { ModelPrice, RunBudget } from './state/budget-types';
+import type { OutputSpec, SchemaProfile } from './state/output-types';
+import type { ChildrenInteractiveParams } from './state/run-result';
 import type { Decision, RunState } from './state/run-state';
+import type { StateOptions } from './state/state-options';
+import type { ModelRequestOptions, ToolCallOptions, TurnLimits } from './turn/turn-options';
 
-/** What a paused run saved: the tool's question, the history at the pause, and the call awaiting an answer. */
-export type ChildrenInteractiveParams = {
-  /** What the tool returned in `interactive`. */
-  childrenResponse: NonNullable<ToolExecuteResult['interactive']>;
-  toolParams: {
-    /** The whole request history at the pause, the paused tool's own `role: 'tool'` message included. */
-    memoryRequestMessages: ChatCompletionMessageParam[];
-    /** The id of the call whose tool message the resumed answer replaces. */
-    toolCallId: string;
-  };
-};
-
-/** The `interactiveResponse` of a paused run; persist it and pass its `params` back to resume. */
-export type ToolCallChildrenInteractive = NonNullable<RunAgentResponse['interactiveResponse']>;
-
-/** Why a run ended. */
-export type AgentStopReason =
-  /** The model answered without calling a tool. */
-  | 'completed'
-  /** A tool returned `stop`. */
-  | 'tool_stop'
-  /** The run waits for a person: a call needs approval or a tool returned `interactive` (see `state.pending`). */
-  | 'interactive'
-  /** `isAborted` returned true or `abortSignal` fired. */
-  | 'aborted'
-  /** `maxRunAgentTimes` model turns were used up. */
-  | 'max_turns'
-  /** The run-wide `timeoutMs` passed. */
-  | 'timeout'
-  /** A model request failed (see `error`) or the model sent an empty response. */
-  | 'error'
-  /**
-   * The run's `budget` is spent: a token or cost limit was reached with more to do, or a call came past
-   * `budget.toolCalls`. Every call the model made is answered; calls not run say so (`outcome: 'skipped'`).
-   */
-  | 'budget'
-  /**
-   * The final answer did not match the `output` schema, after `outputRetries` feedback rounds: `error` is an
-   * `OutputValidationError` listing the last answer's problems, `output` is absent, every message is kept.
-   */
-  | 'output_invalid'
-  /**
-   * The model refused (chat `refusal`, Responses `refusal` content): `refusal` holds its text, `error` is absent, the
-   * message is kept in the history. With `output`, a refusal is not retried as an invalid answer.
-   */
-  | 'refusal';
-
-/** History compression: summarise old turns once the history nears the model's context window. */
-export type CompressionOptions = {
-  /** The model's context window, in tokens. */
-  maxContext: number;
-  /** Fraction of `maxContext` (after `reservedTokens`) that triggers compression; default 0.8. */
-  threshold?: number;
-  /** Tokens kept free for the model's answer; default min(8000, maxContext / 4). */
-  reservedTokens?: number;
-  /** Model used for the summaries; default `body.model`. */
-  model?: string;
-};
-
-/** Reported after the history was summarised. */
-export type CompressContextEvent = {
-  modelName: string;
-  inputTokens: number;
-  outputTokens: number;
-  seconds: number;
-  /** Estimated history tokens before and after. */
-  beforeTokens: number;
-  afterTokens: number;
-};
-
-/** Reported after a tool response was shortened to fit the budget. */
-export type ToolCompressEvent = {
-  call: ChatCompletionMessageToolCall;
-  /** The text the model will read. */
-  response: string;
-  /** The tool's own text. */
-  originalResponse: string;
-  /** The summarising request's usage, when a model did the shortening (truncation has none). */
-  usage?: UsageItem;
-};
-
-/** Reported by `onToolProgress` for each `ctx.progress(…)` of a running tool. */
-export type ToolProgressEvent = Parameters<NonNullable<ToolExecuteContext['progress']>>[0] & {
-  /** The call whose tool reported. */
-  call: ChatCompletionMessageToolCall;
-};
-
-/** Reported by `onAfterToolCall` once per tool call, on every path, before compression and before its message is appended. */
-export type AfterToolCallEvent = {
-  call: ChatCompletionMessageToolCall;
-  /** The tool's own text (uncompressed; an empty response is sent to the model as `'none'`). */
-  response: string;
-  /** How the call ended; see {@link ToolOutcome}. */
-  outcome: ToolOutcome;
-  /** The raw value behind a failed call (thrown value, parse failure, timeout or abort error), for logs; never sent to the model. */
-  error?: unknown;
-  /** Wall-clock time from the call's start to its result, in milliseconds (0 for a call that never started). */
-  durationMs: number;
-  /** How many times the tool ran for the call, for a tool with `retry` (the first run included). */
-  attempts?: number;
-  /** What each failed run before the last threw, oldest first (with `retry`); unmasked, for logs. */
-  attemptErrors?: unknown[];
-  /** The arguments the call ran with, when `repairArguments` corrected the model's (JSON text). */
-  repairedArguments?: string;
-  /**
-   * With `runAgentLoop({ fallback })`: the model that made the call (the one the run is on), on calls the loop runs.
-   * Absent without a `fallback` list.
-   */
-  model?: string;
-  /** For an event of an agent's run (`defineAgent`): the call ids from the root run to that agent. */
-  agentPath?: string[];
-};
-
-/** Reported by `onRequestEnd` after each main model request, whatever its outcome. */
-export type RequestEndEvent = {
-  /** The provider's completion id, or a generated one. */
-  requestId: string;
-  model: string;
-  /** The provider's numbers, or an estimate when it reports none. */
-  usage: { inputTokens: number; outputTokens: number };
-  /** Milliseconds from sending the request to its end. */
-  ms: number;
-  /** Milliseconds to the first streamed chunk (absent when none arrived, or the response was not streamed). */
-  firstChunkMs?: number;
-  finishReason: LLMResponse['finish_reason'];
-  /**
-   * How many times the openai SDK sent the request again by itself (a 408, 409, 429, 5xx or failed connection, up
-   * to the client's `maxRetries`): 0 when the first attempt was the last. Against a scripted mock, a retry takes the
-   * next scripted reply; see `docs/testing.md`.
-   */
-  retries: number;
-  /** The request error, when it failed. */
-  error?: unknown;
-  /** For an event of an agent's run (`defineAgent`): the call ids from the root run to that agent. */
-  agentPath?: string[];
-};
-
-/**
- * The part of an OpenTelemetry `Tracer` the loop uses; a `Tracer` from `@opentelemetry/api` fits it. Declared
- * here so that the core's types never need the package.
- */
-export type AgentTracer = {
-  /** The part of an OpenTelemetry `Span` the loop uses. */
-  startSpan(
-    name: string,
-    options?: object,
-    context?: unknown,
-  ): {
-    setAttribute(key: string, value: string | number | boolean): unknown;
-    setStatus(status: { code: number; message?: string }): unknown;
-    recordException(exception: Error | string): unknown;
-    end(endTime?: number): unknown;
-    spanContext(): { traceId: string; spanId: string; traceFlags: number };
-  };
-};
-
-/** The part of an OpenTelemetry `Span` the loop uses (what {@link AgentTracer}'s `startSpan` returns). */
-export type AgentSpan = ReturnType<AgentTracer['startSpan']>;
+export type { CompressionOptions } from './context/context-options';
+export type {
+  AfterToolCallEvent,
+  AgentSpan,
+  AgentTracer,
+  CompressContextEvent,
+  RequestEndEvent,
+  ToolCompressEvent,
+  ToolProgressEvent,
+} from './events/event-types';
+export type {
+  AgentStopReason,
+  ChildrenInteractiveParams,
+  RunAgentResponse,
+  ToolCallChildrenInteractive,
+} from './state/run-result';
 
 /**
  * Arguments of `runAgentLoop`. `T` is the type of the typed final answer (`output`); without `output` it is
@@ -350,48 +219,32 @@ export type RunAgentCallProps<T = unknown> = ResponseEvents & {
   outputName?: string;
 };
 
-/** What `runAgentLoop` returns; `T` is the type of `output`. */
-export type RunAgentResponse<T = unknown> = {
-  /** The whole request history at the end: input, assistant messages and tool messages. */
-  completeMessages: ChatCompletionMessageParam[];
-  /** Only what this run produced: assistant messages, tool messages, and messages tools returned. */
-  assistantMessages: ChatCompletionMessageParam[];
-  /** Set when a tool paused the run; pass `interactiveResponse.params` as `childrenInteractiveParams` to resume. */
-  interactiveResponse?: { type: 'toolChildrenInteractive'; params: ChildrenInteractiveParams };
-  /** Sum over the main model requests. */
-  inputTokens: number;
-  outputTokens: number;
-  /** Every usage item pushed during the run, in order. */
-  usages: UsageItem[];
-  /** Of the last model request. */
-  finish_reason: LLMResponse['finish_reason'];
-  /** One id per main model request. */
-  requestIds: string[];
-  /**
-   * The last assistant text of this run (the model's own words, not tool messages), `''` when it wrote none.
-   * After an error or abort it is the text that arrived before it.
-   */
-  text: string;
-  /**
-   * What ended the run with `stopReason: 'error'`: the SDK's `APIError` family for a failed request, or one of
-   * agentcall's named errors. Anything else that was thrown is wrapped in an `Error` (the value is its `cause`).
-   */
-  error?: Error;
-  stopReason: AgentStopReason;
-  /**
-   * The Responses output items this run's assistant messages kept besides text, reasoning and calls (a hosted tool's
-   * `web_search_call`, an `mcp_call`, a `compaction`, a type not known yet), in order, as received; absent when none.
-   */
-  items?: ({ type: string; id?: string } & Record<string, unknown>)[];
-  /** The model's refusal when the run ended with `stopReason: 'refusal'`; absent otherwise. */
-  refusal?: string;
-  /**
-   * The validated final answer when the run was given `output` and ended with `stopReason: 'completed'` (an
-   * instance of the DTO class, or the Standard Schema's output); absent otherwise.
-   */
-  output?: T;
-  /** Model requests made by this call (`state.turn` counts across resumes). */
-  runTimes: number;
-  /** Everything needed to resume the run, on every stop reason; plain JSON. */
-  state: RunState;
-};
+/**
+ * Every option of a run but its typed final answer, room by room: what the core loop takes from the door and
+ * hands each part of the run as that part's own slice.
+ *
+ * @internal
+ */
+export type RunSlices = ResponseEvents &
+  ModelRequestOptions &
+  TurnLimits &
+  ToolCallOptions &
+  StateOptions &
+  ObserverOptions &
+  ContextOptions &
+  BudgetOptions &
+  FallbackOptions &
+  NestingOptions;
+
+/** True when `A` and `B` are the same type. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Compiles only for `true`. */
+type Holds<T extends true> = T;
+
+/**
+ * The public props, written out for their readers, are the rooms' slices together, option for option: an option
+ * added to one and not the other fails to compile here.
+ *
+ * @internal
+ */
+export type PropsAreTheSlices = Holds<Same<RunAgentCallProps, RunSlices & OutputOptions>>;

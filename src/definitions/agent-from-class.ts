@@ -1,5 +1,6 @@
 import { taskInput } from '../agentCall/agents/agent-input';
 import { agentTool } from '../agentCall/agents/agent-tool';
+import { runCoreLoop } from '../agentCall/run-core-loop';
 import { ToolDefinitionError } from '../errors/tool-definition.error';
 import type { AgentMetadata } from '../metadata/agent-metadata';
 import type { ClassType } from '../metadata/options';
@@ -22,13 +23,16 @@ export function agentFromClass(
   const tools: ToolDefinition[] = [];
   for (const toolClass of meta.tools ?? []) tools.push(...toolsOf(toolClass, below));
   tools.push(...own);
-  return agentTool({
-    ...taskInput(meta.name),
-    name: meta.name,
-    description: meta.description,
-    instructions: meta.instructions,
-    tools,
-  });
+  return agentTool(
+    {
+      ...taskInput(meta.name),
+      name: meta.name,
+      description: meta.description,
+      instructions: meta.instructions,
+      tools,
+    },
+    runCoreLoop,
+  );
 }
 
 /** The definition error of an `@Agent` class whose tools reach it again. */

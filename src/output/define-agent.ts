@@ -1,7 +1,8 @@
 import type { AgentRunOptions } from '../agentCall/agents/agent-spec';
 import { standardInput, taskInput, type AgentInput } from '../agentCall/agents/agent-input';
 import { agentTool } from '../agentCall/agents/agent-tool';
-import type { OutputSpec, OutputStandardSchema } from '../agentCall/output/output-types';
+import { runCoreLoop } from '../agentCall/run-core-loop';
+import type { OutputSpec, OutputStandardSchema } from '../agentCall/state/output-types';
 import { standardSchemaOf } from '../definitions/standard/standard-schema-of';
 import { createParseParams } from '../definitions/validation/parse-params';
 import { ToolDefinitionError } from '../errors/tool-definition.error';
@@ -42,7 +43,7 @@ export function defineAgent<I = { task: string }, O = unknown>(options: AgentOpt
   }
   const input = readInput<I>(name, options.input);
   const output = options.output === undefined ? undefined : readAgentOutput(name, options.output);
-  return agentTool<I>({ ...options, ...input, output });
+  return agentTool<I>({ ...options, ...input, output }, runCoreLoop);
 }
 
 function readInput<I>(name: string, spec: AgentOptions<I>['input']): AgentInput<I> {

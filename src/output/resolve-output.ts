@@ -4,7 +4,7 @@ import type {
   OutputMode,
   OutputStandardSchema,
   StandardSchemaResult,
-} from '../agentCall/output/output-types';
+} from '../agentCall/state/output-types';
 import type { RunAgentCallProps } from '../agentCall/type';
 import { applyProfile } from '../definitions/profiles/apply-profile';
 import { PROFILE_RULES } from '../definitions/profiles/profile-rules';

@@ -33,8 +33,6 @@ describe('RunEvents', () => {
   it('names a failing user hook by its public name, and knows nobody listens when no hook is set', () => {
     const reported: string[] = [];
     const hooks = userHooksObserver({
-      body: { model: 'm', messages: [] },
-      tools: [],
       onStreaming: () => {
         throw new Error('bug');
       },
@@ -44,7 +42,7 @@ describe('RunEvents', () => {
     expect(reported).toEqual(['onStreaming']);
     expect(events.has('requestEnd')).toBe(false);
     expect(events.sink('reasoning')).toBeUndefined();
-    expect(userHooksObserver({ body: { model: 'm', messages: [] }, tools: [] })).toBeUndefined();
+    expect(userHooksObserver({})).toBeUndefined();
     const silent = new RunEvents([undefined], undefined);
     expect(
       (['requestStart', 'requestEnd', 'text', 'toolStart', 'toolEnd', 'usage', 'runEnd'] as const).some((n) =>

@@ -441,7 +441,7 @@ describe('runAgentLoop budget', () => {
 });
 
 describe('BudgetMeter', () => {
-  const durable = () => newDurableState({ body: { model: 'm', messages: [] }, tools: [] }, undefined);
+  const durable = () => newDurableState({}, undefined, undefined);
 
   it('stops on a request from a model it has no price for, rather than counting it at zero', () => {
     const meter = new BudgetMeter({ costUsd: 1 }, { m: { input: 1, output: 1 } });

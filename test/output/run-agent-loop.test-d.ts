@@ -2,7 +2,7 @@
 import type OpenAI from 'openai';
 import { runAgentLoop, standardSchemaOf, type RunAgentCallProps } from '../../src';
 import type { SchemaProfile } from '../../src/definitions/profiles/schema-profile';
-import type { OutputStandardSchema } from '../../src/agentCall/output/output-types';
+import type { OutputStandardSchema } from '../../src/agentCall/state/output-types';
 
 /** `true` only when `A` and `B` are the same type. */
 type Equal<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;

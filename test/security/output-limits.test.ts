@@ -1,5 +1,5 @@
 import { checkFinalAnswer } from '../../src/agentCall/turn/final-answer';
-import type { OutputFormat } from '../../src/agentCall/output/output-types';
+import type { OutputFormat } from '../../src/agentCall/state/output-types';
 import { DEFAULT_MAX_ARGS_DEPTH, DEFAULT_MAX_ARGS_LENGTH } from '../../src/constants';
 
 /** A Standard Schema of another library that takes whatever it is given, as a passthrough schema does. */

@@ -3,7 +3,7 @@ import { issueLines } from '../../text/output-feedback';
 import { readJsonArgs } from '../../toolCall/parse-json-args';
 import type { ToolParseResult } from '../../toolCall/type';
 import { isRecord } from '../../utils/is-record';
-import type { OutputStandardSchema } from '../output/output-types';
+import type { OutputStandardSchema } from '../state/output-types';
 
 /** The default input of an agent: the task, in words. */
 export type AgentTask = { task: string };

@@ -6,9 +6,9 @@ import type { AnyToolDefinition } from '../../toolCall/type';
 import type { HookErrorHandler } from '../../utils/call-hook';
 import type { RunEvents } from '../events/observers';
 import type { Decision, RunState } from '../state/run-state';
-import type { ModelPrice } from '../budget/budget-types';
-import type { BudgetMeter } from '../budget/run-budget';
-import type { AgentTracer } from '../type';
+import type { ModelPrice } from '../state/budget-types';
+import type { BudgetGate } from '../state/budget-types';
+import type { AgentTracer } from '../events/event-types';
 import { isAgentTool } from './agent-marker';
 import type { AgentPlace } from './agent-place';
 import { isUnderWay } from './running-children';
@@ -31,7 +31,7 @@ export type AgentNestOptions = {
   takeUsages: (usages: UsageItem[]) => void;
   place: AgentPlace;
   /** The run's budget (chained to its ancestors'), when there is one. */
-  budget?: BudgetMeter;
+  budget?: BudgetGate;
   /** The run's prices, for the budgets of its agents. */
   prices?: Record<string, ModelPrice>;
   /**

@@ -1,4 +1,4 @@
-import type { BudgetMeter } from '../budget/run-budget';
+import type { BudgetGate } from '../state/budget-types';
 
 /**
  * Where a run sits in a tree of agents: the call ids from the root to it (`[]` for the root) and the names of the
@@ -22,7 +22,7 @@ export type NestedRun = AgentPlace & {
   /** `invoke_agent <name>`. */
   spanName: string;
   /** The budget of the run that calls the agent, when it (or an ancestor) has one: checked in the agent's run too. */
-  budget?: BudgetMeter;
+  budget?: BudgetGate;
 };
 
 /** The place of a root run. */

@@ -1,8 +1,8 @@
 import type { LLMClient } from '../../llm/client';
 import type { Wire } from '../../llm/wires/wire';
 import type { ToolApprovalContext, ToolDefinition, ToolExecuteContext, ToolParseResult } from '../../toolCall/type';
-import type { RunBudget } from '../budget/budget-types';
-import type { OutputFormat } from '../output/output-types';
+import type { RunBudget } from '../state/budget-types';
+import type { OutputFormat } from '../state/output-types';
 
 /** What an agent is, but for how its input and output are read (`defineAgent` takes these as they are). */
 export type AgentRunOptions<I> = {

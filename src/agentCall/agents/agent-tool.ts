@@ -2,16 +2,43 @@ import { DEFAULT_MAX_AGENT_DEPTH } from '../../constants';
 import { getErrText } from '../../text/error-text';
 import { toolErrorText } from '../../text/model-text';
 import type { ToolDefinition, ToolExecuteContext, ToolExecuteResult } from '../../toolCall/type';
-import { runCoreLoop } from '../run-core-loop';
+import type { ResponseEvents } from '../../llm/response/response-types';
+import type { ObserverOptions } from '../events/event-types';
 import { RunEvents } from '../events/observers';
+import type { RunObserver } from '../events/run-events';
+import type { ModelPrice, RunBudget } from '../state/budget-types';
+import type { OutputFormat } from '../state/output-types';
+import type { RunAgentResponse } from '../state/run-result';
 import type { RunState } from '../state/run-state';
-import type { RunAgentCallProps, RunAgentResponse } from '../type';
+import type { StateOptions } from '../state/state-options';
+import type { ModelRequestOptions, ToolCallOptions, TurnLimits } from '../turn/turn-options';
 import { markAgent } from './agent-marker';
 import { AgentNest } from './agent-nest';
-import { ROOT_PLACE } from './agent-place';
+import { ROOT_PLACE, type NestedRun } from './agent-place';
 import type { AgentToolSpec } from './agent-spec';
 import { findCycle } from './find-cycle';
 import { forwardEvents } from './forward-events';
+import type { NestingOptions } from './nesting-options';
+
+/** What an agent's run is started with: the options an agent call sets of a run of its own. @internal */
+export type ChildRunOptions = Pick<ModelRequestOptions, 'body' | 'tools' | 'client' | 'wire'> &
+  Pick<TurnLimits, 'abortSignal' | 'maxRunAgentTimes'> &
+  Pick<ToolCallOptions, 'journal'> &
+  Pick<StateOptions, 'caller' | 'runId' | 'resumeFrom' | 'decisions' | 'onCheckpoint'> &
+  Pick<ObserverOptions, 'tracer'> &
+  Pick<ResponseEvents, 'onHookError'> &
+  NestingOptions & { budget?: RunBudget; prices?: Record<string, ModelPrice> };
+
+/**
+ * How an agent's run is run: the core loop, handed in from above the run's rooms (the loop runs the agents it
+ * holds, so this room cannot import it). @internal
+ */
+export type RunChild = (
+  options: ChildRunOptions,
+  observers: readonly RunObserver[],
+  output: OutputFormat | undefined,
+  nested: NestedRun,
+) => Promise<RunAgentResponse>;
 
 /** The tool message of an agent call whose agent waits for a person, until its agent resumes and answers. */
 export const AWAITING_AGENT_RESPONSE = 'Waiting for the user to decide calls of this agent';
@@ -20,25 +47,29 @@ export const AWAITING_AGENT_RESPONSE = 'Waiting for the user to decide calls of 
  * The tool an agent is to its parent: one call runs the agent as a full run of its own (its instructions and the
  * input as its history, its own tools only, the parent's client, model, wire, caller, signal and tracer unless it
  * names its own) and answers with the agent's text, or its `output` as JSON. Its pauses, events, usages and spend
- * reach the parent through the parent's agents room (`ctx.nest`).
+ * reach the parent through the parent's agents room (`ctx.nest`). `run` runs the agent's run (the core loop).
  *
  * @internal
  */
-export function agentTool<I>(spec: AgentToolSpec<I>): ToolDefinition<I> {
+export function agentTool<I>(spec: AgentToolSpec<I>, run: RunChild): ToolDefinition<I> {
   const tool: ToolDefinition<I> = {
     schema: {
       type: 'function',
       function: { name: spec.name, description: spec.description, parameters: spec.parameters },
     },
     parseParams: spec.parseParams,
-    execute: (ctx) => runAgent(spec, ctx),
+    execute: (ctx) => runAgent(spec, ctx, run),
     ...(spec.needsApproval !== undefined && { needsApproval: spec.needsApproval }),
     ...(spec.deferred !== undefined && { deferred: spec.deferred }),
   };
   return markAgent(tool, { name: spec.name, ...(Array.isArray(spec.tools) && { tools: spec.tools }) });
 }
 
-async function runAgent<I>(spec: AgentToolSpec<I>, ctx: ToolExecuteContext<I>): Promise<ToolExecuteResult> {
+async function runAgent<I>(
+  spec: AgentToolSpec<I>,
+  ctx: ToolExecuteContext<I>,
+  run: RunChild,
+): Promise<ToolExecuteResult> {
   const nest = ctx.nest instanceof AgentNest ? ctx.nest : undefined;
   const place = nest?.options.place ?? ROOT_PLACE;
   const path = [...place.path, ctx.call.id];
@@ -62,7 +93,7 @@ async function runAgent<I>(spec: AgentToolSpec<I>, ctx: ToolExecuteContext<I>): 
   const input = ctx.params;
   const instructions =
     typeof spec.instructions === 'function' ? await spec.instructions(input, ctx) : spec.instructions;
-  const props: RunAgentCallProps = {
+  const props: ChildRunOptions = {
     // Without a client of its own or the parent's, the child resolves one from the environment as any run does.
     ...((spec.client ?? nest?.options.client) && { client: spec.client ?? nest?.options.client }),
     body: {
@@ -95,7 +126,7 @@ async function runAgent<I>(spec: AgentToolSpec<I>, ctx: ToolExecuteContext<I>): 
   };
   const channel = nest?.channel ?? new RunEvents([], undefined);
   const observer = forwardEvents(channel, path, (usages) => nest?.options.takeUsages(usages));
-  const result = await runCoreLoop(props, [observer], spec.output, {
+  const result = await run(props, [observer], spec.output, {
     path,
     agents: [...place.agents, spec.name],
     spanName: `invoke_agent ${spec.name}`,

@@ -1,5 +1,5 @@
 import type { UsageItem } from '../../llm/type';
-import type { ModelPrice } from './budget-types';
+import type { ModelPrice } from '../state/budget-types';
 
 const PER_MILLION = 1_000_000;
 

@@ -1,7 +1,7 @@
 import { InvalidBudgetError } from '../../errors/invalid-budget.error';
 import { MissingPriceError } from '../../errors/missing-price.error';
 import { budgetModels, missingPrice, type BudgetModelsOptions } from './budget-prices';
-import type { ModelPrice, RunBudget } from './budget-types';
+import type { ModelPrice, RunBudget } from '../state/budget-types';
 
 /** The slice of the run's options a budget is checked against: the budget, its prices and the models they cover. */
 export type BudgetOptions = BudgetModelsOptions & {

@@ -2,7 +2,7 @@ import { MissingPriceError } from '../../errors/missing-price.error';
 import type { ChatCompletionMessageToolCall, UsageItem } from '../../llm/type';
 import { toolErrorText } from '../../text/model-text';
 import { priceOf, requestCost } from './budget-prices';
-import type { ModelPrice, RunBudget } from './budget-types';
+import type { BudgetGate, ModelPrice, RunBudget } from '../state/budget-types';
 import type { RunSpent } from '../state/run-state';
 import type { DurableState } from '../state/run-state-snapshot';
 
@@ -13,7 +13,7 @@ import type { DurableState } from '../state/run-state-snapshot';
  *
  * @internal
  */
-export class BudgetMeter {
+export class BudgetMeter implements BudgetGate {
   private inputTokens = 0;
   private outputTokens = 0;
   private spent: RunSpent = { toolCalls: 0, costUsd: 0 };
@@ -26,7 +26,7 @@ export class BudgetMeter {
     private readonly limits: RunBudget,
     private readonly prices: Readonly<Record<string, ModelPrice>> | undefined,
     /** For an agent's run: the budget of the run that called it (which asks its own caller's in turn). */
-    private readonly above?: BudgetMeter,
+    private readonly above?: BudgetGate,
   ) {}
 
   /**

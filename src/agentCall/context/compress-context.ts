@@ -9,7 +9,7 @@ import type {
 } from '../../llm/type';
 import { summarize } from './summarize';
 import type { Wire } from '../../llm/wires/wire';
-import type { CompressContextEvent } from '../type';
+import type { CompressContextEvent } from '../events/event-types';
 
 const SUMMARY_PROMPT = `You compress the history of a conversation between a user, an AI agent and its tools, so the agent can continue the task with less context.
 Write a concise summary that keeps: the user's goal and constraints, decisions taken, facts and numbers learned from tool results, what is done and what remains.

@@ -5,7 +5,7 @@ import {
   MAX_TOOL_RESPONSE_CONTEXT_SHARE,
   MIN_TOOL_RESPONSE_TOKENS,
 } from '../../constants';
-import type { CompressionOptions } from '../type';
+import type { CompressionOptions } from './context-options';
 
 /** Tokens kept free for the model's answer. */
 export function reservedTokens(compression: CompressionOptions): number {

@@ -7,7 +7,8 @@ import { historyLimit, toolResponseBudget } from './context-budget';
 import { compressContext, type CompressedContext } from './compress-context';
 import { compressToolResponse } from './compress-tool-response';
 import type { SummaryTarget } from './summarize';
-import type { CompressContextEvent, CompressionOptions, ToolCompressEvent } from '../type';
+import type { CompressContextEvent, ToolCompressEvent } from '../events/event-types';
+import type { CompressionOptions } from './context-options';
 
 /** The slice of the run's options that fits its context: compression, the tool-response cap, their hooks, the wire. */
 export type ContextFittingOptions = {

@@ -1,6 +1,10 @@
 import { callHook, reportHookError, type HookErrorHandler } from '../../utils/call-hook';
 import type { RunEventMap, RunEventName, RunObserver, RunScope } from './run-events';
-import type { RunAgentCallProps } from '../type';
+import type { ResponseEvents } from '../../llm/response/response-types';
+import type { ObserverOptions } from './event-types';
+
+/** The caller's hooks that observe the run, as the run's options carry them. */
+type UserHooks = ResponseEvents & ObserverOptions;
 
 type Listener<K extends RunEventName> = { fn: (event: RunEventMap[K]) => unknown; hook: string };
 type Listeners = { [K in RunEventName]?: Listener<K>[] };
@@ -15,14 +19,14 @@ const USER_HOOKS = {
   toolEnd: 'onAfterToolCall',
   toolProgress: 'onToolProgress',
   usage: 'usagePush',
-} as const satisfies Partial<Record<RunEventName, keyof RunAgentCallProps>>;
+} as const satisfies Partial<Record<RunEventName, keyof UserHooks>>;
 
 /**
  * The caller's observer hooks as one observer, or `undefined` when none is set.
  *
  * @internal
  */
-export function userHooksObserver(props: RunAgentCallProps): RunObserver | undefined {
+export function userHooksObserver(props: UserHooks): RunObserver | undefined {
   let observer: RunObserver | undefined;
   for (const [event, hook] of Object.entries(USER_HOOKS) as [
     RunEventName,

@@ -2,7 +2,7 @@ import type { LLMResponse } from '../../llm/request';
 import type { ChatCompletionMessageToolCall } from '../../llm/type';
 import type { RunToolResult } from '../../toolCall/type';
 import type { RunEvents } from './observers';
-import type { RequestEndEvent } from '../type';
+import type { RequestEndEvent } from './event-types';
 
 /**
  * `requestEnd` for one main model request of `model`. Call it only when someone listens: a run without observers

@@ -1,7 +1,8 @@
 import type { LLMRequestBody, ToolParamEvent } from '../../llm/response/response-types';
 import type { ChatCompletionMessageToolCall, UsageItem } from '../../llm/type';
 import type { PendingCall, RunState } from '../state/run-state';
-import type { AfterToolCallEvent, RequestEndEvent, RunAgentResponse, ToolProgressEvent } from '../type';
+import type { AfterToolCallEvent, RequestEndEvent, ToolProgressEvent } from './event-types';
+import type { RunAgentResponse } from '../state/run-result';
 
 /**
  * What the loop reports as a run goes, by event name: the one vocabulary user hooks, tracing and the queue's

@@ -3,7 +3,8 @@ import { DEFAULT_MAX_MODEL_TEXT_CHARS } from '../../constants';
 import { modelSafeText, toModelText } from '../../text/model-text';
 import type { ChatCompletionMessageToolCall } from '../../llm/type';
 import type { RunObserver, RunScope } from './run-events';
-import type { AfterToolCallEvent, AgentSpan, AgentTracer, RequestEndEvent, RunAgentResponse } from '../type';
+import type { AfterToolCallEvent, AgentSpan, AgentTracer, RequestEndEvent } from './event-types';
+import type { RunAgentResponse } from '../state/run-result';
 
 type OtelApi = typeof OpenTelemetry;
 

@@ -3,14 +3,12 @@ import type { LLMResponse } from '../../llm/request';
 import { isRetryableModelError } from '../../llm/retryable-error';
 import type { ChatCompletionMessageParam } from '../../llm/type';
 import type { FallbackEntry } from './fallback-entry';
-import { ModelRequests, type RequestExtras } from '../turn/model-requests';
+import { ModelRequests, type ModelRequestsOptions, type RequestExtras } from '../turn/model-requests';
 import type { RunEvents } from '../events/observers';
 import { reportRequestEnd } from '../events/report-hooks';
 import type { RunState } from '../state/run-state';
 import type { DurableState } from '../state/run-state-snapshot';
 import { providerName } from '../events/run-tracing';
-import type { SummaryTarget } from '../context/summarize';
-import type { RunAgentCallProps } from '../type';
 
 /**
  * The main model requests of a run with a `fallback` list: each request goes to the model the run is on (the
@@ -26,7 +24,7 @@ export class FallbackRequests {
   private readonly chain: (ModelRequests | undefined)[];
 
   constructor(
-    private readonly props: RunAgentCallProps,
+    private readonly props: ModelRequestsOptions,
     /** The run's `fallback` list, not empty. */
     private readonly fallback: readonly FallbackEntry[],
     private readonly client: LLMClient,
@@ -47,7 +45,7 @@ export class FallbackRequests {
   }
 
   /** Where the run's requests go now: the entry it is on. */
-  get target(): SummaryTarget {
+  get target(): ModelRequests['target'] {
     return this.at(this.position()).target;
   }
 
@@ -81,7 +79,7 @@ export class FallbackRequests {
     const built = this.chain[position];
     if (built) return built;
     const entry = this.fallback[position - 1];
-    const props: RunAgentCallProps = {
+    const props: ModelRequestsOptions = {
       ...this.props,
       body: { ...this.props.body, model: entry.model },
       wire: entry.wire ?? this.props.wire,
@@ -103,9 +101,9 @@ export class FallbackRequests {
  * credentials. An entry on the run's client is the same provider: the run's headers, then its own.
  */
 function entryRequestOptions(
-  options: RunAgentCallProps['requestOptions'],
+  options: ModelRequestsOptions['requestOptions'],
   entry: FallbackEntry,
-): RunAgentCallProps['requestOptions'] {
+): ModelRequestsOptions['requestOptions'] {
   let headers: Record<string, string> | undefined;
   if (!entry.client) {
     headers = entry.headers ? { ...options?.headers, ...entry.headers } : options?.headers;

@@ -1,9 +1,10 @@
 import type { ChatCompletionMessageParam } from '../../llm/type';
 import { outputInstructions } from '../../text/output-feedback';
-import type { OutputFormat } from './output-types';
-import type { RunAgentCallProps } from '../type';
+import type { OutputFormat } from '../state/output-types';
+import type { LLMRequestBody } from '../../llm/response/response-types';
 
-type Body = RunAgentCallProps['body'];
+/** The run's request body: `tools` go out apart, from the run's tools. */
+type Body = Omit<LLMRequestBody, 'tools'>;
 
 /**
  * The run's request body with its `output` schema: as `response_format` json_schema (the Responses wire sends it as

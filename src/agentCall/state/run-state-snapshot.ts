@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatCompletionMessageParam } from '../../llm/type';
-import type { LoopGuard } from '../turn/loop-guard';
 import { RUN_STATE_VERSION, type PendingCall, type RunSpent, type RunState } from './run-state';
-import type { RunAgentCallProps } from '../type';
+import type { StateOptions } from './state-options';
 
 /**
  * What of a live run a {@link RunState} carries besides its history: the loop owns and updates it, a snapshot
@@ -16,7 +15,7 @@ export type DurableState = {
   turn: number;
   /** Main request tokens of the runs before this resume; this run's own are added when a snapshot is taken. */
   priorUsage: RunState['usage'];
-  loopGuard: LoopGuard;
+  loopGuard: RunState['loopGuard'];
   pending: PendingCall[];
   /** Whether a `caller` was given at all: one given as `undefined` still wins over a saved one on resume. */
   hasCaller: boolean;
@@ -39,11 +38,16 @@ export type DurableState = {
 
 /**
  * The durable state of a run that starts fresh (a `resumeFrom` then replaces it): the caller's `runId` or a new
- * one, its `caller` when one was given, and the trace context of its span.
+ * one, its `caller` when one was given, the model it starts on when it may move (a `fallback` list), and the trace
+ * context of its span.
  *
  * @internal
  */
-export function newDurableState(props: RunAgentCallProps, traceparent: string | undefined): DurableState {
+export function newDurableState(
+  props: Pick<StateOptions, 'runId' | 'caller'>,
+  model: string | undefined,
+  traceparent: string | undefined,
+): DurableState {
   return {
     ...(traceparent !== undefined && { traceparent }),
     runId: props.runId ?? randomUUID(),
@@ -53,7 +57,7 @@ export function newDurableState(props: RunAgentCallProps, traceparent: string | 
     pending: [],
     hasCaller: 'caller' in props,
     caller: props.caller,
-    ...(props.fallback?.length ? { model: String(props.body.model) } : {}),
+    ...(model !== undefined ? { model } : {}),
   };
 }
 
@@ -99,7 +103,7 @@ export function snapshotRunState(
  * @internal
  */
 export async function saveCheckpoint(
-  save: NonNullable<RunAgentCallProps['onCheckpoint']>,
+  save: NonNullable<StateOptions['onCheckpoint']>,
   state: RunState,
 ): Promise<{ error: unknown } | undefined> {
   try {

@@ -1,6 +1,5 @@
 import type { LLMResponse } from '../../llm/request';
 import type { UsageItem } from '../../llm/type';
-import type { RunAgentResponse } from '../type';
 
 /**
  * What one run counts for its result: its main requests (ids, tokens, the last finish reason and answer text),
@@ -14,7 +13,7 @@ export class RunTally {
   inputTokens = 0;
   outputTokens = 0;
   runTimes = 0;
-  finishReason: RunAgentResponse['finish_reason'] = null;
+  finishReason: LLMResponse['finish_reason'] = null;
   /** The last assistant text the model wrote in this run. */
   text = '';
 

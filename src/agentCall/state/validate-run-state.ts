@@ -3,9 +3,9 @@ import { InvalidRunStateError } from '../../errors/invalid-run-state.error';
 import { RunStateVersionError } from '../../errors/run-state-version.error';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '../../llm/type';
 import { asFunctionCall } from '../../llm/response/function-calls';
-import { AWAITING_APPROVAL_RESPONSE, keptParams } from '../turn/approvals';
+import { AWAITING_APPROVAL_RESPONSE, keptParams } from './kept-params';
 import { RUN_STATE_VERSION, type PendingCall, type RunState } from './run-state';
-import type { ChildrenInteractiveParams } from '../type';
+import type { ChildrenInteractiveParams } from './run-result';
 
 type Fields = Record<string, unknown>;
 

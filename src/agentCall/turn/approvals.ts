@@ -1,17 +1,13 @@
 import type { ChatCompletionMessageToolCall } from '../../llm/type';
-import { DEFAULT_MAX_ARGS_LENGTH } from '../../constants';
 import { toolErrorText } from '../../text/model-text';
-import { safeParseJsonArgs } from '../../toolCall/parse-json-args';
 import { readCallArgs } from '../../toolCall/repair-arguments';
 import { findTool } from '../../toolCall/run-tool';
 import type { AnyToolDefinition, RepairArguments, RunToolResult } from '../../toolCall/type';
 import type { PendingCall } from '../state/run-state';
+import { keptParams } from '../state/kept-params';
 
 /** The text the model reads for a call a person rejected. */
 export const REJECTED_RESPONSE = 'Tool call rejected by the user';
-
-/** The tool message of a call waiting for approval, until a decision replaces it. */
-export const AWAITING_APPROVAL_RESPONSE = 'Waiting for the user to approve this call';
 
 /** The model's text for a rejection, with the person's reason when one was given. */
 export function rejectionResponse(reason: string | undefined): string {
@@ -60,25 +56,6 @@ export async function findApprovals(
     else parsed.set(call, unkeptResult(call));
   }
   return { pending, parsed };
-}
-
-/**
- * The params a paused call keeps in the run state, as JSON data within the argument caps (forbidden keys dropped):
- * what a state holds must always serialise, and what a resumed call runs with is read from it the same way.
- * `undefined` when they cannot be kept (a cycle, a `BigInt`, past a cap).
- *
- * @internal
- */
-export function keptParams(params: unknown): { params: unknown } | undefined {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(params);
-  } catch {
-    return undefined;
-  }
-  if (text === undefined) return { params: undefined };
-  const read = safeParseJsonArgs(text, { maxLength: DEFAULT_MAX_ARGS_LENGTH });
-  return read.success ? { params: read.data } : undefined;
 }
 
 /**

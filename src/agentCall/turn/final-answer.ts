@@ -2,7 +2,7 @@ import { DEFAULT_MAX_ARGS_LENGTH } from '../../constants';
 import { issueLines, NOT_JSON_LINE } from '../../text/output-feedback';
 import { readStrictJson } from '../../toolCall/parse-json-args';
 import { toError } from '../../utils/to-error';
-import type { OutputFormat } from '../output/output-types';
+import type { OutputFormat } from '../state/output-types';
 
 /** A checked final answer: the validated value, or its problems as `path: message` lines. */
 export type FinalAnswerCheck = { readonly ok: true; readonly value: unknown } | { readonly ok: false; lines: string[] };

@@ -6,9 +6,10 @@ import type { LLMRequestBody } from '../../llm/response/response-types';
 import type { RunEvents } from '../events/observers';
 import type { ToolSearch } from '../tool-search/tool-search';
 import { instructionsOf, withInstructions, withOutputFormat } from '../output/output-request';
-import type { OutputFormat } from '../output/output-types';
+import type { OutputFormat } from '../state/output-types';
 import type { SummaryTarget } from '../context/summarize';
-import type { RunAgentCallProps } from '../type';
+import type { ResponseEvents } from '../../llm/response/response-types';
+import type { ModelRequestOptions, TurnLimits } from './turn-options';
 
 const REQUEST_SCOPE = { kind: 'request' } as const;
 
@@ -20,6 +21,11 @@ export type RequestExtras = {
   output?: OutputFormat;
 };
 
+/** The slice of the run's options its model requests are built from. @internal */
+export type ModelRequestsOptions = ModelRequestOptions &
+  Pick<TurnLimits, 'isAborted'> &
+  Pick<ResponseEvents, 'onHookError'>;
+
 /**
  * The main model requests of one run: the body and tools it was started with, sent through its client and
  * signal with the caller's streaming hooks and response limits. Fixed for the run, so built once: each turn
@@ -30,8 +36,8 @@ export type RequestExtras = {
 export class ModelRequests {
   /** Fixed for the run, unless tools are deferred: then what the next request sends. */
   private schemas: ToolSchema[] | undefined;
-  private readonly body: RunAgentCallProps['body'];
-  private readonly hooks: Pick<RunAgentCallProps, 'onStreaming' | 'onReasoning' | 'onToolCall' | 'onToolParam'>;
+  private readonly body: ModelRequestOptions['body'];
+  private readonly hooks: Pick<ResponseEvents, 'onStreaming' | 'onReasoning' | 'onToolCall' | 'onToolParam'>;
   /** The model its requests name. */
   readonly model: string;
   /** The provider its client talks to, when it is not the run's client (a fallback entry's own). */
@@ -43,7 +49,7 @@ export class ModelRequests {
   private readonly toolSearch: ToolSearch | undefined;
 
   constructor(
-    private readonly props: RunAgentCallProps,
+    private readonly props: ModelRequestsOptions,
     private readonly client: LLMClient,
     private readonly signal: AbortSignal | undefined,
     private readonly events: RunEvents,
@@ -60,7 +66,7 @@ export class ModelRequests {
     this.toolSearch = toolSearch;
     this.schemas = toolSearch || !props.tools.length ? undefined : props.tools.map((t) => t.schema);
     // `tools` is not part of the body's type, but a plain-JS caller may still pass it: the model must only see `tools`.
-    const { tools: _ignored, ...body } = props.body as RunAgentCallProps['body'] & { tools?: unknown };
+    const { tools: _ignored, ...body } = props.body as ModelRequestOptions['body'] & { tools?: unknown };
     this.body = output ? withOutputFormat(body, output) : body;
     this.model = String(body.model);
     this.target = { client, model: this.model, wire: props.wire };

@@ -18,7 +18,7 @@ import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from '
 import type { ParsedCall } from './approvals';
 import { RunEvents } from '../events/observers';
 import { budgetSpentText } from '../budget/run-budget';
-import type { AfterToolCallEvent } from '../type';
+import type { AfterToolCallEvent } from '../events/event-types';
 
 /** Arguments of {@link runToolCalls}. */
 export type RunToolCallsProps = {

@@ -5,7 +5,7 @@ import type { ParsedCall } from './approvals';
 import type { DurableState } from '../state/run-state-snapshot';
 import { runToolCalls, type RunToolCallsProps } from './run-tool-calls';
 import type { RunEvents } from '../events/observers';
-import type { RunAgentCallProps } from '../type';
+import type { ModelRequestOptions, ToolCallOptions } from './turn-options';
 
 /**
  * The tool calls of one run: each batch goes through `runToolCalls` with the run's tools, signal, limits, hooks
@@ -20,7 +20,7 @@ export class ToolCallRunner {
    *   it once the turn is answered.
    */
   constructor(
-    private readonly props: RunAgentCallProps,
+    private readonly props: Pick<ModelRequestOptions, 'tools'> & ToolCallOptions,
     private readonly signal: AbortSignal | undefined,
     private readonly events: RunEvents,
     private readonly onJournalError: (error: unknown) => void,

@@ -1,4 +1,4 @@
-import type { SchemaProfile } from '../../agentCall/output/output-types';
+import type { SchemaProfile } from '../../agentCall/state/output-types';
 
 // Declared beside the loop's `output` options (the core cannot import this layer): one name for one idea.
 export type { SchemaProfile };

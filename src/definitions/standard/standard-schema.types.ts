@@ -1,4 +1,4 @@
-import type { StandardSchemaIssue, StandardSchemaResult } from '../../agentCall/output/output-types';
+import type { StandardSchemaIssue, StandardSchemaResult } from '../../agentCall/state/output-types';
 import type { JsonSchema } from '../schema/json-schema';
 
 // The issue and result shapes are the spec's, declared once beside the loop's `output` (which reads any Standard

@@ -1,21 +1,13 @@
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage } from 'openai/resources/chat/completions';
+import type { ChatCompletionMessage } from 'openai/resources/chat/completions';
 import { callHook } from '../../utils/call-hook';
-import { toModelText } from '../../text/model-text';
 import { createId } from '../../utils/id';
-import { ThinkTagSplitter, splitThinkTags } from './think-tags';
-import { callIdsIn, describeDropped, isCustomCall, isFunctionCall } from './function-calls';
+import { ThinkTagSplitter } from './think-tags';
+import { callIdsIn } from './function-calls';
 import { ToolCallAccumulator } from './tool-call-accumulator';
 import { ContentLimit, type ContentKind } from './content-limit';
 import { DEFAULT_MAX_RESPONSE_BYTES, MAX_KEPT_ITEMS_CHARS } from '../../constants';
 import { estimateMessagesTokens, estimateTokens } from '../tokens';
-import { readUsage } from './usage';
-import {
-  appendReasoningDetails,
-  reasoningDetailsOf,
-  reasoningOf,
-  usageOf,
-  type ReasoningField,
-} from './provider-fields';
+import { appendReasoningDetails, type ReasoningField } from './provider-fields';
 import type { CreateLLMResponseProps, LLMResponse } from './response-types';
 import type {
   ChatCompletionAssistantMessageParam,
@@ -27,11 +19,9 @@ import type {
 
 /**
  * What one model request accumulates: text, reasoning, tool calls, usage and finish reason, firing the hooks as
- * they arrive. Every stream reader hands it parsed chat chunks through {@link ResponseState.receive}, whatever way it
- * obtains them; a whole completion goes through {@link ResponseState.consume}. The Responses wire's reader feeds the
- * same state through its `add…` methods and fields, so both wires end in the same result. What it keeps is counted
- * against `maxResponseBytes` before it is kept: past it, `receive`, `consume` and the `add…` methods throw the
- * `ResponseTooLargeError`, and the text kept so far stays.
+ * they arrive. It reads no wire's shape: each wire's reader (`wires/chat/`, `wires/responses/`) feeds it through its
+ * methods, so both wires end in the same result. What it keeps is counted against `maxResponseBytes` before it is
+ * kept: past it, the methods that add throw the `ResponseTooLargeError`, and the text kept so far stays.
  *
  * @internal
  */
@@ -48,7 +38,7 @@ export class ResponseState {
   usage?: LLMResponse['usage'];
   /** The SDK's retries of the request (see `LLMResponse.retries`). */
   retries = 0;
-  readonly toolCalls: ToolCallAccumulator;
+  private readonly toolCalls: ToolCallAccumulator;
   private readonly think = new ThinkTagSplitter();
   private dropped?: { id?: string; type: string }[];
   /** The Responses wire's reasoning items, to go back on the assistant message. */
@@ -88,31 +78,6 @@ export class ResponseState {
     return this.content.total + (this.finishReason ? 1 : 0) + (this.usage ? 1 : 0);
   }
 
-  /**
-   * Handles one parsed stream chunk. False when `isAborted` said stop: the chunk is dropped, the finish reason is
-   * `'close'`, and the reader must end the request.
-   */
-  receive(chunk: ChatCompletionChunk): boolean {
-    if (!this.arrived()) return false;
-    if (!this.requestId && chunk.id) this.requestId = chunk.id;
-    const usage = usageOf(chunk);
-    if (usage) this.usage = readUsage(usage) ?? this.usage;
-    const choice = chunk.choices?.[0];
-    if (!choice) return true;
-    // Azure's late content-filter annotations come as a choice without a delta.
-    const delta = choice.delta as ChatCompletionChunk.Choice.Delta | undefined;
-    if (delta) {
-      this.readReasoningFields(delta);
-      if (delta.content) this.addContent(delta.content);
-      if (delta.refusal) this.addRefusal(delta.refusal);
-      const { annotations } = delta as { annotations?: unknown };
-      if (annotations) this.addAnnotations(annotations);
-      if (delta.tool_calls) this.toolCalls.push(delta.tool_calls);
-    }
-    if (choice.finish_reason) this.finishReason = choice.finish_reason;
-    return true;
-  }
-
   /** The stream ended normally: releases text the `<think>` splitter still holds. */
   endStream(): void {
     const rest = this.think.flush();
@@ -131,42 +96,6 @@ export class ResponseState {
       return false;
     }
     return true;
-  }
-
-  /** A whole (non-streamed) completion. */
-  consume(completion: ChatCompletion): void {
-    this.requestId = completion.id ?? '';
-    const usage = usageOf(completion);
-    if (usage) this.usage = readUsage(usage);
-    const choice = completion.choices?.[0];
-    if (!choice) return;
-    const message = choice.message;
-    const { reasoning, answer } = splitThinkTags(message.content ?? '');
-    this.readReasoningFields(message);
-    if (reasoning) this.addReasoning(reasoning);
-    if (answer) this.addAnswer(answer);
-    if (message.refusal) this.addRefusal(message.refusal);
-    if (message.annotations) this.addAnnotations(message.annotations);
-    // Some OpenAI-compatible servers leave out `type`: a call with a `function` is a function call all the same.
-    let index = 0;
-    for (const call of (message.tool_calls ?? []) as unknown[]) {
-      if (isFunctionCall(call))
-        this.toolCalls.push([
-          {
-            // A provider's own fields on the call (Gemini's extra_content) go along; `index` is the position here.
-            ...call,
-            index: index++,
-            id: call.id,
-            type: 'function',
-            // Some OpenAI-compatible servers send non-streamed arguments as an object instead of JSON text.
-            function: { name: call.function.name, arguments: toModelText(call.function.arguments) },
-          },
-        ]);
-      // A custom tool call is read as a streamed one would be: its input is the raw text the tool gets.
-      else if (isCustomCall(call)) this.toolCalls.push([{ ...call, index: index++ }]);
-      else this.drop(describeDropped(call));
-    }
-    this.finishReason = choice.finish_reason;
   }
 
   close(): LLMResponse {
@@ -215,19 +144,57 @@ export class ResponseState {
     };
   }
 
-  /** Reasoning in a field of a delta or message, and OpenRouter's `reasoning_details`. */
-  private readReasoningFields(part: object): void {
-    const found = reasoningOf(part);
-    if (found) {
-      this.addReasoning(found.text);
-      this.reasoningFields.set(found.field, (this.reasoningFields.get(found.field) ?? '') + found.text);
-    }
-    const details = reasoningDetailsOf(part);
-    if (details?.length) {
-      // Kept whole, signatures and encrypted data included: counted as the JSON they came as.
-      this.count('reasoning', JSON.stringify(details));
-      appendReasoningDetails((this.reasoningDetails ??= []), details);
-    }
+  /** The provider's id of the response: the first one given is kept. */
+  noteRequestId(id: string | undefined): void {
+    if (!this.requestId && id) this.requestId = id;
+  }
+
+  /** The provider's usage numbers, when it sent any: the last ones given are kept. */
+  noteUsage(usage: LLMResponse['usage'] | undefined): void {
+    if (usage) this.usage = usage;
+  }
+
+  /** Why the model stopped, as the wire reports it. */
+  noteFinish(reason: CompletionFinishReason): void {
+    this.finishReason = reason;
+  }
+
+  /** Whether any tool call came in (a Responses reply with calls and no stated reason ends as `'tool_calls'`). */
+  get hasToolCalls(): boolean {
+    return this.toolCalls.size > 0;
+  }
+
+  /** Chat tool-call deltas, as they stream in or as a whole completion's calls. */
+  pushToolCalls(deltas: Parameters<ToolCallAccumulator['push']>[0]): void {
+    this.toolCalls.push(deltas);
+  }
+
+  /** A tool call the wire announces whole, its arguments (maybe none yet) with it; `custom` for a custom tool's. */
+  openToolCall(
+    providerId: string | undefined,
+    name: string,
+    args: string,
+    custom = false,
+  ): ChatCompletionMessageToolCall {
+    return this.toolCalls.open(providerId, name, args, custom);
+  }
+
+  /** More of the arguments of a call opened with {@link openToolCall}. */
+  appendToolCall(call: ChatCompletionMessageToolCall, argsDelta: string): void {
+    this.toolCalls.append(call, argsDelta);
+  }
+
+  /** Reasoning that came in a provider's field: reasoning text, and kept to go back in that field. */
+  addReasoningField(field: ReasoningField, text: string): void {
+    this.addReasoning(text);
+    this.reasoningFields.set(field, (this.reasoningFields.get(field) ?? '') + text);
+  }
+
+  /** OpenRouter's `reasoning_details`: kept whole, signatures and encrypted data included. */
+  addReasoningDetails(details: Record<string, unknown>[]): void {
+    // Counted as the JSON they came as.
+    this.count('reasoning', JSON.stringify(details));
+    appendReasoningDetails((this.reasoningDetails ??= []), details);
   }
 
   /** Counts what the response is about to keep; throws the size error past `maxResponseBytes`. */
@@ -317,7 +284,8 @@ export class ResponseState {
     if (onReasoning) callHook(onReasoning, 'onReasoning', { text }, this.props.onHookError);
   }
 
-  private addAnswer(text: string): void {
+  /** Answer text already split from any `<think>` block (a whole completion's). */
+  addAnswer(text: string): void {
     this.count('answer', text);
     this.answerText += text;
     const { onStreaming } = this.props;

@@ -3,10 +3,11 @@ import { ResponsesWireRequiredError } from '../../../errors/responses-wire-requi
 import type { ResponseState } from '../../response/response-state';
 import type { ChatCompletionAssistantMessageParam, ChatCompletionMessageParam } from '../../type';
 import type { WireProtocol, WireReceiver } from '../wire';
+import { ChatReader } from './chat-reader';
 
 /**
  * The Chat Completions wire: the body goes out as it is (streamed with `stream_options.include_usage`), with the
- * history stripped of what only the Responses wire keeps; chunks and completions go to {@link ResponseState}.
+ * history stripped of what only the Responses wire keeps; its {@link ChatReader} reads chunks and completions into the {@link ResponseState}.
  *
  * @internal
  */
@@ -23,7 +24,7 @@ export const chatWire: WireProtocol<ChatCompletionChunk> = {
       : client.chat.completions.create(attempts.track({ ...body, messages, stream: false }), options);
   },
   receiver(state: ResponseState): WireReceiver<ChatCompletionChunk> {
-    return state;
+    return new ChatReader(state);
   },
   failure(error) {
     return pointsToResponses(error) ? new ResponsesWireRequiredError(error) : error;

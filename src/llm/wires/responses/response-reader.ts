@@ -101,7 +101,7 @@ export class ResponsesReader {
         // from its `done` item or the final output.
         const index: unknown = event.output_index;
         const call = typeof index === 'number' ? this.calls[index] : this.lastCall;
-        if (call && event.delta) state.toolCalls.append(call, event.delta);
+        if (call && event.delta) state.appendToolCall(call, event.delta);
         break;
       }
       case 'response.reasoning_summary_text.delta':
@@ -186,7 +186,7 @@ export class ResponsesReader {
         } else {
           if (!call.function.name && typeof item.name === 'string') call.function.name = item.name;
           const args = argumentsOf(item.type === 'custom_tool_call' ? item.input : item.arguments);
-          if (!call.function.arguments && args) this.state.toolCalls.append(call, args);
+          if (!call.function.arguments && args) this.state.appendToolCall(call, args);
         }
         break;
       }
@@ -236,7 +236,7 @@ export class ResponsesReader {
     const name = typeof item.name === 'string' ? item.name : '';
     const custom = item.type === 'custom_tool_call';
     const args = withArguments ? argumentsOf(custom ? item.input : item.arguments) : '';
-    const call = this.state.toolCalls.open(callId, name, args, custom);
+    const call = this.state.openToolCall(callId, name, args, custom);
     this.calls[index] = call;
     this.lastCall = call;
     if (key !== undefined) (this.callsById ??= new Map()).set(key, call);
@@ -271,7 +271,7 @@ export class ResponsesReader {
   }
 
   private readId(body: Body | undefined): void {
-    if (!this.state.requestId && typeof body?.id === 'string') this.state.requestId = body.id;
+    if (typeof body?.id === 'string') this.state.noteRequestId(body.id);
   }
 
   /** A last event or whole response: its id, usage and final output; the finish reason by what it holds. */
@@ -279,7 +279,7 @@ export class ResponsesReader {
     this.ended = true;
     this.readId(body);
     const usage = readResponsesUsage(body?.usage);
-    if (usage) this.state.usage = usage;
+    this.state.noteUsage(usage);
     const output = body?.output;
     if (Array.isArray(output))
       for (let i = 0; i < output.length; i++) {
@@ -288,7 +288,7 @@ export class ResponsesReader {
         this.added(i, item);
         this.done(i, item);
       }
-    this.state.finishReason = reason ?? (this.state.toolCalls.size ? 'tool_calls' : 'stop');
+    this.state.noteFinish(reason ?? (this.state.hasToolCalls ? 'tool_calls' : 'stop'));
   }
 
   private failure(body: Body | undefined): Error {

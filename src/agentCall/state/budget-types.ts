@@ -25,3 +25,14 @@ export type ModelPrice = {
   /** Input tokens read from the provider's prompt cache; default `input`. */
   cachedInput?: number;
 };
+
+/**
+ * What an agent's run asks of the budget of the run that called it (which asks its own caller's in turn): whether
+ * it is spent, and whether one more tool call may run.
+ *
+ * @internal
+ */
+export type BudgetGate = {
+  exhausted(): boolean;
+  admit(): boolean;
+};
