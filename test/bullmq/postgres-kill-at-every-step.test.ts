@@ -105,7 +105,7 @@ describe('the PostgreSQL sample store, a worker SIGKILLed at every step of a run
       if (!killed) await within(killAt ? doomed.exited : everyWriteAnswered(doomed.lines), 60_000);
       if (killed) {
         // The lock of the job it held would expire (it is never renewed): removed now, so no verdict waits for a clock.
-        const locks = await own.keys(`bull:${queueName}:*:lock`);
+        const locks = await own.keys(`bull:{${queueName}}:*:lock`);
         if (locks.length) await own.del(...locks);
         runs.worker({
           stalledInterval: 300,
