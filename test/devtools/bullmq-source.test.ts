@@ -4,7 +4,8 @@ import { AgentRuns, listRuns } from '../../src/bullmq';
 import { startDevtools } from '../../src/devtools';
 import { bullmqRunSource } from '../../src/devtools/queue';
 import type { Devtools, RunPage, RunSummary } from '../../src/devtools';
-import { startScriptedServer, type ScriptedServer } from '../../src/testing';
+import { defineAgent } from '../../src';
+import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../../src/testing';
 import { launchChromium } from '../helpers/chromium';
 import { unusedPort } from '../helpers/network';
 import { fakeTool, user } from '../helpers/tools';
@@ -100,6 +101,46 @@ describe('the devtools page over AgentRuns on a real Redis', () => {
       );
     } finally {
       await source.close?.();
+    }
+  });
+
+  it("draws a queued run's agent under the call that started it, from the agentPath its events carry", async () => {
+    const agentRuns = new AgentRuns({ connection: { host: '127.0.0.1', port }, queueName: 'agents', secret: 'k' });
+    const model = await startScriptedServer();
+    const source = bullmqRunSource({ runs: agentRuns, pollMs: 200 });
+    try {
+      const lookup = fakeTool('lookup', () => ({ response: 'found it' }));
+      const research = defineAgent({ name: 'research', description: 'R', instructions: 'R.', tools: [lookup] });
+      const reply = (request: RecordedRequest) => {
+        const messages = request.body.messages as { role: string; content?: unknown }[];
+        const child = messages[0].role === 'system' && messages[0].content === 'R.';
+        const answered = messages.some((m) => m.role === 'tool');
+        if (child) return answered ? { text: 'child text' } : { toolCalls: [{ id: 'l1', name: 'lookup' }] };
+        return answered
+          ? { text: 'root text' }
+          : { toolCalls: [{ id: 'call_r', name: 'research', arguments: { task: 'look' } }] };
+      };
+      model.enqueue(reply, reply, reply, reply);
+      agentRuns.worker({ setup: async () => ({ client: model.client(), tools: [research] }) });
+      const { runId } = await agentRuns.start({ body: { model: 'm', messages: [user('go')] } });
+      await agentRuns.wait(runId, { timeoutMs: 30_000 });
+      const page = await eventually(async () => {
+        const read = await source.page(runId, { offset: 0, limit: 100, maxChars: 4000 });
+        // The record says completed at once; the events are read in behind it.
+        const ended = read?.items.filter((item) => item.kind === 'tool' && item.response !== undefined).length;
+        return ended === 2 ? read : undefined;
+      });
+      const tools = page.items.flatMap((item) =>
+        item.kind === 'tool' ? [[item.agentPath ?? [], item.callId, item.name, item.response?.text]] : [],
+      );
+      expect(tools).toEqual([
+        [[], 'call_r', 'research', 'child text'],
+        [['call_r'], 'l1', 'lookup', 'found it'],
+      ]);
+    } finally {
+      await source.close?.();
+      await agentRuns.close();
+      await model.close();
     }
   });
 

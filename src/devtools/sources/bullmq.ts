@@ -239,12 +239,15 @@ function apply(entry: Followed, event: RunEvent): void {
   entry.lastEventId = event.id;
   const at = eventTime(event.id);
   const model = entry.model;
-  if (event.type === 'text') model.addText(event.text, at);
-  else if (event.type === 'reasoning') model.addReasoning(event.text, at);
+  // An agent's events carry its path: they go under the call that started it.
+  const path = event.agentPath;
+  if (event.type === 'text') model.addText(event.text, at, path);
+  else if (event.type === 'reasoning') model.addReasoning(event.text, at, path);
   else if (event.type === 'tool_call')
     model.addToolCall(
       { id: event.call.id, name: event.call.function.name, arguments: event.call.function.arguments },
       at,
+      path,
     );
   else if (event.type === 'tool_result') {
     // What the model read of it comes with the next record read (`absorb`): the stored history may be older.
@@ -252,6 +255,7 @@ function apply(entry: Followed, event: RunEvent): void {
       event.callId,
       { name: event.name, response: event.response, ...(event.outcome ? { outcome: event.outcome } : {}) },
       at,
+      path,
     );
   } else if (event.type === 'status') {
     model.addStatus(event.status, { stopReason: event.stopReason, attempt: event.attempt }, at);
