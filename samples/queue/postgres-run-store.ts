@@ -140,9 +140,12 @@ export class PostgresRunStore implements RunStore {
       -- outcome, the journal cleared, the events appended in order, and the listeners told at commit.
       DROP FUNCTION IF EXISTS ${s}.checkpoint(text, integer, text, text, text, text, text, text, boolean,
         double precision, text[], text[], text, text);
+      DROP FUNCTION IF EXISTS ${s}.checkpoint(text, integer, text, text, text, text, text, text, boolean,
+        double precision, text[], text[], text, text, integer);
       CREATE OR REPLACE FUNCTION ${s}.checkpoint(p_run text, p_seq integer, p_state text, p_status text,
         p_stop_reason text, p_text text, p_error text, p_output text, p_hand_off boolean, p_ttl double precision,
-        p_types text[], p_data text[], p_events_channel text, p_settled_channel text, p_max integer)
+        p_types text[], p_data text[], p_events_channel text, p_settled_channel text, p_max integer,
+        p_keep_journal boolean)
         RETURNS integer
       LANGUAGE plpgsql AS $$
       DECLARE
@@ -155,7 +158,9 @@ export class PostgresRunStore implements RunStore {
           state = p_state, status = p_status, stop_reason = p_stop_reason, text = p_text, error = p_error,
           output = p_output, decisions = NULL, updated_at = now(), expires_at = now() + make_interval(secs => p_ttl)
           WHERE run_id = p_run;
-        DELETE FROM ${s}.run_journal WHERE run_id = p_run;
+        -- An agent's turn keeps the journal (the results of its root turn's other calls live only there), not the
+        -- provisional event markers.
+        DELETE FROM ${s}.run_journal WHERE run_id = p_run AND (NOT p_keep_journal OR field LIKE 'event:%');
         PERFORM ${s}.append_events(p_run, p_types, p_data, p_events_channel, p_max, false);
         IF p_status <> 'running' THEN PERFORM pg_notify(p_settled_channel, p_run); END IF;
         RETURN p_seq + 1;
@@ -261,7 +266,7 @@ export class PostgresRunStore implements RunStore {
         ...(input.stopReason ? { stopReason: input.stopReason } : {}),
       });
     const { rows } = await this.pool.query<{ next: number | null }>(
-      `SELECT ${this.schema}.checkpoint($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) AS next`,
+      `SELECT ${this.schema}.checkpoint($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) AS next`,
       [
         input.runId,
         input.seq,
@@ -277,6 +282,7 @@ export class PostgresRunStore implements RunStore {
         this.channels.events,
         this.channels.settled,
         this.maxEvents,
+        input.keepJournal === true,
       ],
     );
     return rows[0].next ?? undefined;

@@ -119,6 +119,37 @@ describe('AgentRuns with a sub-agent across worker processes', () => {
     expect(await client.lrange(`${env.PREFIX}:setup:crash-1`, 0, -1)).toEqual(['w1', 'w2']);
   });
 
+  it('a call of the root that finished beside the agent is not run again after a SIGKILL inside the agent', async () => {
+    script(({ runId, who, turn }, r) => {
+      if (who === 'root')
+        return turn === 0
+          ? {
+              toolCalls: [
+                { id: `R-r${r}`, name: 'research', arguments: { task: `run ${runId}` } },
+                { id: `N-r${r}`, name: 'note' },
+              ],
+            }
+          : { text: `done ${runId}` };
+      if (turn === 0) return { toolCalls: [{ id: `c0a-r${r}`, name: 'record' }] };
+      if (turn === 1) return { toolCalls: [{ id: `c1b-r${r}`, name: 'slow' }] };
+      return { text: `agent ${runId}` };
+    }, 20);
+    const doomed = await worker('w1', { HANG_IN_SLOW: '1', LOCK_MS: '3000', ROOT_NOTE: '1' });
+    await runs.start({ runId: 'beside-1', body: { model: 'm', messages: [user('run beside-1')] } });
+    await doomed.line('HANG');
+    // The note finished before the agent's first turn was saved (the checkpoint that once cleared its journal entry).
+    expect(Number(await client.get(`${env.PREFIX}:fx:beside-1:N`))).toBe(1);
+    await doomed.kill();
+    await worker('w2', { ROOT_NOTE: '1' });
+
+    const done = await runs.wait('beside-1', { timeoutMs: 300_000 });
+    expect([done.status, done.text]).toEqual(['completed', 'done beside-1']);
+    assertValidHistory(done.state.messages, 'beside-1');
+    for (const key of ['N', 'R-r0/c0a', 'R-r0/c1b']) {
+      expect([key, Number(await client.get(`${env.PREFIX}:fx:beside-1:${key}`))]).toEqual([key, 1]);
+    }
+  });
+
   it("decides an agent's approval on another worker, by its full path", async () => {
     script(({ runId, who, turn }, r) => {
       if (who === 'root')

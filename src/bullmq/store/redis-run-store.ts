@@ -156,6 +156,7 @@ export class RedisRunStore implements RunStore {
       events.length,
       settledChannel(this.prefix),
       input.runId,
+      input.keepJournal ? '1' : '0',
     ];
     for (const event of events) {
       const [, type, , data] = encodeEvent(event);

@@ -166,6 +166,29 @@ export function runStoreConformance(makeStore: () => RunStore | Promise<RunStore
     );
 
     it(
+      "keeps the journal through a checkpoint that asks to (an agent's turn), and makes its events final all the same",
+      withStore(async (store) => {
+        const runId = await create(store);
+        await store.claim(runId, 0, { attempt: 1, withJournal: false });
+        const entries = { [`call:${runId}:beside`]: '{"response":"noted","outcome":"ok"}' };
+        await store.journal(runId, entries, []);
+        await store.appendEvents(runId, [{ type: 'text', text: 'made final by the checkpoint' }]);
+        const agentTurn = stateOf(runId, { turn: 1 });
+        assert.equal(
+          await store.checkpoint({ runId, seq: 0, state: agentTurn, status: 'running', events: [], keepJournal: true }),
+          1,
+        );
+        const claimed = await store.claim(runId, 0, { attempt: 2, withJournal: true });
+        assert.deepEqual(Object.fromEntries(claimed!.journal), entries);
+        assert.ok(
+          (await allEvents(store, runId)).some((e) => e.type === 'text' && e.text === 'made final by the checkpoint'),
+        );
+        await store.checkpoint({ runId, seq: 1, state: stateOf(runId, { turn: 2 }), status: 'running', events: [] });
+        assert.equal((await store.claim(runId, 0, { attempt: 3, withJournal: true }))!.journal.size, 0);
+      }),
+    );
+
+    it(
       'stores any text as given, U+0000 included: journal fields and values, answers, events',
       withStore(async (store) => {
         const runId = await create(store);

@@ -49,6 +49,11 @@ export type CheckpointInput = {
   events: RunEventData[];
   /** The run goes on in a new job queued at the new sequence number: its `jobSeq` becomes that number. */
   handOff?: boolean;
+  /**
+   * Keep the journal (its provisional events go as usual): the saved state is an agent's turn inside a root turn
+   * whose other calls are not in the history yet, so their journaled results must outlive this checkpoint.
+   */
+  keepJournal?: boolean;
 };
 
 /** What {@link RunStore.claim} hands a worker: the run, and its journal when asked for. */
@@ -101,7 +106,7 @@ export interface RunStore {
 
   /**
    * Save a turn, or the run's pause or end, with its events, in one atomic write: only while the run is `queued` or
-   * `running` at `input.seq`. Clears the journal and the decisions. A run that now waits expires after the
+   * `running` at `input.seq`. Clears the journal (unless `keepJournal`) and the decisions. A run that now waits expires after the
    * waiting TTL, one that ended after the finished TTL. Returns the new sequence number (`input.seq + 1`), or
    * `undefined` when another worker or a cancel got there first (nothing is written then). The queue goes on from
    * `input.seq + 1` before the answer comes (a turn's checkpoint rides alongside the next model request), and fails

@@ -70,7 +70,8 @@ return out
  * now waits or has ended is named on the settled channel ARGV[14] (ARGV[15] is its id). An empty optional field
  * (stopReason, text, error, output) is removed.
  * KEYS: run, journal, events, provisional. ARGV: seq, state, status, stopReason, text, error, output, finished ttl, now, max
- * events, waiting ttl, hand off, event count, settled channel, run id, then (type, data) per event. → the new
+ * events, waiting ttl, hand off, event count, settled channel, run id, keep journal ('1': an agent's turn, whose
+ * root turn's results stay journaled), then (type, data) per event. → the new
  * sequence number, -1 (moved on) or -2 (not running)
  */
 export const CHECKPOINT = `
@@ -93,9 +94,9 @@ for i, field in ipairs({'stopReason', 'text', 'error', 'output'}) do
 end
 redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('HDEL', KEYS[1], unpack(gone))
-redis.call('DEL', KEYS[2], KEYS[4])
+if ARGV[16] == '1' then redis.call('DEL', KEYS[4]) else redis.call('DEL', KEYS[2], KEYS[4]) end
 for i = 0, tonumber(ARGV[13]) - 1 do
-  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[10], '*', 'type', ARGV[16 + 2 * i], 'data', ARGV[17 + 2 * i])
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[10], '*', 'type', ARGV[17 + 2 * i], 'data', ARGV[18 + 2 * i])
 end
 if status == 'completed' or status == 'failed' then
   for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[8]) end

@@ -96,6 +96,8 @@ export class TurnCheckpoint {
         status: 'running',
         events: buffered,
         ...(handOff ? { handOff } : {}),
+        // The root turn's calls that finished beside the agent are answered only in the journal until that turn ends.
+        ...(inAgent ? { keepJournal: true } : {}),
       }),
     );
     // Not awaited: the next model request goes out alongside it; the next turn's tools wait for its answer.
