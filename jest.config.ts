@@ -15,6 +15,8 @@ const SYSTEM_SUITES = [
   '/test/devtools/bullmq-source\\.test\\.ts$',
   '/test/devtools/export-(test|every-stop)\\.test\\.ts$',
   '/test/devtools/cli\\.test\\.ts$',
+  // A child process that compiles the sources as it starts.
+  '/test/devtools/no-queue-packages\\.test\\.ts$',
   '/test/toolCall/journal\\.crash\\.test\\.ts$',
   '/test/agents/agent-runs\\.crash\\.test\\.ts$',
   '/test/agents/agent-runs-paused-sibling\\.test\\.ts$',
@@ -25,6 +27,7 @@ const SYSTEM_SUITES = [
   '/test/mcp/mcp-tools\\.test\\.ts$',
   '/test/mcp/conformance\\.test\\.ts$',
   '/test/mcp/remote-ask-back\\.queue\\.test\\.ts$',
+  '/test/nestjs/mcp-registry-members\\.test\\.ts$',
   '/test/security/mcp-remote-tools\\.test\\.ts$',
   '/test/security/linear-time\\.test\\.ts$',
   '/test/security/stream-limits\\.test\\.ts$',
@@ -35,6 +38,7 @@ const SYSTEM_SUITES = [
   '/test/llm/(lean-stream|responses-parsers)\\.property\\.test\\.ts$',
   '/test/agentCall/tool-search\\.property\\.test\\.ts$',
   '/test/reliability/decorated-validation\\.property\\.test\\.ts$',
+  '/test/agents/agent-trees(-crash)?\\.property\\.test\\.ts$',
   // They run the TypeScript compiler over sources or generated files (1-6 CPU-seconds each), as the sample suites do.
   '/test/architecture/exports\\.test\\.ts$',
   '/test/docs/agent-loop-props\\.test\\.ts$',
