@@ -175,7 +175,7 @@ export class RunProcessor {
       // Another worker has the run, or the cancel already ended it and announced it.
       events.discard();
       this.cache.delete(runId);
-      if (movedOn) await this.assertStoreKept(runId, run.jobSeq, checkpoint.saved.seq);
+      if (movedOn) await this.assertStoreKept(runId, run.jobSeq, checkpoint.acknowledged);
       return undefined;
     }
     if (handedOff && result.stopReason === 'aborted') {
@@ -190,7 +190,7 @@ export class RunProcessor {
     this.cache.delete(runId);
     const outcome = this.outcome(result, saved.state, attempt);
     const last = await checkpoint.finish(outcome);
-    if (last === undefined) await this.assertStoreKept(runId, run.jobSeq, checkpoint.saved.seq);
+    if (last === undefined) await this.assertStoreKept(runId, run.jobSeq, checkpoint.acknowledged);
     return last === undefined || !this.options.settles ? undefined : storedAs(run, last, outcome);
   }
 
@@ -240,15 +240,18 @@ export class RunProcessor {
 
   /**
    * A refused write means another job or a cancel has the run, unless the store went back in time: the run still this
-   * job's, but behind the sequence number the job saved (or not even claimed), because the store lost writes it had
-   * answered (a Redis machine crash loses up to its last second under `appendfsync everysec`). Then the job fails,
-   * and BullMQ's retry claims the run at the checkpoint that survived; returning would strand it, with no job left.
+   * job's, but behind the sequence number the store acknowledged to the job (or not even claimed), because the store
+   * lost writes it had answered (a Redis machine crash loses up to its last second under `appendfsync everysec`). Then
+   * the job fails, and BullMQ's retry claims the run at the checkpoint that survived; returning would strand it, with
+   * no job left. A checkpoint still in flight when the write was refused proves nothing: it was never answered.
    */
-  private async assertStoreKept(runId: string, jobSeq: number, savedSeq: number): Promise<void> {
+  private async assertStoreKept(runId: string, jobSeq: number, acknowledgedSeq: number): Promise<void> {
     const { run } = await this.store.read(runId);
     if (run?.jobSeq !== jobSeq) return;
-    if (run.status === 'queued' || (run.status === 'running' && run.seq < savedSeq))
-      throw new Error(`The run store lost writes of run ${runId} (at ${run.seq}, saved ${savedSeq}): retrying`);
+    if (run.status === 'queued' || (run.status === 'running' && run.seq < acknowledgedSeq))
+      throw new Error(
+        `The run store lost writes of run ${runId} (at ${run.seq}, acknowledged ${acknowledgedSeq}): retrying`,
+      );
   }
 
   /** The run's final write: how it waits or ends; throws for BullMQ to retry a retryable model error. */

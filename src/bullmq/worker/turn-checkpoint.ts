@@ -37,6 +37,8 @@ export type TurnCheckpointOptions = {
  */
 export class TurnCheckpoint {
   private current: { seq: number; state: RunState };
+  /** The last sequence number the store said it saved (a checkpoint in flight, or refused, is not counted). */
+  private acknowledgedSeq: number;
   private turns = 0;
   private handOff = false;
   private decisionsToCarry: boolean;
@@ -44,7 +46,16 @@ export class TurnCheckpoint {
 
   constructor(private readonly options: TurnCheckpointOptions) {
     this.current = options.claimed;
+    this.acknowledgedSeq = options.claimed.seq;
     this.decisionsToCarry = options.withDecisions;
+  }
+
+  /**
+   * The last sequence number the store acknowledged for this job: a store found behind it lost writes it had
+   * answered, while one behind {@link saved} may only have refused a checkpoint still in flight.
+   */
+  get acknowledged(): number {
+    return this.acknowledgedSeq;
   }
 
   /** What this job saved last: the run goes on from there if the job stops. */
@@ -101,7 +112,13 @@ export class TurnCheckpoint {
       }),
     );
     // Not awaited: the next model request goes out alongside it; the next turn's tools wait for its answer.
-    hold.extend(write.then((next) => next !== undefined && checkSeq(next, seq)));
+    hold.extend(
+      write.then((next) => {
+        if (next === undefined || !checkSeq(next, seq)) return false;
+        this.acknowledgedSeq = Math.max(this.acknowledgedSeq, next);
+        return true;
+      }),
+    );
     this.current = { seq, state };
     tape.rebase(seq);
     recorder.nextTurn();
