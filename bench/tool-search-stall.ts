@@ -7,7 +7,7 @@
  * baseline: the same turn of 64 calls to a plain tool, no search, whose longest delay is the machine's share; and a
  * `setImmediate` ticker reads the process's CPU time at each turn of the loop, so the longest stretch between two
  * ticks is also given in CPU time, which the time spent waiting for a core does not inflate.
- * Budget (#42): no turn of `search_tools` stalls the loop for more than 100 ms on that set.
+ * Budget: no turn of `search_tools` stalls the loop for more than 100 ms on that set.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
