@@ -20,9 +20,9 @@ export const reminderTool: ToolDefinition<Reminder, ChatCompletionCustomTool> = 
   },
   // The input is the text as the model wrote it (no JSON); a server that ignores the grammar is held to it here.
   parseParams: (input) => {
-    const match = REMINDER.exec(input);
-    return match
-      ? { success: true, data: { time: input.slice(0, 5), text: match[1] } }
+    const text = REMINDER.exec(input)?.[1];
+    return text !== undefined
+      ? { success: true, data: { time: input.slice(0, 5), text } }
       : { success: false, errorMessage: 'Write the time as HH:MM, a space, then the text' };
   },
   execute: async ({ params }) => {
