@@ -92,14 +92,21 @@ export function serveTasks(server: Server, tasks: ServedTasks, ownerOf: (ctx: Se
   });
 }
 
-/** A task on the 2025-11-25 wire: `ttl` and `pollInterval`, its result read with `tasks/result`. */
-function legacyTask(task: ServedTask): Record<string, unknown> {
+/** What both eras say of a task: its id, status and times. */
+function taskFields(task: ServedTask): Record<string, unknown> {
   return {
     taskId: task.taskId,
     status: task.status,
     ...(task.statusMessage !== undefined && { statusMessage: task.statusMessage }),
     createdAt: task.createdAt,
     lastUpdatedAt: task.lastUpdatedAt,
+  };
+}
+
+/** A task on the 2025-11-25 wire: `ttl` and `pollInterval`, its result read with `tasks/result`. */
+function legacyTask(task: ServedTask): Record<string, unknown> {
+  return {
+    ...taskFields(task),
     ttl: task.ttlMs,
     ...(task.status === 'working' && { pollInterval: POLL_INTERVAL_MS }),
   };
@@ -108,11 +115,7 @@ function legacyTask(task: ServedTask): Record<string, unknown> {
 /** A task on the 2026-07-28 wire (the tasks extension): `ttlMs`, `pollIntervalMs`, and its outcome once it ended. */
 function modernTask(task: ServedTask, withOutcome: boolean): Record<string, unknown> {
   return {
-    taskId: task.taskId,
-    status: task.status,
-    ...(task.statusMessage !== undefined && { statusMessage: task.statusMessage }),
-    createdAt: task.createdAt,
-    lastUpdatedAt: task.lastUpdatedAt,
+    ...taskFields(task),
     ttlMs: task.ttlMs,
     ...(task.status === 'working' && { pollIntervalMs: POLL_INTERVAL_MS }),
     ...(withOutcome && task.result && { result: task.result }),

@@ -216,10 +216,13 @@ export class TurnRecorder {
 /** An event's `agentPath`, spread into the queue event it makes: nothing for the run's own events. */
 type AgentPath = { agentPath?: string[] };
 
+/** The run's own events: no path (one object, not one per streamed delta). */
+const ROOT: AgentPath = Object.freeze({});
+
 /** The agent path an event of the run carries: those of an agent's run (`defineAgent`) are forwarded with one. */
 function pathOf(event: object): AgentPath {
   const { agentPath } = event as AgentPath;
-  return agentPath?.length ? { agentPath: [...agentPath] } : {};
+  return agentPath?.length ? { agentPath: [...agentPath] } : ROOT;
 }
 
 /** A call's key by its path, as in journal keys and decision keys. */
