@@ -20,4 +20,13 @@ export class LuaScript {
       return redis.eval(this.source, this.keyCount, ...keys, ...args);
     }
   }
+
+  /**
+   * Send the script whole, never by its SHA alone: for a write that what is sent right behind it, unawaited, relies on.
+   * A SHA that Redis does not know (a new, restarted or flushed Redis) is refused and sent again whole, after
+   * whatever followed it on the connection.
+   */
+  runInOrder(redis: RunsClient, keys: string[], args: (string | number)[]): Promise<unknown> {
+    return redis.eval(this.source, this.keyCount, ...keys, ...args);
+  }
 }

@@ -18,7 +18,7 @@ import type {
   StoredError,
   StoredRun,
 } from './run-store';
-import { APPEND_EVENTS, CANCEL, CHECKPOINT, CLAIM, CREATE, DECIDE, FAIL, READ } from './scripts';
+import { APPEND_EVENTS, CANCEL, CHECKPOINT, CLAIM, CREATE, DECIDE, FAIL, JOURNAL, READ } from './scripts';
 import type { Decision, RunEventData, RunState, RunStatus, RunsConnection } from '../types';
 
 const create = new LuaScript(CREATE, 2);
@@ -26,6 +26,7 @@ const read = new LuaScript(READ, 2);
 const claim = new LuaScript(CLAIM, 4);
 const checkpoint = new LuaScript(CHECKPOINT, 4);
 const appendEvents = new LuaScript(APPEND_EVENTS, 2);
+const journal = new LuaScript(JOURNAL, 3);
 const decide = new LuaScript(DECIDE, 2);
 const cancel = new LuaScript(CANCEL, 3);
 const fail = new LuaScript(FAIL, 3);
@@ -88,7 +89,8 @@ export class RedisRunStore implements RunStore {
 
   async create(run: NewRun): Promise<{ created: boolean; status: RunStatus; seq: number }> {
     const k = this.keys(run.runId);
-    const [created, status, seq] = (await create.run(
+    // A start queues the run's job right behind this without waiting for it: the job must never land first.
+    const [created, status, seq] = (await create.runInOrder(
       this.redis,
       [k.run, k.events],
       [
@@ -158,32 +160,25 @@ export class RedisRunStore implements RunStore {
       input.runId,
       input.keepJournal ? '1' : '0',
     ];
-    for (const event of events) {
-      const [, type, , data] = encodeEvent(event);
-      args.push(type, data);
-    }
+    pushEvents(args, events);
     const next = (await checkpoint.run(this.redis, [k.run, k.journal, k.events, k.provisional], args)) as number;
     return next >= 0 ? next : undefined;
   }
 
   async journal(runId: string, entries: Record<string, string>, events: RunEventData[]): Promise<void> {
     const k = this.keys(runId);
-    const pipeline = this.redis.pipeline();
-    if (Object.keys(entries).length) pipeline.hset(k.journal, entries);
-    for (const event of events) this.addEvent(pipeline, k.events, event);
-    // The events appended on their own so far tell of what this write holds: they are final now.
-    pipeline.del(k.provisional);
-    await execPipeline(pipeline);
+    const fields = Object.entries(entries);
+    const args: (string | number)[] = [this.limits.maxEvents, fields.length];
+    for (const [field, value] of fields) args.push(field, value);
+    pushEvents(args, events);
+    await journal.run(this.redis, [k.journal, k.events, k.provisional], args);
   }
 
   async appendEvents(runId: string, events: RunEventData[]): Promise<void> {
     if (!events.length) return;
     const k = this.keys(runId);
     const args: (string | number)[] = [this.limits.maxEvents, this.limits.finishedTtlSeconds];
-    for (const event of events) {
-      const [, type, , data] = encodeEvent(event);
-      args.push(type, data);
-    }
+    pushEvents(args, events);
     await appendEvents.run(this.redis, [k.events, k.provisional], args);
   }
 
@@ -307,11 +302,6 @@ export class RedisRunStore implements RunStore {
     for (const reader of this.readingNow) reader.disconnect();
     this.redis.disconnect();
   }
-
-  /** Queue an event on `pipeline`, trimming the stream to about `maxEvents` (`~`: whole nodes only, cheap). */
-  private addEvent(pipeline: ReturnType<RunsClient['pipeline']>, key: string, event: RunEventData): void {
-    pipeline.xadd(key, 'MAXLEN', '~', this.limits.maxEvents, '*', ...encodeEvent(event));
-  }
 }
 
 /** The stream fields of an event: its type, and the rest as JSON. */
@@ -349,8 +339,10 @@ function pairs(list: string[], from: number, to: number): Record<string, string>
   return out;
 }
 
-async function execPipeline(pipeline: ReturnType<RunsClient['pipeline']>): Promise<void> {
-  const replies = await pipeline.exec();
-  const failed = replies?.find(([error]) => error);
-  if (failed?.[0]) throw failed[0];
+/** Add each event's (type, data) to a script's arguments, as the scripts read them. */
+function pushEvents(args: (string | number)[], events: readonly RunEventData[]): void {
+  for (const event of events) {
+    const [, type, , data] = encodeEvent(event);
+    args.push(type, data);
+  }
 }

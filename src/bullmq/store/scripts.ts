@@ -33,6 +33,23 @@ return 0
 `;
 
 /**
+ * Write journal entries (a tool's result, the model responses its call came from) with the events buffered since the
+ * last write, which then are final: the events appended on their own so far tell of what this write holds. One
+ * script, not a pipeline: one command to send and answer, and the entries and their events land together.
+ * KEYS: journal, events, provisional. ARGV: max events, entry count n, then n (field, value) pairs, then (type, data)
+ * per event.
+ */
+export const JOURNAL = `
+local n = tonumber(ARGV[2])
+if n > 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 3, 2 + 2 * n)) end
+for i = 3 + 2 * n, #ARGV, 2 do
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[1], '*', 'type', ARGV[i], 'data', ARGV[i + 1])
+end
+redis.call('DEL', KEYS[3])
+return 0
+`;
+
+/**
  * Take a run for the job queued at sequence number ARGV[1]: only a queued or running run whose current job that is
  * (a job runs many turns, so the run's own number may be further on).
  * A retried attempt first deletes the provisional events of the attempt before it: it repeats what they tell of.
