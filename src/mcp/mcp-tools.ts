@@ -221,17 +221,13 @@ function remoteTool(
       };
       // Run again with a person's answer: the retry the server asked for, on whichever process resumed the run.
       const callParams = { name: tool.name, arguments: params, ...retryParams(answer, resumeData) };
-      const result =
-        asTask && client.request
-          ? await callRemoteTask({
-              request: client.request,
-              params: callParams,
-              options: requestOptions,
-              signal,
-              progress,
-              key: idempotencyKey,
-              taskIds: options.taskIds,
-            })
+      const task = { params: callParams, options: requestOptions, signal, progress, key: idempotencyKey };
+      const taskIds = options.taskIds;
+      // On 2026-07-28 any tool may answer with a task (the listing no longer says which); a plain answer is used.
+      const result = client.modernTaskRequest
+        ? await callRemoteTask({ ...task, era: 'modern', request: client.modernTaskRequest, taskIds })
+        : asTask && client.request
+          ? await callRemoteTask({ ...task, era: 'legacy', request: client.request, taskIds })
           : await client.callTool(callParams, requestOptions);
       const asked = remoteAsked(result, tool.name, options.maxSchemaChars ?? DEFAULTS.maxSchemaChars);
       if (asked) return asked;
