@@ -147,7 +147,8 @@ describe('mcpTools follows a 2026-07-28 task (resultType: task) to its end', () 
         turns: [{ toolCalls: [{ id: 'call_1', name: 'crunch', arguments: { batch: 'b' } }] }, { text: 'Done.' }],
       });
       try {
-        const { tools } = await toolsOf([]);
+        const sent: Sent[] = [];
+        const { tools } = await toolsOf(sent);
         const loop = runAgentLoop({
           client: model.client(),
           body: { model: 'scripted', messages: [{ role: 'user', content: 'Crunch batch b.' }] },
@@ -159,6 +160,7 @@ describe('mcpTools follows a 2026-07-28 task (resultType: task) to its end', () 
         expect(result.stopReason).toBe('completed');
         const toolMessages = model.requests[1].body.messages.filter((message) => message.role === 'tool');
         expect(toolMessages).toEqual([{ role: 'tool', tool_call_id: 'call_1', content: 'crunched b' }]);
+        expect(methods(sent)).toContain('tasks/get');
       } finally {
         await model.close();
       }
@@ -206,13 +208,15 @@ describe('mcpTools follows a 2026-07-28 task (resultType: task) to its end', () 
   it(
     'a task that fails becomes a tool error the model reads',
     async () => {
-      const { tools } = await toolsOf([]);
+      const sent: Sent[] = [];
+      const { tools } = await toolsOf(sent);
       const run = runTool({ call: call('c4', 'crunch', { batch: 'd' }), messages: [], tools });
       await until(() => at.tools.gates.length === 1);
       at.tools.gates[0](new Error('batch d is corrupt'));
       const result = await run;
       expect(result.outcome).toBe('error');
       expect(result.response).toBe('Tool error: batch d is corrupt');
+      expect(methods(sent)).toContain('tasks/get');
     },
     TIMEOUT,
   );
