@@ -197,10 +197,11 @@ describe('mcpTools follows a 2026-07-28 task (resultType: task) to its end', () 
         idempotencyKey: 'run-1:c3',
       });
       await until(() => methods(sent).includes('tasks/get'));
+      expect(methods(sent)).not.toContain('tools/call');
+      expect(at.tools.runs).toBe(1);
       at.tools.gates[0]();
       expect(await resumed).toMatchObject({ outcome: 'ok', response: 'crunched c' });
       expect(at.tools.runs).toBe(1);
-      expect(methods(sent)).not.toContain('tools/call');
     },
     TIMEOUT,
   );
