@@ -222,6 +222,22 @@ describe('mcpTools follows a 2026-07-28 task (resultType: task) to its end', () 
     TIMEOUT,
   );
 
+  it('refuses, naming the SDK versions that work, a client without the SDK Client’s internals', async () => {
+    const client = await modernClient(at, []);
+    clients.push(client);
+    // A wrapper with the public methods only: it cannot carry a task result past the SDK's decoding.
+    const wrapper = {
+      listTools: client.listTools.bind(client),
+      callTool: client.callTool.bind(client),
+      getProtocolEra: client.getProtocolEra.bind(client),
+      request: client.request.bind(client),
+      getServerCapabilities: client.getServerCapabilities.bind(client),
+    };
+    await expect(mcpTools(wrapper)).rejects.toThrow(
+      /follows 2026-07-28 tasks through the internals of the SDK's own Client \(@modelcontextprotocol\/client 2\.4\.x\)/,
+    );
+  });
+
   it(
     'an aborted call cancels its remote task',
     async () => {
