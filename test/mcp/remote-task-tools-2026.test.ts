@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { once } from 'node:events';
-import { createServer, type Server as HttpServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Ctx, Param, runAgentLoop, runTool, Tool, toolsFrom, type ToolExecuteContext } from '../../src';
@@ -259,4 +259,117 @@ describe('mcpTools follows a 2026-07-28 task (resultType: task) to its end', () 
     },
     TIMEOUT,
   );
+});
+
+/**
+ * A 2026-07-28 server written by hand, answering what the spec lets a server send but no well-behaved one would:
+ * status text and error messages of 100,000 characters, a poll interval of zero, a task id of 300 characters.
+ */
+async function serveHostile(): Promise<{ url: URL; polls: () => number; close: () => Promise<void> }> {
+  let polls = 0;
+  const answer = (method: string, params: Record<string, unknown>): Record<string, unknown> => {
+    const task = {
+      status: 'working',
+      createdAt: '2026-01-01T00:00:00Z',
+      lastUpdatedAt: '2026-01-01T00:00:00Z',
+      ttlMs: 1,
+    };
+    switch (method) {
+      case 'server/discover':
+        return {
+          supportedVersions: ['2026-07-28'],
+          capabilities: { tools: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } },
+          _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'hostile', version: '1.0.0' } },
+        };
+      case 'tools/list':
+        return {
+          ttlMs: 0,
+          cacheScope: 'private',
+          tools: ['noisy', 'long_id'].map((name) => ({ name, inputSchema: { type: 'object', properties: {} } })),
+        };
+      case 'tools/call':
+        return params.name === 'noisy'
+          ? { resultType: 'task', ...task, taskId: 't1', statusMessage: 'w'.repeat(100_000), pollIntervalMs: 0 }
+          : { resultType: 'task', ...task, taskId: 'x'.repeat(300) };
+      case 'tasks/get':
+        polls++;
+        return polls === 1
+          ? { ...task, taskId: 't1', statusMessage: 's'.repeat(100_000), pollIntervalMs: -1 }
+          : { ...task, taskId: 't1', status: 'failed', error: { code: -32603, message: 'e'.repeat(100_000) } };
+      default:
+        return {};
+    }
+  };
+  const http = createServer((req, res) => {
+    void readJson(req).then((message) => {
+      if (message.id === undefined) return void res.writeHead(202).end();
+      const result = { resultType: 'complete', ...answer(message.method, message.params ?? {}) };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+    });
+  });
+  http.listen(0, '127.0.0.1');
+  await once(http, 'listening');
+  return {
+    url: new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`),
+    polls: () => polls,
+    close: async () => {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    },
+  };
+}
+
+async function readJson(
+  req: IncomingMessage,
+): Promise<{ id?: unknown; method: string; params?: Record<string, unknown> }> {
+  let body = '';
+  for await (const chunk of req) body += String(chunk);
+  return JSON.parse(body || '{}') as { id?: unknown; method: string; params?: Record<string, unknown> };
+}
+
+describe('what a 2026-07-28 task server sends is capped', () => {
+  let hostile: Awaited<ReturnType<typeof serveHostile>>;
+  let client: Client;
+  beforeEach(async () => {
+    hostile = await serveHostile();
+    client = new Client({ name: 'agent', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(new StreamableHTTPClientTransport(hostile.url));
+    expect(client.getProtocolEra()).toBe('modern');
+  });
+  afterEach(async () => {
+    await client.close();
+    await hostile.close();
+  });
+
+  it('status messages reach progress cut to 500 characters, and a failed task’s error to 500', async () => {
+    const tools = await mcpTools(client);
+    const progress: ToolProgress[] = [];
+    const result = await runTool({
+      call: call('h1', 'noisy', {}),
+      messages: [],
+      tools,
+      onProgress: (p) => progress.push(p),
+    });
+    expect(progress.map((p) => p.message)).toEqual(['w'.repeat(500), 's'.repeat(500)]);
+    expect(result.outcome).toBe('error');
+    expect(result.response).toBe(`Tool error: ${'e'.repeat(500)}`);
+    expect(hostile.polls()).toBe(2);
+  });
+
+  it('a task id over 256 characters is refused before it is kept or polled', async () => {
+    const kept = new Map<string, string>();
+    const taskIds: McpTaskIds = {
+      get: async (key) => kept.get(key),
+      set: async (key, taskId) => void kept.set(key, taskId),
+    };
+    const tools = await mcpTools(client, { taskIds });
+    const result = await runTool({ call: call('h2', 'long_id', {}), messages: [], tools, idempotencyKey: 'run:h2' });
+    expect(result).toMatchObject({
+      outcome: 'error',
+      response: 'Tool error: the server answered with a task id over 256 characters',
+    });
+    expect(kept.size).toBe(0);
+    expect(hostile.polls()).toBe(0);
+  });
 });
