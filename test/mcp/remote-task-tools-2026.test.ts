@@ -354,6 +354,8 @@ describe('what a 2026-07-28 task server sends is capped', () => {
     expect(progress.map((p) => p.message)).toEqual(['w'.repeat(500), 's'.repeat(500)]);
     expect(result.outcome).toBe('error');
     expect(result.response).toBe(`Tool error: ${'e'.repeat(500)}`);
+    // The error kept for logs (and a queue's journal) is cut as well, not only the text the model reads.
+    expect((result.error as Error).message).toBe('e'.repeat(500));
     expect(hostile.polls()).toBe(2);
   });
 
