@@ -1,8 +1,14 @@
-import { CLIENT_CAPABILITIES_META_KEY, type RequestOptions, type StandardSchemaV1 } from '@modelcontextprotocol/client';
+import type { RequestOptions, StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { ANY_OBJECT, type RawRequest } from './remote-task-call';
 
 /** The extension a 2026-07-28 client declares in a request's capabilities to be answered with a task. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/**
+ * The 2026 envelope's key for the client's capabilities (the SDK's `CLIENT_CAPABILITIES_META_KEY`), spelled here so
+ * that `agentcall/mcp` loads without the v2 client package (a v1 `Client` still works with `mcpTools`).
+ */
+const CLIENT_CAPABILITIES_META_KEY = 'io.modelcontextprotocol/clientCapabilities';
 
 /** The SDK versions whose `Client` internals the request below is built on. */
 const WORKING_SDK = '@modelcontextprotocol/client 2.4.x';
@@ -51,8 +57,8 @@ export function rawTaskRequest(client: object): RawRequest {
     typeof internals._outboundMetaEnvelope !== 'function'
   ) {
     throw new Error(
-      `mcpTools follows 2026-07-28 tasks through the internals of ${WORKING_SDK}; this Client has none of them ` +
-        `(install a version in that range, or connect on the 2025-11-25 protocol)`,
+      `mcpTools follows 2026-07-28 tasks through the internals of the SDK's own Client (${WORKING_SDK}), and this ` +
+        `client lacks them: pass that Client itself, not a wrapper, from a version in that range`,
     );
   }
   const sdk = internals as ClientInternals;
