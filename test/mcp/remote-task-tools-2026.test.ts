@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { Ctx, Param, runAgentLoop, runTool, Tool, toolsFrom, type ToolExecuteContext } from '../../src';
+import { Ctx, Param, runAgentLoop, runTool, Tool, toolResult, toolsFrom, type ToolExecuteContext } from '../../src';
 import type { ToolProgress } from '../../src/toolCall/type';
 import { createMcpHttpHandler, mcpTools, type McpHttpHandler, type McpTaskIds } from '../../src/mcp';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
@@ -30,6 +30,15 @@ class BatchTools {
     return `crunched ${batch}`;
   }
 
+  @Tool({ description: 'Books a seat, asking which one' })
+  book(@Param('flight') flight: string) {
+    return toolResult.interactive({
+      type: 'mcp_input',
+      message: `Which seat on ${flight}?`,
+      requestedSchema: { type: 'object', properties: { seat: { type: 'string' } }, required: ['seat'] },
+    });
+  }
+
   @Tool({ description: 'Adds two numbers' })
   add(@Param('a') a: number, @Param('b') b: number): string {
     return String(a + b);
@@ -40,7 +49,12 @@ type Served = { url: URL; handler: McpHttpHandler; http: HttpServer; tools: Batc
 
 async function serve(): Promise<Served> {
   const tools = new BatchTools();
-  const handler = createMcpHttpHandler(toolsFrom(tools), { name: 'batch', version: '1.0.0', allowAnonymous: true });
+  const handler = createMcpHttpHandler(toolsFrom(tools), {
+    name: 'batch',
+    version: '1.0.0',
+    allowAnonymous: true,
+    stateSecret: 'the-remote-server-secret-0123456789abcdef',
+  });
   const http = createServer((req, res) => void handler(req, res));
   http.listen(0, '127.0.0.1');
   await once(http, 'listening');
@@ -138,6 +152,18 @@ describe('mcpTools follows a 2026-07-28 task (resultType: task) to its end', () 
     const result = await runTool({ call: call('c2', 'add', { a: 2, b: 3 }), messages: [], tools });
     expect(result).toMatchObject({ outcome: 'ok', response: '5' });
     expect(methods(sent).filter((method) => method.startsWith('tasks/'))).toEqual([]);
+  });
+
+  it('still carries a question (input_required) back as the paused call, through the same request', async () => {
+    const sent: Sent[] = [];
+    const { tools } = await toolsOf(sent);
+    const result = await runTool({ call: call('c6', 'book', { flight: 'LH1' }), messages: [], tools });
+    expect(result).toMatchObject({ interactive: { type: 'mcp_input', message: 'Which seat on LH1?' } });
+    expect(sent.find((request) => request.method === 'tools/call')?.params._meta).toHaveProperty([
+      'io.modelcontextprotocol/clientCapabilities',
+      'extensions',
+      'io.modelcontextprotocol/tasks',
+    ]);
   });
 
   it(
