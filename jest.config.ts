@@ -27,6 +27,8 @@ const SYSTEM_SUITES = [
   '/test/mcp/mcp-tools\\.test\\.ts$',
   '/test/mcp/conformance\\.test\\.ts$',
   '/test/mcp/remote-ask-back\\.queue\\.test\\.ts$',
+  // HTTP servers, and polls at the interval the served tasks suggest (a second).
+  '/test/mcp/remote-task-tools-2026\\.test\\.ts$',
   '/test/nestjs/mcp-registry-members\\.test\\.ts$',
   '/test/security/mcp-remote-tools\\.test\\.ts$',
   '/test/security/linear-time\\.test\\.ts$',

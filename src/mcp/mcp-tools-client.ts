@@ -1,4 +1,5 @@
 import type { Client, RequestOptions } from '@modelcontextprotocol/client';
+import { rawTaskRequest, TASKS_EXTENSION } from './raw-task-request';
 import { ANY_OBJECT, type RawRequest } from './remote-task-call';
 
 /** A remote tool as either SDK lists it, read loosely: a remote server is not trusted to follow the spec. */
@@ -56,8 +57,13 @@ export type McpToolsClient = McpV2ToolsClient | McpV1ToolsClient;
 export type RemoteToolsClient = {
   listTools(cursor: string | undefined): Promise<ToolsPage>;
   callTool(params: RemoteCallParams, options: RequestOptions): Promise<RemoteCallResult>;
-  /** Any request, its result unchecked (an SDK v2 client only): how task tools are called and polled. */
+  /** Any request, its result unchecked (an SDK v2 client only): how 2025-11-25 task tools are called and polled. */
   request?: RawRequest;
+  /**
+   * A request declaring the tasks extension, a task result handed back as it came: set on a 2026-07-28 connection
+   * to a server that announces the extension. Every call goes through it, as any tool may answer with a task.
+   */
+  modernTaskRequest?: RawRequest;
 };
 
 /**
@@ -76,6 +82,7 @@ export function remoteToolsClient(client: McpToolsClient): RemoteToolsClient {
         cursor === undefined ? v2.request({ method: 'tools/list', params: {} }) : v2.listTools({ cursor }),
       callTool: (params, options) => v2.callTool(params, options),
       request: (method, params, options) => v2.request({ method, params }, ANY_OBJECT, options),
+      ...(v2.getProtocolEra() === 'modern' && announcesTasks(v2) && { modernTaskRequest: rawTaskRequest(v2) }),
     };
   }
   const v1 = client;
@@ -83,4 +90,12 @@ export function remoteToolsClient(client: McpToolsClient): RemoteToolsClient {
     listTools: (cursor) => v1.listTools(cursor === undefined ? undefined : { cursor }),
     callTool: (params, options) => v1.callTool(params, undefined, options),
   };
+}
+
+/** Whether the server said it answers with tasks on 2026-07-28 (an extension in its capabilities). */
+function announcesTasks(client: McpV2ToolsClient): boolean {
+  const read = (client as Partial<Pick<Client, 'getServerCapabilities'>>).getServerCapabilities;
+  if (typeof read !== 'function') return false;
+  const extensions: unknown = read.call(client)?.extensions;
+  return typeof extensions === 'object' && extensions !== null && TASKS_EXTENSION in extensions;
 }

@@ -52,9 +52,11 @@ export type McpToolsOptions = {
    */
   onListingCut?: (report: McpListingReport) => void;
   /**
-   * Where the id of each remote task is kept under the call's `ctx.idempotencyKey` (a tool with
-   * `execution.taskSupport` is called as a task and polled): a run resumed after a crash polls the task it started
-   * instead of starting the work again. Give it a store every worker reaches (Redis). Default: none.
+   * Where the id of each remote task is kept under the call's `ctx.idempotencyKey` (a 2025-11-25 tool with
+   * `execution.taskSupport` is called as a task, and a 2026-07-28 call may be answered with one; either is polled):
+   * a run resumed after a crash polls the task it started instead of starting the work again. Give it a store every
+   * worker reaches (Redis). A call whose task is kept is not cancelled when aborted, as the abort may be its run
+   * moving to another worker. Default: none.
    */
   taskIds?: McpTaskIds;
 };
@@ -118,6 +120,9 @@ const NO_PARAMETERS = { type: 'object', properties: {} } as const;
  *   `McpSchemaError` (`Tool error: …`) without calling the server;
  * - `execute` is `client.callTool` with the run's abort signal; text content is joined, other content
  *   described in a line, and the text capped;
+ * - a remote task is polled to its end (2025-11-25 `execution.taskSupport`; on 2026-07-28, with a server that
+ *   announces the tasks extension, every call declares it and a `resultType: 'task'` answer is followed), its
+ *   status messages reported as progress and an aborted call's task cancelled;
  * - a result with `isError`, a protocol error or a broken transport is thrown inside `execute`, so `runTool`
  *   answers it like a local tool's throw (`Tool error: <masked first line>`); nothing reaches the caller as an
  *   exception.
@@ -221,17 +226,13 @@ function remoteTool(
       };
       // Run again with a person's answer: the retry the server asked for, on whichever process resumed the run.
       const callParams = { name: tool.name, arguments: params, ...retryParams(answer, resumeData) };
-      const result =
-        asTask && client.request
-          ? await callRemoteTask({
-              request: client.request,
-              params: callParams,
-              options: requestOptions,
-              signal,
-              progress,
-              key: idempotencyKey,
-              taskIds: options.taskIds,
-            })
+      const task = { params: callParams, options: requestOptions, signal, progress, key: idempotencyKey };
+      const taskIds = options.taskIds;
+      // On 2026-07-28 any tool may answer with a task (the listing no longer says which); a plain answer is used.
+      const result = client.modernTaskRequest
+        ? await callRemoteTask({ ...task, era: 'modern', request: client.modernTaskRequest, taskIds })
+        : asTask && client.request
+          ? await callRemoteTask({ ...task, era: 'legacy', request: client.request, taskIds })
           : await client.callTool(callParams, requestOptions);
       const asked = remoteAsked(result, tool.name, options.maxSchemaChars ?? DEFAULTS.maxSchemaChars);
       if (asked) return asked;

@@ -94,6 +94,29 @@ describe('mcpTools calls a task tool (execution.taskSupport) as a task and polls
     await close();
   });
 
+  it('an aborted call cancels its task on the server', async () => {
+    const { client, close, created, store } = await connected();
+    const tools = await mcpTools(client);
+    const controller = new AbortController();
+    const progress: ToolProgress[] = [];
+    const run = runTool({
+      call: call('c3', { n: 7 }),
+      messages: [],
+      tools,
+      signal: controller.signal,
+      onProgress: (p) => progress.push(p),
+    });
+    let settled = false;
+    void run.finally(() => (settled = true));
+    // Aborted while it polls: its status message read, so the client knows the task.
+    while (progress.length === 0 && !settled) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort(new Error('the user stopped the run'));
+    expect((await run).outcome).toBe('aborted');
+    const status = async () => (await store.getTask(created[0]))?.status;
+    while ((await status()) !== 'cancelled') await new Promise((resolve) => setTimeout(resolve, 5));
+    await close();
+  });
+
   it('a call whose task id was kept polls that task instead of starting the work again', async () => {
     const { client, close, created, release } = await connected();
     const kept = new Map<string, string>();
