@@ -129,10 +129,11 @@ describe('AgentRuns on a real Redis', () => {
 
     expect((await runs.get(runId)).status).toBe('queued');
     expect((await runs.get('given')).status).toBe('queued');
-    // The scripts each sent (MONITOR also shows the commands they ran), by their first key.
+    // The scripts each sent (MONITOR also shows the commands they ran), by their first key: the create whole, the
+    // job's by its SHA.
     const scripts = (id: string) =>
       commands
-        .filter((args) => args[0].toLowerCase() === 'evalsha' && args.some((arg) => arg.includes(id)))
+        .filter((args) => ['eval', 'evalsha'].includes(args[0].toLowerCase()) && args.some((arg) => arg.includes(id)))
         .map((args) => args[3]);
     for (const id of [runId, 'given']) {
       const [record, job] = scripts(id);
