@@ -27,6 +27,7 @@ const SYSTEM_SUITES = [
   '/test/mcp/mcp-tools\\.test\\.ts$',
   '/test/mcp/conformance\\.test\\.ts$',
   '/test/mcp/remote-ask-back\\.queue\\.test\\.ts$',
+  '/test/mcp/remote-task\\.queue\\.test\\.ts$',
   // HTTP servers, and polls at the interval the served tasks suggest (a second).
   '/test/mcp/remote-task-tools-2026\\.test\\.ts$',
   '/test/nestjs/mcp-registry-members\\.test\\.ts$',
