@@ -1,9 +1,7 @@
 import 'reflect-metadata';
-import { once } from 'node:events';
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Ctx, Param, Tool, toolsFrom, type ToolExecuteContext } from '../../src';
-import { createMcpHttpHandler, type McpHttpHandler } from '../../src/mcp';
+import { createMcpHttpHandler } from '../../src/mcp';
+import { listenMcp, type ListeningMcp } from '../helpers/mcp-http';
 
 class Tools {
   readonly aborted: string[] = [];
@@ -27,7 +25,7 @@ class Tools {
   }
 }
 
-type Served = { url: URL; handler: McpHttpHandler; http: HttpServer; tools: Tools };
+type Served = ListeningMcp & { tools: Tools };
 
 async function serve(): Promise<Served> {
   const tools = new Tools();
@@ -36,10 +34,7 @@ async function serve(): Promise<Served> {
     version: '2.0.0',
     allowAnonymous: true,
   });
-  const http = createServer((req, res) => void handler(req, res));
-  http.listen(0, '127.0.0.1');
-  await once(http, 'listening');
-  return { url: new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`), handler, http, tools };
+  return { ...(await listenMcp(handler)), tools };
 }
 
 /** A 2026-07-28 `tools/call` as the SDK v2 client sends it. */
@@ -74,11 +69,7 @@ function call(at: Served, id: number, name: string, args: object, signal?: Abort
 describe('a plain 2026-07-28 tools/call over HTTP', () => {
   let at: Served;
   beforeEach(async () => (at = await serve()));
-  afterEach(async () => {
-    await at.handler.close();
-    at.http.closeAllConnections();
-    await new Promise((resolve) => at.http.close(resolve));
-  });
+  afterEach(() => at.stop());
 
   it('is answered with the JSON the SDK sends: the result, resultType and the server identity', async () => {
     const response = await call(at, 7, 'add', { a: 2, b: 3 });

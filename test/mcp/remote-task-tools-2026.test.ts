@@ -1,13 +1,14 @@
 import 'reflect-metadata';
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Ctx, Param, runAgentLoop, runTool, Tool, toolResult, toolsFrom, type ToolExecuteContext } from '../../src';
 import type { ToolProgress } from '../../src/toolCall/type';
-import { createMcpHttpHandler, mcpTools, type McpHttpHandler, type McpTaskIds } from '../../src/mcp';
+import { createMcpHttpHandler, mcpTools, type McpTaskIds } from '../../src/mcp';
 import { startScriptedServer, type ScriptedServer } from '../../src/testing';
 import { stretchedTimeout } from '../helpers/stretched-timeout';
+import { listenMcp, type ListeningMcp } from '../helpers/mcp-http';
 
 /** A batch job served as a task: each run waits until the test releases it (or fails it), so nothing here is timed. */
 class BatchTools {
@@ -45,7 +46,7 @@ class BatchTools {
   }
 }
 
-type Served = { url: URL; handler: McpHttpHandler; http: HttpServer; tools: BatchTools };
+type Served = ListeningMcp & { tools: BatchTools };
 
 async function serve(): Promise<Served> {
   const tools = new BatchTools();
@@ -55,16 +56,7 @@ async function serve(): Promise<Served> {
     allowAnonymous: true,
     stateSecret: 'the-remote-server-secret-0123456789abcdef',
   });
-  const http = createServer((req, res) => void handler(req, res));
-  http.listen(0, '127.0.0.1');
-  await once(http, 'listening');
-  return { url: new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`), handler, http, tools };
-}
-
-async function stop({ handler, http }: Served): Promise<void> {
-  await handler.close();
-  http.closeAllConnections();
-  await new Promise((resolve) => http.close(resolve));
+  return { ...(await listenMcp(handler)), tools };
 }
 
 /** One JSON-RPC request the client sent: its method and `_meta`. */
@@ -108,7 +100,7 @@ describe('mcpTools follows a 2026-07-28 task (resultType: task) to its end', () 
   beforeEach(async () => (at = await serve()));
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((client) => client.close()));
-    await stop(at);
+    await at.stop();
   });
 
   async function toolsOf(sent: Sent[], taskIds?: McpTaskIds) {

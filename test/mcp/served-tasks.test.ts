@@ -1,13 +1,11 @@
 import 'reflect-metadata';
-import { once } from 'node:events';
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { z } from 'zod';
 import { Ctx, Param, Tool, toolsFrom, type ToolExecuteContext } from '../../src';
-import { createMcpHttpHandler, type McpHttpHandler } from '../../src/mcp';
+import { createMcpHttpHandler } from '../../src/mcp';
+import { listenMcp, type ListeningMcp } from '../helpers/mcp-http';
 
 /** Any result object: what a task method answers is checked by each test. */
 const ANY = z.record(z.string(), z.unknown());
@@ -36,7 +34,7 @@ class BatchTools {
   }
 }
 
-type Served = { url: URL; handler: McpHttpHandler; http: HttpServer; tools: BatchTools };
+type Served = ListeningMcp & { tools: BatchTools };
 
 async function serve(options: { maxTasks?: number } = {}): Promise<Served> {
   const tools = new BatchTools();
@@ -46,16 +44,7 @@ async function serve(options: { maxTasks?: number } = {}): Promise<Served> {
     caller: (_auth, req) => (typeof req.headers['x-user'] === 'string' ? { user: req.headers['x-user'] } : undefined),
     ...(options.maxTasks !== undefined && { tasks: { maxTasks: options.maxTasks } }),
   });
-  const http = createServer((req, res) => void handler(req, res));
-  http.listen(0, '127.0.0.1');
-  await once(http, 'listening');
-  return { url: new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`), handler, http, tools };
-}
-
-async function stop({ handler, http }: Served): Promise<void> {
-  await handler.close();
-  http.closeAllConnections();
-  await new Promise((resolve) => http.close(resolve));
+  return { ...(await listenMcp(handler)), tools };
 }
 
 /** A 2025-11-25 client (a session) of `user`. */
@@ -126,7 +115,7 @@ const textOf = (result: Record<string, unknown>) => (result.content as { text: s
 describe('@Tool({ task: true }) is served through tasks', () => {
   let at: Served;
   beforeEach(async () => (at = await serve()));
-  afterEach(() => stop(at));
+  afterEach(() => at.stop());
 
   it('a 2025-11-25 session sees execution.taskSupport and the tasks capability', async () => {
     const client = await legacyClient(at);
@@ -226,6 +215,6 @@ describe('the task table is capped', () => {
     const third = await start('c4');
     expect(third).toEqual(expect.any(String));
     expect((await modern(at, 'tasks/get', { taskId: first })).error?.message).toMatch(/Task not found/);
-    await stop(at);
+    await at.stop();
   });
 });
