@@ -27,6 +27,7 @@ const SYSTEM_SUITES = [
   '/test/mcp/mcp-tools\\.test\\.ts$',
   '/test/mcp/conformance\\.test\\.ts$',
   '/test/mcp/remote-ask-back\\.queue\\.test\\.ts$',
+  '/test/mcp/served-tasks\\.queue\\.test\\.ts$',
   '/test/nestjs/mcp-registry-members\\.test\\.ts$',
   '/test/security/mcp-remote-tools\\.test\\.ts$',
   '/test/security/linear-time\\.test\\.ts$',
