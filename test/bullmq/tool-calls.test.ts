@@ -149,14 +149,15 @@ describe('runs.callTool: a durable single tool call on the run queue, on a real 
     expect(never.calls).toHaveLength(0);
   });
 
-  it('a tool that throws completes with the text a model would read; a result over 1 MiB is kept as an error', async () => {
+  it('a tool that throws completes with the text a model would read, one over 1 MiB or needing approval as an error', async () => {
     const failing = fakeTool('failing', async () => {
       throw new Error('disk full');
     });
     const huge = fakeTool('huge', async () => ({ response: 'x'.repeat(2 * 1024 * 1024) }));
+    const approved = fakeTool('guarded', async () => ({ response: 'ran unapproved' }), { needsApproval: true });
     const runs = bed.open();
     await runs
-      .worker({ setup: async () => ({ client: bed.server.client(), tools: [failing, huge] }) })
+      .worker({ setup: async () => ({ client: bed.server.client(), tools: [failing, huge, approved] }) })
       .waitUntilReady();
     const thrown = await runs.waitToolCall((await runs.callTool({ name: 'failing' })).callId);
     expect(thrown).toMatchObject({
@@ -172,6 +173,12 @@ describe('runs.callTool: a durable single tool call on the run queue, on a real 
     });
     const missing = await runs.waitToolCall((await runs.callTool({ name: 'nowhere' })).callId);
     expect(missing?.result?.outcome).toBe('not_found');
+    const guarded = await runs.waitToolCall((await runs.callTool({ name: 'guarded' })).callId);
+    expect(guarded?.result).toEqual({
+      outcome: 'rejected',
+      response: 'Tool call rejected: guarded needs approval, which a queued tool call does not ask for',
+    });
+    expect(approved.calls).toHaveLength(0);
   });
 
   it('waitToolCall gives the call as it is when its time is up, and rejects when its signal aborts', async () => {

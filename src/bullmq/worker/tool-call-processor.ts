@@ -1,5 +1,11 @@
 import type { Job } from 'bullmq';
-import { runTool, type RunToolResult, type ToolDefinition, type ToolExecuteResult } from '../../index';
+import {
+  runTool,
+  ToolCallRejectedError,
+  type RunToolResult,
+  type ToolDefinition,
+  type ToolExecuteResult,
+} from '../../index';
 import type { ToolCallStore } from '../store/tool-call-store';
 import type { RunWorkerOptions, StoredToolResult } from '../types';
 import { asError } from './error-summary';
@@ -59,6 +65,11 @@ export class ToolCallProcessor {
       const observed = tools.map((tool): ToolDefinition => ({
         ...tool,
         execute: async (ctx) => {
+          // No person is asked here: a tool that needs one runs in a run, where `decide` gives the approval.
+          if (tool.needsApproval)
+            throw new ToolCallRejectedError(
+              `Tool call rejected: ${name} needs approval, which a queued tool call does not ask for`,
+            );
           const result = await tool.execute(ctx);
           returned = result;
           return result;
