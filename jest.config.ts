@@ -30,6 +30,7 @@ const SYSTEM_SUITES = [
   '/test/mcp/remote-task\\.queue\\.test\\.ts$',
   // HTTP servers, and polls at the interval the served tasks suggest (a second).
   '/test/mcp/remote-task-tools-2026\\.test\\.ts$',
+  '/test/mcp/served-tasks\\.queue\\.test\\.ts$',
   '/test/nestjs/mcp-registry-members\\.test\\.ts$',
   '/test/security/mcp-remote-tools\\.test\\.ts$',
   '/test/security/linear-time\\.test\\.ts$',

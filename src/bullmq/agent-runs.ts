@@ -22,8 +22,12 @@ import { RedisRunStore } from './store/redis-run-store';
 import type { NewRun, RunStore, StoredRun } from './store/run-store';
 import { RunWorker } from './worker/run-worker';
 import { type Heard, SettleWaiters } from './settle-waiters';
+import { ToolCallStore } from './store/tool-call-store';
+import { ToolCalls } from './tool-calls';
+import { TOOL_CALL_JOB, toolCallJobId, type ToolCallJobData } from './worker/tool-call-processor';
 import type {
   AgentRunsOptions,
+  CallToolOptions,
   Decision,
   RunEvent,
   RunRecord,
@@ -31,6 +35,7 @@ import type {
   RunStatus,
   RunWorkerOptions,
   StartRunOptions,
+  ToolCallRecord,
 } from './types';
 
 const DAY = 24 * 60 * 60;
@@ -69,7 +74,7 @@ export class AgentRuns {
    * store's keys (a store given as `store` has none).
    */
   private readonly store: RunStore & Pick<RedisRunStore, 'keys'>;
-  private readonly queue: Queue<TurnJobData>;
+  private readonly queue: Queue<TurnJobData | ToolCallJobData>;
   /**
    * The client of the queue's and the workers' commands (BullMQ leaves a client it is given open): the default
    * store's own, or one opened for them beside a store given as `store`.
@@ -82,6 +87,9 @@ export class AgentRuns {
   private readonly queueName: string;
   /** How `wait` learns that a run settled, when the store can tell (the Redis store can). */
   private readonly settles?: SettleWaiters;
+  /** Where single tool calls are kept, in Redis whatever the run store. */
+  private readonly toolCallStore: ToolCallStore;
+  private readonly toolCalls: ToolCalls;
 
   constructor(private readonly options: AgentRunsOptions) {
     this.queueName = bullQueueName(options.queueName ?? 'agentcall-runs');
@@ -101,9 +109,15 @@ export class AgentRuns {
     // turn's checkpoint, a finished job and the next run's start share writes.
     this.storeClient = ownStore !== undefined;
     this.client = ownStore?.redis ?? openConnection(options.connection);
-    this.queue = new Queue<TurnJobData>(this.queueName, { connection: this.client });
+    this.queue = new Queue<TurnJobData | ToolCallJobData>(this.queueName, { connection: this.client });
     // Connection trouble is reported on the calls that hit it; without a listener Node would throw it.
     this.queue.on('error', () => undefined);
+    this.toolCallStore = new ToolCallStore(this.client, options.connection, options.prefix ?? 'agentcall');
+    this.toolCalls = new ToolCalls(this.toolCallStore, {
+      maxBytes: options.maxStartBytes ?? DEFAULT_MAX_START_BYTES,
+      maxTtlMs: (options.finishedTtlSeconds ?? 7 * DAY) * 1000,
+      enqueue: (data) => this.addToolCall(data),
+    });
   }
 
   /**
@@ -338,16 +352,66 @@ export class AgentRuns {
     if (before === undefined) throw new RunNotFoundError(runId);
   }
 
-  /** Start a worker in this process; it advances any run of this queue. */
+  /**
+   * Queue one call of a tool, to run on a worker as a job of its own and be read, waited for or cancelled from any
+   * process: useful on its own for work that must outlive the process that asked for it (an MCP task served with
+   * `tasks: { runs }` is one). A worker gets the tools from `setup({ runId: callId, meta })` (the client it returns
+   * goes unused) and runs the named one through `runTool`, with `ctx.idempotencyKey` set to the call id. A worker
+   * that dies mid-tool leaves the job to another, which runs the tool again with the same key (at most
+   * `maxStalledCount` times more, as a run's tool); a call whose outcome is stored never runs again. A name that is
+   * not 1 to 256 characters or arguments that are not an object are a `TypeError`; a `ttlMs` under 1 a
+   * `RangeError`, as are arguments and meta over `maxStartBytes`.
+   *
+   * @example
+   * const { callId } = await runs.callTool({ name: 'render_report', arguments: { month: '2026-11' } });
+   * const call = await runs.waitToolCall(callId, { timeoutMs: 120_000 });
+   * if (call?.status === 'completed') console.log(call.result?.response);
+   */
+  callTool(options: CallToolOptions): Promise<{ callId: string }> {
+    return this.toolCalls.call(options);
+  }
+
+  /** The tool call as stored; `undefined` for an id no call has (or whose call expired). */
+  getToolCall(callId: string): Promise<ToolCallRecord | undefined> {
+    return this.toolCalls.get(callId);
+  }
+
+  /**
+   * The tool call once it has ended, or as it is when `timeoutMs` (default 60,000) passes; `undefined` for an id no
+   * call has. Rejects with the signal's reason when `signal` aborts. Told of the end, with no polling.
+   */
+  waitToolCall(
+    callId: string,
+    options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<ToolCallRecord | undefined> {
+    return this.toolCalls.wait(callId, options);
+  }
+
+  /**
+   * Cancel a working tool call: it is `cancelled` at once and its tool's signal aborts, wherever it runs; an ended
+   * call stays as it ended. Resolves with the call as stored (`undefined` for an id no call has).
+   */
+  cancelToolCall(callId: string): Promise<ToolCallRecord | undefined> {
+    return this.toolCalls.cancel(callId);
+  }
+
+  /** Start a worker in this process; it advances any run of this queue and runs its tool calls. */
   worker(options: RunWorkerOptions): RunWorker {
-    const worker = new RunWorker(this.client, this.queueName, this.store, options, {
-      turnsPerJob: Math.max(1, this.options.turnsPerJob ?? DEFAULT_TURNS_PER_JOB),
-      jobSliceMs: this.options.jobSliceMs ?? DEFAULT_JOB_SLICE_MS,
-      attempts: this.options.attempts ?? 5,
-      eventFlushMs: 25,
-      addTurn: (data, delayMs) => this.addTurn(data, delayMs),
-      ...(this.settles ? { settles: this.settles } : {}),
-    });
+    const worker = new RunWorker(
+      this.client,
+      this.queueName,
+      this.store,
+      options,
+      {
+        turnsPerJob: Math.max(1, this.options.turnsPerJob ?? DEFAULT_TURNS_PER_JOB),
+        jobSliceMs: this.options.jobSliceMs ?? DEFAULT_JOB_SLICE_MS,
+        attempts: this.options.attempts ?? 5,
+        eventFlushMs: 25,
+        addTurn: (data, delayMs) => this.addTurn(data, delayMs),
+        ...(this.settles ? { settles: this.settles } : {}),
+      },
+      this.toolCallStore,
+    );
     this.workers.add(worker);
     return worker;
   }
@@ -355,7 +419,7 @@ export class AgentRuns {
   /** Close the workers (each job in hand finishes its turn and hands its run back), the queue and the store. */
   async close(): Promise<void> {
     await Promise.all([...this.workers].map((worker) => worker.close()));
-    await this.queue.close();
+    await Promise.all([this.queue.close(), this.toolCalls.close()]);
     if (!this.storeClient) this.client.disconnect();
     await this.settles?.close();
     await this.store.close();
@@ -369,6 +433,16 @@ export class AgentRuns {
       removeOnComplete: true,
       removeOnFail: { age: DAY },
       ...(delayMs ? { delay: delayMs } : {}),
+    });
+  }
+
+  private async addToolCall(data: ToolCallJobData): Promise<void> {
+    await this.queue.add(TOOL_CALL_JOB, data, {
+      jobId: toolCallJobId(data.callId),
+      attempts: this.options.attempts ?? 5,
+      backoff: { type: 'exponential', delay: this.options.backoffMs ?? 1000 },
+      removeOnComplete: true,
+      removeOnFail: { age: DAY },
     });
   }
 

@@ -31,6 +31,7 @@ export { listRuns } from './store/list-runs';
 export type { ListRunsOptions, RunListing } from './store/list-runs';
 export type {
   AgentRunsOptions,
+  CallToolOptions,
   QueuedRunClient,
   RunEvent,
   RunEventData,
@@ -40,5 +41,8 @@ export type {
   RunWorkerOptions,
   RunsConnection,
   StartRunOptions,
+  StoredToolResult,
+  ToolCallRecord,
+  ToolCallStatus,
 } from './types';
 export type { AgentRunsModuleOptions, AgentRunsModuleWorker, ToolSource } from './agent-runs-module-options';

@@ -35,7 +35,8 @@ export class SettleWaiters implements HeldRuns {
   private listening = false;
   private closed = false;
 
-  constructor(private readonly store: RunStore & Required<Pick<RunStore, 'onSettled'>>) {}
+  // Only `onSettled` is used: queued tool calls hand it a subscription of their own.
+  constructor(private readonly store: Required<Pick<RunStore, 'onSettled'>>) {}
 
   /**
    * Resolves once listening. Call it (and {@link SettleWaiters.next}) before reading the run, so that a settle

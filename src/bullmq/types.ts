@@ -1,5 +1,13 @@
 import type { Cluster, Redis, RedisOptions } from 'ioredis';
-import type { Decision, LLMClient, LLMRequestBody, RunAgentCallProps, RunState, ToolDefinition } from '../index';
+import type {
+  Decision,
+  LLMClient,
+  LLMRequestBody,
+  RunAgentCallProps,
+  RunState,
+  RunToolResult,
+  ToolDefinition,
+} from '../index';
 import type { RunStatus } from './store/run-data';
 import type { RunStore } from './store/run-store';
 
@@ -113,7 +121,10 @@ export type RunSetup = { client: QueuedRunClient; tools: ToolDefinition[] } & Pa
 export type RunWorkerOptions = {
   /** Jobs one worker runs at once (default 1). */
   concurrency?: number;
-  /** Called per job with the run's id and meta; gives the run its client and tools. */
+  /**
+   * Called per job with the run's id and meta; gives the run its client and tools. A queued tool call's job calls it
+   * with the call's id as `runId` and its meta, and uses the tools (and `caller`, `toolTimeoutMs`) only.
+   */
   setup: (run: { runId: string; meta?: unknown }) => Promise<RunSetup>;
   /**
    * BullMQ lock duration in ms (default 6000, renewed every quarter): a worker that does not renew its lock in time
@@ -138,4 +149,53 @@ export type StartRunOptions = {
    * run.
    */
   runId?: string;
+};
+
+/** Where a queued tool call is: running (or waiting for a worker), or ended one of three ways. */
+export type ToolCallStatus = 'working' | 'completed' | 'failed' | 'cancelled';
+
+/**
+ * What a queued tool call stored of its `runTool` result: the text the model would read, how it ended, and what an
+ * MCP client gets besides the text (`content`, `structuredContent`), as the tool returned them. Never the thrown
+ * error itself (its masked text is `response`).
+ */
+export type StoredToolResult = Pick<
+  RunToolResult,
+  'response' | 'outcome' | 'content' | 'structuredContent' | 'interactive' | 'attempts'
+>;
+
+/** Arguments of `runs.callTool(...)`. */
+export type CallToolOptions = {
+  /** The tool's name, as `setup` gives the tool (1 to 256 characters). */
+  name: string;
+  /** The tool's arguments (validated by the tool, as any call's). */
+  arguments?: Record<string, unknown>;
+  /** Any JSON value handed to `setup` (user, tenant, which tools) and kept with the call. */
+  meta?: unknown;
+  /**
+   * Milliseconds the call and its outcome are kept after it was queued (default one hour, at most
+   * `finishedTtlSeconds`); a call still running then is forgotten, and its outcome never stored.
+   */
+  ttlMs?: number;
+};
+
+/** A queued tool call as stored in Redis. */
+export type ToolCallRecord = {
+  callId: string;
+  /** The tool's name. */
+  name: string;
+  status: ToolCallStatus;
+  /** The latest `ctx.progress` message of the tool (cut to 500 characters), while it runs and after. */
+  statusMessage?: string;
+  /** The tool's result, once `completed` (a tool that threw or timed out completes too, with `outcome` saying so). */
+  result?: StoredToolResult;
+  /** Why the call `failed`: its job was given up (`setup` threw on every attempt, say); secrets masked, cut. */
+  error?: { name: string; message: string };
+  /** What `callTool` was given as `meta`. */
+  meta?: unknown;
+  /** When it was queued and last changed, as ISO 8601 text. */
+  createdAt: string;
+  lastUpdatedAt: string;
+  /** How long it is kept after it was queued. */
+  ttlMs: number;
 };

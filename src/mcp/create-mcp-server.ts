@@ -19,7 +19,9 @@ import {
 import type { McpPromptDefinition } from './prompts-from';
 import type { McpResourceDefinition } from './resources-from';
 import { runMcpCallAsking } from './run-mcp-call';
+import { QueuedTasks } from './queued-tasks';
 import { ServedTasks } from './served-tasks';
+import { taskResultOf, type TaskBackend } from './task-backend';
 import { serveTasks, taskCapabilities, taskCreated, taskRequested } from './serve-tasks';
 import { startedTask, TaskServer } from './task-server';
 
@@ -142,18 +144,12 @@ export function buildMcpServer(
     const asked = tool.task === true && !tool.needsApproval ? taskRequested(server, request) : undefined;
     if (asked && ctx.mcpReq.requestState() === undefined) {
       const tasks = tasksOf(options, callerOf);
-      const task = tasks.start(callerKey(caller), asked.ttlMs, (signal, status) =>
-        runMcpCallAsking({
-          tool,
-          requestId: ctx.mcpReq.id,
-          args: request.params.arguments,
-          signal,
-          caller,
-          defaultTimeoutMs: options.defaultTimeoutMs,
-          maxResponseChars: options.maxResponseChars,
-          onProgress: ({ message }) => message !== undefined && status(message),
-        }).then(({ result, asked: question }) => (question ? TASK_CANNOT_ASK : result)),
-      );
+      const task = await tasks.start(callerKey(caller), asked.ttlMs, {
+        tool,
+        requestId: ctx.mcpReq.id,
+        args: request.params.arguments,
+        caller,
+      });
       if (!task) throw new ProtocolError(ProtocolErrorCode.InternalError, 'Too many tasks: try again later');
       return startedTask(taskCreated(server, task)) as never;
     }
@@ -188,29 +184,33 @@ export function buildMcpServer(
   return server;
 }
 
-/** What a task's tool that asked a question ends with: a task carries no question to its client. */
-const TASK_CANNOT_ASK = {
-  content: [{ type: 'text' as const, text: 'Tool error: the tool asked a question, which a task cannot carry' }],
-  isError: true,
-};
-
 // The tasks of each handler's servers, kept once: a task outlives the stateless server whose request started it.
-const servedTaskTables = new WeakMap<CallerOf, Map<McpServerOptions, ServedTasks>>();
+const servedTaskTables = new WeakMap<CallerOf, Map<McpServerOptions, TaskBackend>>();
 
 /**
- * The tasks of the servers built with `options` and `callerOf`, made on first use.
+ * The tasks of the servers built with `options` and `callerOf`, made on first use: kept in this process, or queued
+ * when `options.tasks.runs` is given.
  *
  * @internal
  */
-export function tasksOf(options: McpServerOptions, callerOf: CallerOf): ServedTasks {
+export function tasksOf(options: McpServerOptions, callerOf: CallerOf): TaskBackend {
   let byOptions = servedTaskTables.get(callerOf);
-  if (!byOptions) servedTaskTables.set(callerOf, (byOptions = new Map<McpServerOptions, ServedTasks>()));
+  if (!byOptions) servedTaskTables.set(callerOf, (byOptions = new Map<McpServerOptions, TaskBackend>()));
   let tasks = byOptions.get(options);
   if (!tasks) {
-    tasks = new ServedTasks({
-      maxTasks: options.tasks?.maxTasks ?? DEFAULT_MAX_TASKS,
-      maxTtlMs: options.tasks?.maxTtlMs ?? DEFAULT_MAX_TASK_TTL_MS,
-    });
+    const maxTtlMs = options.tasks?.maxTtlMs ?? DEFAULT_MAX_TASK_TTL_MS;
+    const runs = options.tasks?.runs;
+    tasks = runs
+      ? new QueuedTasks(runs, { maxTtlMs, maxResponseChars: options.maxResponseChars })
+      : new ServedTasks({ maxTasks: options.tasks?.maxTasks ?? DEFAULT_MAX_TASKS, maxTtlMs }, (call, signal, status) =>
+          runMcpCallAsking({
+            ...call,
+            signal,
+            defaultTimeoutMs: options.defaultTimeoutMs,
+            maxResponseChars: options.maxResponseChars,
+            onProgress: ({ message }) => message !== undefined && status(message),
+          }).then(taskResultOf),
+        );
     byOptions.set(options, tasks);
   }
   return tasks;

@@ -24,6 +24,7 @@ export type {
 } from './mcp-tools';
 export type { RemoteCallParams, RemoteCallResult, RemoteTool, ToolsPage } from './mcp-tools-client';
 export type { McpTaskIds } from './remote-task-call';
+export type { QueuedToolCall, QueuedToolCalls } from './queued-tool-calls';
 export { McpSchemaError } from './mcp-schema-error';
 export type { McpSchemaProblem } from './mcp-schema-error';
 export type {

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { ToolDefinition } from '../index';
 import type { McpPromptDefinition } from './prompts-from';
+import type { QueuedToolCalls } from './queued-tool-calls';
 import type { McpResourceDefinition } from './resources-from';
 import type { ResourceUpdates } from './resource-updates';
 
@@ -42,12 +43,17 @@ export type McpServerOptions = {
    */
   resourceUpdates?: ResourceUpdates;
   /**
-   * Limits of the tasks that calls of `@Tool({ task: true })` tools start (each runs in this process and is read
-   * with `tasks/get` by its caller only): at most `maxTasks` kept at once (default 1,000; past it the oldest ended
-   * task goes, and a call finding only running ones is answered with an error), each kept at most `maxTtlMs` after
-   * it started (default one hour, whatever the client asks).
+   * Where the tasks of `@Tool({ task: true })` calls run, and their limits. Without `runs`, each runs in this process
+   * and is read with `tasks/get` by its caller only: at most `maxTasks` kept at once (default 1,000; past it the
+   * oldest ended task goes, and a call finding only running ones is answered with an error), each kept at most
+   * `maxTtlMs` after it started (default one hour, whatever the client asks), and gone with the process.
+   *
+   * With `runs` (an `AgentRuns` of `agentcall/bullmq`), each task is a queued tool call that outlives the process: a
+   * worker runs it (its tools from the worker's `setup`), and any server instance sharing the Redis answers
+   * `tasks/get`, `tasks/result` and `tasks/cancel` for it, to its caller only. `maxTtlMs` still caps how long it is
+   * kept; `maxTasks` is the queue's to bound, not this process's.
    */
-  tasks?: { maxTasks?: number; maxTtlMs?: number };
+  tasks?: { maxTasks?: number; maxTtlMs?: number; runs?: QueuedToolCalls };
 };
 
 /** Whether a caller may see a tool (see `McpServerOptions.visible`). */

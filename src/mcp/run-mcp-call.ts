@@ -1,5 +1,11 @@
 import type { CallToolResult, ContentBlock, RequestId } from '@modelcontextprotocol/server';
-import { runTool, type ToolDefinition, type ToolExecuteContext, type ToolExecuteResult } from '../index';
+import {
+  runTool,
+  type RunToolResult,
+  type ToolDefinition,
+  type ToolExecuteContext,
+  type ToolExecuteResult,
+} from '../index';
 import { capText } from './cap-text';
 
 /** The levels of a tool's `ctx.log`. */
@@ -76,20 +82,42 @@ export async function runMcpCallAsking(
     onLog: input.onLog,
     ...(input.answer && { answer: input.answer }),
   });
-  const ok = result.outcome === 'ok' ? returned : undefined;
-  if (!ok)
+  return callToolResultOf(
+    result.outcome === 'ok' && returned ? { ...returned, outcome: 'ok', response: result.response } : result,
+    input.maxResponseChars,
+  );
+}
+
+/** What of a `runTool` result an MCP client gets: its text, and the content the tool returned with it. */
+export type McpToolOutcome = Pick<
+  RunToolResult,
+  'response' | 'outcome' | 'content' | 'structuredContent' | 'interactive'
+>;
+
+/**
+ * A tool's outcome as an MCP `CallToolResult`, whether it ran here or on a queue's worker: a call that did not return
+ * (invalid arguments, a throw, a timeout, a cancellation) is `isError: true` with the text a model would have read;
+ * one that returned gives its `content` (or its text) and `structuredContent`, and tells what it asked, if it did.
+ *
+ * @internal
+ */
+export function callToolResultOf(
+  outcome: McpToolOutcome,
+  maxResponseChars: number | undefined,
+): { result: CallToolResult; asked?: ToolInteractive } {
+  if (outcome.outcome !== 'ok')
     return {
-      result: { content: [{ type: 'text', text: capText(result.response, input.maxResponseChars) }], isError: true },
+      result: { content: [{ type: 'text', text: capText(outcome.response, maxResponseChars) }], isError: true },
     };
-  const content: ContentBlock[] = Array.isArray(ok.content)
-    ? ok.content
-    : [{ type: 'text', text: capText(result.response, input.maxResponseChars) }];
-  const structured = ok.structuredContent;
+  const content: ContentBlock[] = Array.isArray(outcome.content)
+    ? outcome.content
+    : [{ type: 'text', text: capText(outcome.response, maxResponseChars) }];
+  const structured = outcome.structuredContent;
   return {
     result: {
       content,
       ...(structured !== null && typeof structured === 'object' && { structuredContent: structured }),
     },
-    ...(ok.interactive !== undefined && { asked: ok.interactive }),
+    ...(outcome.interactive !== undefined && { asked: outcome.interactive }),
   };
 }

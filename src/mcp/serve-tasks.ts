@@ -6,7 +6,7 @@ import {
   type ServerContext,
   type StandardSchemaV1,
 } from '@modelcontextprotocol/server';
-import type { ServedTask, ServedTasks } from './served-tasks';
+import type { ServedTask, TaskBackend } from './task-backend';
 
 /** The extension a 2026-07-28 client declares in its request's capabilities to be answered with tasks. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -65,18 +65,18 @@ export function taskCreated(server: Server, task: ServedTask): Record<string, un
 }
 
 /**
- * Answer `tasks/get`, `tasks/result` (2025-11-25) and `tasks/cancel` from `tasks`, each for the task's own caller
- * only (`ownerOf` names the caller of a request); a task id not found, or another caller's, is `-32602`.
+ * Answer `tasks/get`, `tasks/result` (2025-11-25) and `tasks/cancel` from `tasks` (kept in this process or queued),
+ * each for the task's own caller only (`ownerOf` names the caller of a request); a task id not found, or another caller's, is `-32602`.
  *
  * @internal
  */
-export function serveTasks(server: Server, tasks: ServedTasks, ownerOf: (ctx: ServerContext) => string): void {
+export function serveTasks(server: Server, tasks: TaskBackend, ownerOf: (ctx: ServerContext) => string): void {
   const found = (task: ServedTask | undefined, taskId: string): ServedTask => {
     if (!task) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task not found: ${taskId}`);
     return task;
   };
-  server.setRequestHandler('tasks/get', { params: TASK_ID }, ({ taskId }, ctx) => {
-    const task = found(tasks.get(taskId, ownerOf(ctx)), taskId);
+  server.setRequestHandler('tasks/get', { params: TASK_ID }, async ({ taskId }, ctx) => {
+    const task = found(await tasks.get(taskId, ownerOf(ctx)), taskId);
     return servesModernEra(server) ? modernTask(task, true) : legacyTask(task);
   });
   server.setRequestHandler('tasks/result', { params: TASK_ID }, async ({ taskId }, ctx) => {
@@ -86,8 +86,8 @@ export function serveTasks(server: Server, tasks: ServedTasks, ownerOf: (ctx: Se
     if (task.status === 'failed') throw new ProtocolError(task.error!.code, task.error!.message, related._meta);
     throw new ProtocolError(TASK_CANCELLED, 'Task cancelled', related._meta);
   });
-  server.setRequestHandler('tasks/cancel', { params: TASK_ID }, ({ taskId }, ctx) => {
-    const task = found(tasks.cancel(taskId, ownerOf(ctx)), taskId);
+  server.setRequestHandler('tasks/cancel', { params: TASK_ID }, async ({ taskId }, ctx) => {
+    const task = found(await tasks.cancel(taskId, ownerOf(ctx)), taskId);
     return servesModernEra(server) ? modernTask(task, false) : legacyTask(task);
   });
 }

@@ -1,23 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-
-/** Where a served task is: running, or ended one of three ways. */
-export type ServedTaskStatus = 'working' | 'completed' | 'failed' | 'cancelled';
-
-/** One task of a `@Tool({ task: true })` call, as this process keeps it. */
-export type ServedTask = {
-  readonly taskId: string;
-  status: ServedTaskStatus;
-  statusMessage?: string;
-  readonly createdAt: string;
-  lastUpdatedAt: string;
-  /** How long the task is kept after it was created. */
-  readonly ttlMs: number;
-  /** The tool's result, once `completed`. */
-  result?: CallToolResult;
-  /** Why it failed, once `failed`. */
-  error?: { code: number; message: string };
-};
+import type { ServedTask, ServedTaskStatus, TaskBackend, TaskCall } from './task-backend';
 
 /** Limits of the tasks one server (or HTTP handler) keeps. */
 export type ServedTaskLimits = {
@@ -41,6 +24,13 @@ type Entry = {
   end: () => void;
 };
 
+/** How a task's call runs here: with the task's abort signal and a way to report a status message. */
+export type TaskRunner = (
+  call: TaskCall,
+  signal: AbortSignal,
+  status: (message: string) => void,
+) => Promise<CallToolResult>;
+
 /**
  * The tasks of `@Tool({ task: true })` calls, kept in this process: each runs here, is read by its task id and its
  * caller only, and is dropped when its time to live runs out. At most `maxTasks` are kept, so no client grows the
@@ -48,26 +38,22 @@ type Entry = {
  *
  * @internal
  */
-export class ServedTasks {
+export class ServedTasks implements TaskBackend {
   private readonly entries = new Map<string, Entry>();
   /** The ids of ended tasks, oldest end first: the first to go when the table is full. */
   private readonly endedIds = new Set<string>();
 
-  constructor(private readonly limits: ServedTaskLimits) {}
+  constructor(
+    private readonly limits: ServedTaskLimits,
+    private readonly run: TaskRunner,
+  ) {}
 
   get size(): number {
     return this.entries.size;
   }
 
-  /**
-   * Start `run` as a task of `owner`, kept for `ttlMs` (held to the limit); `undefined` when the table is full of
-   * running tasks. `run` gets the task's abort signal and a way to report a status message.
-   */
-  start(
-    owner: string,
-    ttlMs: number | undefined,
-    run: (signal: AbortSignal, status: (message: string) => void) => Promise<CallToolResult>,
-  ): ServedTask | undefined {
+  /** Run `call` here as a task of `owner`, kept for `ttlMs` (held to the limit); `undefined` when the table is full of running tasks. */
+  async start(owner: string, ttlMs: number | undefined, call: TaskCall): Promise<ServedTask | undefined> {
     if (this.entries.size >= this.limits.maxTasks && !this.evictEnded()) return undefined;
     const now = new Date().toISOString();
     const kept = Math.min(this.limits.maxTtlMs, ttlMs !== undefined && ttlMs > 0 ? ttlMs : this.limits.maxTtlMs);
@@ -90,7 +76,7 @@ export class ServedTasks {
       task.statusMessage = message.slice(0, MAX_STATUS_CHARS);
       task.lastUpdatedAt = new Date().toISOString();
     };
-    run(entry.abort.signal, status).then(
+    this.run(call, entry.abort.signal, status).then(
       (result) => this.finish(entry, 'completed', { result }),
       (error: unknown) =>
         this.finish(entry, 'failed', {
@@ -101,7 +87,7 @@ export class ServedTasks {
   }
 
   /** The task `taskId` of `owner`; another caller's task is not found, as one that never was. */
-  get(taskId: string, owner: string): ServedTask | undefined {
+  async get(taskId: string, owner: string): Promise<ServedTask | undefined> {
     const entry = this.entries.get(taskId);
     return entry && entry.owner === owner ? entry.task : undefined;
   }
@@ -123,7 +109,7 @@ export class ServedTasks {
   }
 
   /** Cancel a running task (its tool's signal aborts); an ended one stays as it ended. */
-  cancel(taskId: string, owner: string): ServedTask | undefined {
+  async cancel(taskId: string, owner: string): Promise<ServedTask | undefined> {
     const entry = this.entries.get(taskId);
     if (!entry || entry.owner !== owner) return undefined;
     if (entry.task.status === 'working') {

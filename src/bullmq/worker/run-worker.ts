@@ -4,8 +4,10 @@ import { CancelBus } from './cancel-bus';
 import { errorSummary } from './error-summary';
 import { RunProcessor } from './run-processor';
 import type { ProcessorOptions, TurnJobData } from './run-processor';
+import { isToolCallJob, ToolCallProcessor, type ToolCallJobData } from './tool-call-processor';
 import type { RunsClient } from '../store/connections';
 import type { RunStore } from '../store/run-store';
+import type { ToolCallStore } from '../store/tool-call-store';
 import type { RunWorkerOptions } from '../types';
 
 /**
@@ -15,11 +17,15 @@ import type { RunWorkerOptions } from '../types';
  */
 const DEFAULT_LOCK_DURATION_MS = 6000;
 
-/** A BullMQ worker that advances runs (a job per run until it waits, ends or yields), and its subscription to cancels. */
+/**
+ * A BullMQ worker that advances runs (a job per run until it waits, ends or yields) and runs queued tool calls (a job
+ * each), and its subscription to cancels.
+ */
 export class RunWorker {
-  private readonly worker: Worker<TurnJobData>;
+  private readonly worker: Worker<TurnJobData | ToolCallJobData>;
   private readonly cancels: CancelBus;
   private readonly processor: RunProcessor;
+  private readonly toolCalls: ToolCallProcessor;
   private closed?: Promise<void>;
   private readonly ready: Promise<void>;
 
@@ -34,12 +40,18 @@ export class RunWorker {
     private readonly store: RunStore,
     options: RunWorkerOptions,
     processorOptions: Omit<ProcessorOptions, 'setup'>,
+    toolCallStore: ToolCallStore,
   ) {
     this.cancels = new CancelBus(store);
     const processor = new RunProcessor(store, this.cancels, { ...processorOptions, setup: options.setup });
     this.processor = processor;
+    const toolCalls = new ToolCallProcessor(toolCallStore, options.setup);
+    this.toolCalls = toolCalls;
     const lockDuration = options.lockDuration ?? DEFAULT_LOCK_DURATION_MS;
-    this.worker = new Worker<TurnJobData>(queueName, (job) => processor.process(job), {
+    // Told apart by the job's name: a run's jobs are `turn`s, and nothing is added to their path but this test.
+    const dispatch = (job: Job<TurnJobData | ToolCallJobData>) =>
+      isToolCallJob(job) ? toolCalls.process(job) : processor.process(job as Job<TurnJobData>);
+    this.worker = new Worker<TurnJobData | ToolCallJobData>(queueName, dispatch, {
       // BullMQ leaves a client it is given open.
       connection: client,
       concurrency: options.concurrency ?? 1,
@@ -50,10 +62,14 @@ export class RunWorker {
       stalledInterval: options.stalledInterval ?? Math.round(lockDuration / 3),
       maxStalledCount: options.maxStalledCount ?? 3,
     });
-    // A job BullMQ gives up on (attempts spent, stalled too often) fails its run, unless the run moved on.
-    this.worker.on('failed', (job: Job<TurnJobData> | undefined, error: Error) => {
+    // A job BullMQ gives up on (attempts spent, stalled too often) fails its run, unless the run moved on; a tool
+    // call's fails the call, unless it ended.
+    this.worker.on('failed', (job: Job<TurnJobData | ToolCallJobData> | undefined, error: Error) => {
       if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
-      this.store.fail(job.data.runId, job.data.seq, errorSummary(error)).catch(() => undefined);
+      const failed = isToolCallJob(job)
+        ? toolCallStore.end(job.data.callId, { status: 'failed', error: errorSummary(error) })
+        : this.store.fail((job.data as TurnJobData).runId, (job.data as TurnJobData).seq, errorSummary(error));
+      failed.catch(() => undefined);
     });
     // BullMQ reports connection trouble here; without a listener Node would throw it.
     this.worker.on('error', () => undefined);
@@ -75,7 +91,7 @@ export class RunWorker {
     this.closed ??= (async () => {
       this.processor.stop();
       await this.worker.close(force);
-      await this.cancels.close();
+      await Promise.all([this.cancels.close(), this.toolCalls.close()]);
     })();
     return this.closed;
   }
