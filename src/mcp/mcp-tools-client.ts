@@ -1,5 +1,6 @@
 import type { Client, RequestOptions } from '@modelcontextprotocol/client';
-import { rawTaskRequest, TASKS_EXTENSION } from './raw-task-request';
+import { rawTaskRequest } from './raw-task-request';
+import { TASKS_EXTENSION } from './tasks-extension';
 import { ANY_OBJECT, type RawRequest } from './remote-task-call';
 
 /** A remote tool as either SDK lists it, read loosely: a remote server is not trusted to follow the spec. */

@@ -1,8 +1,6 @@
 import type { RequestOptions, StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { ANY_OBJECT, type RawRequest } from './remote-task-call';
-
-/** The extension a 2026-07-28 client declares in a request's capabilities to be answered with a task. */
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+import { TASKS_EXTENSION } from './tasks-extension';
 
 /**
  * The 2026 envelope's key for the client's capabilities (the SDK's `CLIENT_CAPABILITIES_META_KEY`), spelled here so

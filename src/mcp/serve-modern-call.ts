@@ -10,7 +10,7 @@ import {
 import { isVisible, type ServedTools } from './create-mcp-server';
 import type { McpServerOptions } from './mcp-server-options';
 import { callAskingBack, type AskBack } from './serve-ask-back';
-import { TASKS_EXTENSION } from './serve-tasks';
+import { TASKS_EXTENSION } from './tasks-extension';
 
 /** The one protocol revision this path answers; any other goes to the SDK, which knows them all. */
 const MODERN_REVISION = '2026-07-28';

@@ -7,9 +7,8 @@ import {
   type StandardSchemaV1,
 } from '@modelcontextprotocol/server';
 import type { ServedTask, TaskBackend } from './task-backend';
+import { TASKS_EXTENSION } from './tasks-extension';
 
-/** The extension a 2026-07-28 client declares in its request's capabilities to be answered with tasks. */
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** How often a client is told to poll a running task. */
 const POLL_INTERVAL_MS = 1_000;
 /** The longest task id a request may name: ours are UUIDs, and anything longer is no id of ours. */
