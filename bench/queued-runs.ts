@@ -32,7 +32,7 @@ import { startRedisServer } from './lib/redis-server';
 const TURNS = QUEUE_RUN_TURNS;
 const TOOL_TURNS = TURNS - 1;
 /** Rounds of throughput: a multiple of the 4 sides that take turns after the in-process one (each takes each place). */
-const ROUNDS = 12;
+const ROUNDS = Number(process.env.ROUNDS ?? 12);
 const SEQUENTIAL_RUNS = 20;
 const CONCURRENT_RUNS = 256;
 const CONCURRENCY = 8;
