@@ -16,3 +16,26 @@ export function openConnection(connection: RunsConnection): RunsClient {
   const options = connection instanceof Redis ? connection.options : connection;
   return new CoalescedRedis(options);
 }
+
+/**
+ * Call `listener` with each message on `channels` (the id of a run or a call), on a connection of its own; `close`
+ * ends the subscription. Connection trouble is met by the reads: the client listens to its own errors.
+ */
+export async function subscribeTo(
+  connection: RunsConnection,
+  channels: string[],
+  listener: (id: string) => void,
+): Promise<{ close(): Promise<void> }> {
+  const subscriber = openConnection(connection);
+  subscriber.on('message', (from: string, id: string) => {
+    if (channels.includes(from)) listener(id);
+  });
+  subscriber.on('error', () => undefined);
+  try {
+    await subscriber.subscribe(...channels);
+  } catch (error) {
+    subscriber.disconnect();
+    throw error;
+  }
+  return { close: async () => subscriber.disconnect() };
+}

@@ -1,5 +1,5 @@
 import type { Cluster, Redis } from 'ioredis';
-import { openConnection, type RunsClient } from './connections';
+import { openConnection, subscribeTo, type RunsClient } from './connections';
 import { mergeDecisions, repeatsDecisions } from '../decision-merge';
 import { decodeEvent } from './event-reader';
 import { cancelChannel, hashTag, runKeys, settledChannel } from './keys';
@@ -277,18 +277,8 @@ export class RedisRunStore implements RunStore {
   }
 
   /** Call `listener` with each message on `channels` (run ids), on a connection of its own. */
-  private async subscribe(channels: string[], listener: (runId: string) => void): Promise<CancelSubscription> {
-    const subscriber = openConnection(this.connection);
-    subscriber.on('message', (from: string, runId: string) => {
-      if (channels.includes(from)) listener(runId);
-    });
-    try {
-      await subscriber.subscribe(...channels);
-    } catch (error) {
-      subscriber.disconnect();
-      throw error;
-    }
-    return { close: async () => subscriber.disconnect() };
+  private subscribe(channels: string[], listener: (runId: string) => void): Promise<CancelSubscription> {
+    return subscribeTo(this.connection, channels, listener);
   }
 
   /** The runs under this store's prefix, newest first: a `SCAN` of the keys (see `listRuns`). */

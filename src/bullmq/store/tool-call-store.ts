@@ -1,4 +1,4 @@
-import { openConnection, type RunsClient } from './connections';
+import { subscribeTo, type RunsClient } from './connections';
 import { LuaScript } from './lua-script';
 import type { RunsConnection, StoredToolResult, ToolCallRecord, ToolCallStatus } from '../types';
 
@@ -118,20 +118,8 @@ export class ToolCallStore {
   }
 
   /** Call `listener` with each call id named on `channels`, on a connection of its own. */
-  async subscribe(channels: string[], listener: (callId: string) => void): Promise<{ close(): Promise<void> }> {
-    const subscriber = openConnection(this.connection);
-    subscriber.on('message', (from: string, callId: string) => {
-      if (channels.includes(from)) listener(callId);
-    });
-    // Connection trouble is met by the reads; without a listener Node would throw it.
-    subscriber.on('error', () => undefined);
-    try {
-      await subscriber.subscribe(...channels);
-    } catch (error) {
-      subscriber.disconnect();
-      throw error;
-    }
-    return { close: async () => subscriber.disconnect() };
+  subscribe(channels: string[], listener: (callId: string) => void): Promise<{ close(): Promise<void> }> {
+    return subscribeTo(this.connection, channels, listener);
   }
 
   private key(callId: string): string {
