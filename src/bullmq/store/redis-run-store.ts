@@ -6,6 +6,7 @@ import { cancelChannel, hashTag, runKeys, settledChannel } from './keys';
 import type { RunKeys } from './keys';
 import { listRuns, type RunListing } from './list-runs';
 import { LuaScript } from './lua-script';
+import { lostWritesError } from './lost-writes';
 import type {
   CancelSubscription,
   CheckpointInput,
@@ -25,8 +26,8 @@ const create = new LuaScript(CREATE, 2);
 const read = new LuaScript(READ, 2);
 const claim = new LuaScript(CLAIM, 4);
 const checkpoint = new LuaScript(CHECKPOINT, 4);
-const appendEvents = new LuaScript(APPEND_EVENTS, 2);
-const journal = new LuaScript(JOURNAL, 3);
+const appendEvents = new LuaScript(APPEND_EVENTS, 3);
+const journal = new LuaScript(JOURNAL, 4);
 const decide = new LuaScript(DECIDE, 2);
 const cancel = new LuaScript(CANCEL, 3);
 const fail = new LuaScript(FAIL, 3);
@@ -159,27 +160,38 @@ export class RedisRunStore implements RunStore {
       settledChannel(this.prefix),
       input.runId,
       input.keepJournal ? '1' : '0',
+      input.writes ?? '',
     ];
     pushEvents(args, events);
     const next = (await checkpoint.run(this.redis, [k.run, k.journal, k.events, k.provisional], args)) as number;
-    return next >= 0 ? next : undefined;
+    return next >= 0 ? next : refused(input.runId, next, input.writes);
   }
 
-  async journal(runId: string, entries: Record<string, string>, events: RunEventData[]): Promise<void> {
+  async journal(
+    runId: string,
+    entries: Record<string, string>,
+    events: RunEventData[],
+    writes?: number,
+  ): Promise<void> {
     const k = this.keys(runId);
     const fields = Object.entries(entries);
-    const args: (string | number)[] = [this.limits.maxEvents, fields.length];
+    const args: (string | number)[] = [this.limits.maxEvents, writes ?? '', fields.length];
     for (const [field, value] of fields) args.push(field, value);
     pushEvents(args, events);
-    await journal.run(this.redis, [k.journal, k.events, k.provisional], args);
+    refused(
+      runId,
+      (await journal.run(this.redis, [k.journal, k.events, k.provisional, k.run], args)) as number,
+      writes,
+    );
   }
 
-  async appendEvents(runId: string, events: RunEventData[]): Promise<void> {
-    if (!events.length) return;
+  async appendEvents(runId: string, events: RunEventData[], writes?: number): Promise<void> {
+    // Counted writes are made even when empty: the job counted this one.
+    if (!events.length && writes === undefined) return;
     const k = this.keys(runId);
-    const args: (string | number)[] = [this.limits.maxEvents, this.limits.finishedTtlSeconds];
+    const args: (string | number)[] = [this.limits.maxEvents, this.limits.finishedTtlSeconds, writes ?? ''];
     pushEvents(args, events);
-    await appendEvents.run(this.redis, [k.events, k.provisional], args);
+    refused(runId, (await appendEvents.run(this.redis, [k.events, k.provisional, k.run], args)) as number, writes);
   }
 
   async decide(
@@ -316,7 +328,17 @@ function parseRun(runId: string, hash: Record<string, string>): StoredRun {
   if (hash.text !== undefined) run.text = hash.text;
   if (hash.output) run.output = JSON.parse(hash.output) as unknown;
   if (hash.error) run.error = JSON.parse(hash.error) as StoredError;
+  if (hash.writes !== undefined) run.writes = Number(hash.writes);
   return run;
+}
+
+/**
+ * What a job's refused write means: `undefined` when the run moved on (another job or a cancel has it); throws when
+ * the store is behind the job's count of its writes, that is, lost writes it had answered.
+ */
+function refused(runId: string, code: number, writes: number | undefined): undefined {
+  if (code === -3) throw lostWritesError(runId, `it holds fewer than the ${writes} writes the job counted`);
+  return undefined;
 }
 
 function statusData(status: RunStatus): string {

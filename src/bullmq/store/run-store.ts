@@ -28,6 +28,13 @@ export type StoredRun = {
   /** The run's validated typed answer, as JSON (absent when the run has none). */
   output?: unknown;
   error?: StoredError;
+  /**
+   * How many writes the run's jobs made (claims, journal writes, event appends, checkpoints), when the store counts
+   * them: a job passes the count it expects with each write, and the store refuses a write that finds another. A
+   * store that can lose writes it answered (Redis under `appendfsync everysec`) counts them, so a job never writes
+   * past a gap; a store without that failure (PostgreSQL) may leave it out.
+   */
+  writes?: number;
 };
 
 /** A new run for {@link RunStore.create}: queued at sequence number 0. */
@@ -54,6 +61,8 @@ export type CheckpointInput = {
    * whose other calls are not in the history yet, so their journaled results must outlive this checkpoint.
    */
   keepJournal?: boolean;
+  /** The run's job writes this write expects to follow ({@link StoredRun.writes}); absent when the store counts none. */
+  writes?: number;
 };
 
 /** What {@link RunStore.claim} hands a worker: the run, and its journal when asked for. */
@@ -108,20 +117,26 @@ export interface RunStore {
    * Save a turn, or the run's pause or end, with its events, in one atomic write: only while the run is `queued` or
    * `running` at `input.seq`. Clears the journal (unless `keepJournal`) and the decisions. A run that now waits expires after the
    * waiting TTL, one that ended after the finished TTL. Returns the new sequence number (`input.seq + 1`), or
-   * `undefined` when another worker or a cancel got there first (nothing is written then). The queue goes on from
+   * `undefined` when another worker or a cancel got there first (nothing is written then); throws when the store is
+   * behind `input.writes` (it lost writes it had answered). The queue goes on from
    * `input.seq + 1` before the answer comes (a turn's checkpoint rides alongside the next model request), and fails
    * the job should a store answer another number.
    */
   checkpoint(input: CheckpointInput): Promise<number | undefined>;
 
-  /** Add journal entries (field → opaque text) and events of the turn in flight, in one write. */
-  journal(runId: string, entries: Record<string, string>, events: RunEventData[]): Promise<void>;
+  /**
+   * Add journal entries (field → opaque text) and events of the turn in flight, in one write. With `writes` (see
+   * {@link StoredRun.writes}), nothing is written unless the run is running at that count; a store found behind it
+   * throws (it lost writes: the job fails, and its retry goes on from what survived).
+   */
+  journal(runId: string, entries: Record<string, string>, events: RunEventData[], writes?: number): Promise<void>;
 
   /**
    * Append events, in order. They are provisional: a claim of a retried attempt (`attempt > 1`) deletes those not
-   * followed by a `journal` write or a checkpoint, since that attempt repeats what they tell of.
+   * followed by a `journal` write or a checkpoint, since that attempt repeats what they tell of. `writes` as for
+   * {@link RunStore.journal}.
    */
-  appendEvents(runId: string, events: RunEventData[]): Promise<void>;
+  appendEvents(runId: string, events: RunEventData[], writes?: number): Promise<void>;
 
   /**
    * Merge `decisions` into those a `waiting` run at `seq` gathered so far (a later decision for a call replaces an

@@ -3,6 +3,28 @@
  * the events that announce a change never disagree, whichever process sent the script.
  */
 
+/**
+ * The check every write of a job makes first, given the run's key and the count of the run's job writes the job
+ * expects (ARGV, '' for none): that count, the write is the next one and bumps it; fewer while the run is still
+ * queued or running, the store lost writes it had answered (-3); otherwise another job or a cancel has the run (-1).
+ * Redis answers a write before its AOF holds it (for up to two seconds under `appendfsync everysec` on a busy disk),
+ * so a crash can take back a write the job built on; without this, the job's next write would land behind the gap.
+ */
+const WRITE_GUARD = `
+local function guard(run, expected)
+  if expected == '' then return 0 end
+  local f = redis.call('HMGET', run, 'status', 'writes')
+  local stored = tonumber(f[2] or '0')
+  local want = tonumber(expected)
+  if stored == want and f[1] == 'running' then
+    redis.call('HSET', run, 'writes', stored + 1)
+    return 0
+  end
+  if stored < want and (f[1] == 'running' or f[1] == 'queued') then return -3 end
+  return -1
+end
+`;
+
 /** KEYS: run, events. ARGV: state, body, meta, now, status event. → {created 0|1, status, seq} */
 export const CREATE = `
 local f = redis.call('HMGET', KEYS[1], 'status', 'seq')
@@ -20,11 +42,13 @@ return {redis.call('HGETALL', KEYS[1]), redis.call('XREVRANGE', KEYS[2], '+', '-
 
 /**
  * Append events on their own (a streaming turn's, between store writes), each trimmed to about ARGV[1] entries, and
- * name them provisional until the next journal write or checkpoint. KEYS: events, provisional. ARGV: max events,
- * provisional ttl, then (type, data) per event.
+ * name them provisional until the next journal write or checkpoint. KEYS: events, provisional, run. ARGV: max events,
+ * provisional ttl, expected writes (see the guard), then (type, data) per event. → 0, or the guard's refusal
  */
-export const APPEND_EVENTS = `
-for i = 3, #ARGV, 2 do
+export const APPEND_EVENTS = `${WRITE_GUARD}
+local refused = guard(KEYS[3], ARGV[3])
+if refused ~= 0 then return refused end
+for i = 4, #ARGV, 2 do
   local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'type', ARGV[i], 'data', ARGV[i + 1])
   redis.call('RPUSH', KEYS[2], id)
 end
@@ -36,13 +60,15 @@ return 0
  * Write journal entries (a tool's result, the model responses its call came from) with the events buffered since the
  * last write, which then are final: the events appended on their own so far tell of what this write holds. One
  * script, not a pipeline: one command to send and answer, and the entries and their events land together.
- * KEYS: journal, events, provisional. ARGV: max events, entry count n, then n (field, value) pairs, then (type, data)
- * per event.
+ * KEYS: journal, events, provisional, run. ARGV: max events, expected writes (see the guard), entry count n, then n
+ * (field, value) pairs, then (type, data) per event. → 0, or the guard's refusal
  */
-export const JOURNAL = `
-local n = tonumber(ARGV[2])
-if n > 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 3, 2 + 2 * n)) end
-for i = 3 + 2 * n, #ARGV, 2 do
+export const JOURNAL = `${WRITE_GUARD}
+local refused = guard(KEYS[4], ARGV[2])
+if refused ~= 0 then return refused end
+local n = tonumber(ARGV[3])
+if n > 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 4, 3 + 2 * n)) end
+for i = 4 + 2 * n, #ARGV, 2 do
   redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[1], '*', 'type', ARGV[i], 'data', ARGV[i + 1])
 end
 redis.call('DEL', KEYS[3])
@@ -53,6 +79,7 @@ return 0
  * Take a run for the job queued at sequence number ARGV[1]: only a queued or running run whose current job that is
  * (a job runs many turns, so the run's own number may be further on).
  * A retried attempt first deletes the provisional events of the attempt before it: it repeats what they tell of.
+ * It counts as the run's next job write (the run's `writes`).
  * KEYS: run, events, journal, provisional. ARGV: job seq, now, status event of a retried attempt (or ''), with
  * journal (0|1). → {'skip', status, seq} | {'ok', n, ...run pairs (n values), ...journal pairs}
  */
@@ -70,6 +97,8 @@ elseif ARGV[3] ~= '' then
   redis.call('DEL', KEYS[4])
   redis.call('XADD', KEYS[2], '*', 'type', 'status', 'data', ARGV[3])
 end
+-- A claim is the job's first write: a job that held the run before finds its next write refused.
+redis.call('HINCRBY', KEYS[1], 'writes', 1)
 local run = redis.call('HGETALL', KEYS[1])
 local out = {'ok', #run}
 for i = 1, #run do out[#out + 1] = run[i] end
@@ -88,17 +117,22 @@ return out
  * (stopReason, text, error, output) is removed.
  * KEYS: run, journal, events, provisional. ARGV: seq, state, status, stopReason, text, error, output, finished ttl, now, max
  * events, waiting ttl, hand off, event count, settled channel, run id, keep journal ('1': an agent's turn, whose
- * root turn's results stay journaled), then (type, data) per event. → the new
- * sequence number, -1 (moved on) or -2 (not running)
+ * root turn's results stay journaled), expected writes (as the guard reads it; '' for none), then (type, data) per
+ * event. → the new sequence number, -1 (moved on), -2 (not running) or -3 (the store lost writes it had answered)
  */
 export const CHECKPOINT = `
-local f = redis.call('HMGET', KEYS[1], 'seq', 'status')
+local f = redis.call('HMGET', KEYS[1], 'seq', 'status', 'writes')
+local writes = tonumber(f[3] or '0')
+if ARGV[17] ~= '' and writes ~= tonumber(ARGV[17]) then
+  if writes < tonumber(ARGV[17]) and (f[2] == 'running' or f[2] == 'queued') then return -3 end
+  return -1
+end
 if f[1] ~= ARGV[1] then return -1 end
 if f[2] ~= 'running' then return -2 end
 local nextSeq = tonumber(f[1]) + 1
 local status = ARGV[3]
 -- One HSET and one HDEL, whatever the fields: each command inside a script costs Redis a dispatch.
-local fields = {'seq', nextSeq, 'state', ARGV[2], 'status', status, 'updatedAt', ARGV[9]}
+local fields = {'seq', nextSeq, 'state', ARGV[2], 'status', status, 'updatedAt', ARGV[9], 'writes', writes + 1}
 if ARGV[12] == '1' then table.insert(fields, 'jobSeq'); table.insert(fields, nextSeq) end
 local gone = {'decisions'}
 for i, field in ipairs({'stopReason', 'text', 'error', 'output'}) do
@@ -113,7 +147,7 @@ redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('HDEL', KEYS[1], unpack(gone))
 if ARGV[16] == '1' then redis.call('DEL', KEYS[4]) else redis.call('DEL', KEYS[2], KEYS[4]) end
 for i = 0, tonumber(ARGV[13]) - 1 do
-  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[10], '*', 'type', ARGV[17 + 2 * i], 'data', ARGV[18 + 2 * i])
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[10], '*', 'type', ARGV[18 + 2 * i], 'data', ARGV[19 + 2 * i])
 end
 if status == 'completed' or status == 'failed' then
   for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[8]) end

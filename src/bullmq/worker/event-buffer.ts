@@ -13,7 +13,8 @@ const MAX_COALESCED_CHARS = 64 * 1024;
  * Every write that carries events goes through {@link EventBuffer.send}: it takes the buffered events and is sent
  * once the store has answered the event write before it. The stream so gets the events in the order they were made
  * by construction, whatever a write's own round trips (a script sent again in full after `NOSCRIPT`, a write waiting
- * for the hold) and whichever connection it takes.
+ * for the hold) and whichever connection it takes. It is also what counts them: each write is given the count of the
+ * run's job writes it is to follow (see `StoredRun.writes`), so a store that lost writes it answered refuses it.
  */
 export class EventBuffer {
   private pending: RunEventData[] = [];
@@ -27,7 +28,14 @@ export class EventBuffer {
     private readonly flushMs: number,
     /** The job's hold on the run: no event is written before the claim and checkpoints sent so far said yes. */
     private readonly hold: RunHold,
+    /** The run's job writes as the claim left them; `undefined` for a store that counts none. */
+    private writes?: number,
   ) {}
+
+  /** The run's job writes once those sent so far are made: where the run's next job goes on counting. */
+  get written(): number | undefined {
+    return this.writes;
+  }
 
   /**
    * Buffer an event. Text and reasoning deltas are joined to the buffered event of the same type (up to 64 KiB of
@@ -72,9 +80,13 @@ export class EventBuffer {
    * Send `write` with the buffered events, after the event writes before it were answered. Rejects with the first
    * failed event write, sent or not: a lost event is a failed turn.
    */
-  send<T>(write: (events: RunEventData[]) => Promise<T>): Promise<T> {
+  send<T>(write: (events: RunEventData[], writes: number | undefined) => Promise<T>): Promise<T> {
     const events = this.take();
-    const sent = this.sending.then(() => write(events));
+    const sent = this.sending.then(() => {
+      const writes = this.writes;
+      if (writes !== undefined) this.writes = writes + 1;
+      return write(events, writes);
+    });
     this.sending = sent;
     // Observed by whoever waits for it; this keeps a timed write's failure from going unhandled meanwhile.
     sent.catch(() => undefined);
@@ -98,8 +110,9 @@ export class EventBuffer {
   private flush(): void {
     // The hold as it is now: a checkpoint sent later is sent after this write, and must not be waited for by it.
     const held = this.hold.confirmed();
-    void this.send(async (events) => {
-      if (await held) await this.store.appendEvents(this.runId, events);
+    void this.send(async (events, writes) => {
+      // A run the job lost takes no more writes: its count no longer matters.
+      if (await held) await this.store.appendEvents(this.runId, events, writes);
     });
   }
 }

@@ -6,6 +6,7 @@ import type { CancelBus } from './cancel-bus';
 import { EventBuffer } from './event-buffer';
 import { ModelTape } from './model-tape';
 import { asError, errorSummary } from './error-summary';
+import { lostWritesError } from '../store/lost-writes';
 import type { CheckpointInput, RunStore, StoredError, StoredRun } from '../store/run-store';
 import { RunHold, RunMovedOnError } from './run-hold';
 import { TurnCheckpoint, type RunOutcome } from './turn-checkpoint';
@@ -123,7 +124,7 @@ export class RunProcessor {
     const { stateSecret: _, ...rest } = given as typeof given & { stateSecret?: string };
     const maxTurns = maxRunAgentTimes ?? DEFAULT_MAX_RUN_AGENT_TIMES;
     const tape = ModelTape.fromJournal(run.seq, journal);
-    const events = new EventBuffer(this.store, runId, this.options.eventFlushMs, hold);
+    const events = new EventBuffer(this.store, runId, this.options.eventFlushMs, hold, run.writes);
     const recorder = new TurnRecorder(runId, this.store, journal, tape, events, (error) => controller.abort(error));
 
     const checkpoint = new TurnCheckpoint({
@@ -181,7 +182,15 @@ export class RunProcessor {
     if (handedOff && result.stopReason === 'aborted') {
       await events.settle();
       const { decisions: _, ...taken } = run;
-      this.cache.set(runId, { ...taken, status: 'running', seq: saved.seq, jobSeq: saved.seq, state: saved.state });
+      const { written } = events;
+      this.cache.set(runId, {
+        ...taken,
+        status: 'running',
+        seq: saved.seq,
+        jobSeq: saved.seq,
+        state: saved.state,
+        ...(written !== undefined ? { writes: written } : {}),
+      });
       // The next job of a run may land on another worker: the oldest entries go first.
       if (this.cache.size > MAX_CACHED_RUNS) this.cache.delete(this.cache.keys().next().value!);
       await this.options.addTurn({ runId, seq: saved.seq });
@@ -207,7 +216,8 @@ export class RunProcessor {
     const claim = await this.store.claim(runId, seq, { attempt, withJournal: false });
     if (claim === undefined) await this.repairHandOff(runId, seq);
     if (claim === undefined || claim.run.seq !== seq || claim.run.decisions !== undefined) return false;
-    return { runId, status: 'running', seq, jobSeq: seq, ...start };
+    const { writes } = claim.run;
+    return { runId, status: 'running', seq, jobSeq: seq, ...start, ...(writes !== undefined ? { writes } : {}) };
   }
 
   /** The run from this process's cache or from the store; `undefined` when the job has nothing to do. */
@@ -249,9 +259,7 @@ export class RunProcessor {
     const { run } = await this.store.read(runId);
     if (run?.jobSeq !== jobSeq) return;
     if (run.status === 'queued' || (run.status === 'running' && run.seq < acknowledgedSeq))
-      throw new Error(
-        `The run store lost writes of run ${runId} (at ${run.seq}, acknowledged ${acknowledgedSeq}): retrying`,
-      );
+      throw lostWritesError(runId, `at ${run.seq}, acknowledged ${acknowledgedSeq}`);
   }
 
   /** The run's final write: how it waits or ends; throws for BullMQ to retry a retryable model error. */

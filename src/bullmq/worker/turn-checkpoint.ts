@@ -6,7 +6,7 @@ import type { TurnRecorder } from './turn-recorder';
 import type { CheckpointInput, RunStore } from '../store/run-store';
 
 /** How a run waits or ends, as its final write stores it. */
-export type RunOutcome = Omit<CheckpointInput, 'runId' | 'seq' | 'events'>;
+export type RunOutcome = Omit<CheckpointInput, 'runId' | 'seq' | 'events' | 'writes'>;
 
 /** The slice of a job a turn's checkpoint needs: where the run stands, what writes with it, and when to hand off. */
 export type TurnCheckpointOptions = {
@@ -99,13 +99,14 @@ export class TurnCheckpoint {
     const from = this.current.seq;
     await recorder.beforeCheckpoint();
     // Sent once the event writes before it are answered: `saved` may have moved on by then.
-    const write = events.send((buffered) =>
+    const write = events.send((buffered, writes) =>
       store.checkpoint({
         runId,
         seq: from,
         state,
         status: 'running',
         events: buffered,
+        ...(writes !== undefined ? { writes } : {}),
         ...(handOff ? { handOff } : {}),
         // The root turn's calls that finished beside the agent are answered only in the journal until that turn ends.
         ...(inAgent ? { keepJournal: true } : {}),
@@ -133,7 +134,9 @@ export class TurnCheckpoint {
     const { runId, store, events, recorder } = this.options;
     await recorder.beforeCheckpoint();
     const from = this.current.seq;
-    return events.send((buffered) => store.checkpoint({ runId, seq: from, events: buffered, ...outcome }));
+    return events.send((buffered, writes) =>
+      store.checkpoint({ runId, seq: from, events: buffered, ...outcome, ...(writes !== undefined ? { writes } : {}) }),
+    );
   }
 }
 

@@ -197,7 +197,7 @@ export class TurnRecorder {
     for (const [field, result] of this.deferred) entries[field] = JSON.stringify(result);
     this.clearDeferred();
     const write = this.events
-      .send((events) => this.store.journal(this.runId, entries, events))
+      .send((events, writes) => this.store.journal(this.runId, entries, events, writes))
       .catch((error: unknown) => {
         this.failure ??= error;
         this.onFailure(error);

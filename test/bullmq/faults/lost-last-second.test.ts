@@ -1,7 +1,4 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { AgentRuns } from '../../../src/bullmq';
@@ -9,8 +6,8 @@ import type { RunEvent } from '../../../src/bullmq';
 import type { ToolExecuteContext } from '../../../src/index';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../../../src/testing';
 import { assertValidHistory } from '../../helpers/history';
-import { unusedPort } from '../../helpers/network';
 import { fakeTool, user } from '../../helpers/tools';
+import { startRedisServer } from './redis-server';
 
 /** A promise and its resolver. */
 function deferred(): { promise: Promise<void>; resolve: () => void } {
@@ -30,57 +27,28 @@ async function startCrashableRedis(): Promise<{
   crashToSnapshot(): Promise<void>;
   stop(): Promise<void>;
 }> {
-  const port = await unusedPort();
-  const dir = mkdtempSync(join(tmpdir(), 'agentcall-lost-'));
-  const common = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''];
-  let child = await spawnReady([...common, '--appendonly', 'yes', '--appendfsync', 'everysec']);
-  const admin = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: null });
+  const redis = await startRedisServer(['--appendonly', 'yes', '--appendfsync', 'everysec']);
+  const admin = new Redis({ port: redis.port, host: redis.host, lazyConnect: true, maxRetriesPerRequest: null });
   admin.on('error', () => undefined);
   return {
-    port,
+    port: redis.port,
     snapshot: async () => {
       await admin.call('SAVE');
-      copyFileSync(join(dir, 'dump.rdb'), join(dir, 'checkpoint.rdb'));
+      copyFileSync(join(redis.dir, 'dump.rdb'), join(redis.dir, 'checkpoint.rdb'));
     },
     crashToSnapshot: async () => {
-      await stop(child, 'SIGKILL');
+      await redis.crash();
       // The older copy comes back; the AOF, which holds the writes after it, is gone with the machine's page cache.
-      rmSync(join(dir, 'appendonlydir'), { recursive: true, force: true });
-      copyFileSync(join(dir, 'checkpoint.rdb'), join(dir, 'dump.rdb'));
-      child = await spawnReady([...common, '--appendonly', 'no']);
+      rmSync(join(redis.dir, 'appendonlydir'), { recursive: true, force: true });
+      copyFileSync(join(redis.dir, 'checkpoint.rdb'), join(redis.dir, 'dump.rdb'));
+      await redis.restart(['--appendonly', 'no']);
       await admin.call('CONFIG', 'SET', 'appendonly', 'yes');
     },
     stop: async () => {
       admin.disconnect();
-      await stop(child, 'SIGTERM');
-      rmSync(dir, { recursive: true, force: true });
+      await redis.stop();
     },
   };
-}
-
-async function spawnReady(argv: string[]): Promise<ChildProcess> {
-  const child = spawn('redis-server', argv, { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) resolve();
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)));
-  });
-  child.stdout.removeAllListeners('data');
-  child.stdout.resume();
-  child.stderr.resume();
-  return child;
-}
-
-function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill(signal);
-  });
 }
 
 /**
@@ -91,16 +59,17 @@ function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
  */
 describe('Redis loses its last second of writes (a machine crash under appendfsync everysec)', () => {
   let redis: Awaited<ReturnType<typeof startCrashableRedis>>;
+  // Each case has a model of its own: a script's unused replies never answer the next case.
   let server: ScriptedServer;
 
   beforeAll(async () => {
     redis = await startCrashableRedis();
+  });
+  beforeEach(async () => {
     server = await startScriptedServer();
   });
-  afterAll(async () => {
-    await server.close();
-    await redis.stop();
-  });
+  afterEach(() => server.close());
+  afterAll(() => redis.stop());
 
   it('ends the run once from the surviving checkpoint; a call whose result survived never runs again', async () => {
     const unhandled = jest.spyOn(console, 'error');
@@ -143,31 +112,103 @@ describe('Redis loses its last second of writes (a machine crash under appendfsy
       await redis.crashToSnapshot();
       back.resolve();
 
-      const done = await runs.wait(runId, { timeoutMs: 60_000 });
-      expect([done.status, done.text]).toEqual(['completed', 'All done.']);
-      assertValidHistory(done.state.messages);
-      // `a`'s result was in the snapshot: it never ran again. `b`'s and `c`'s were lost: each ran at most once more,
-      // under the same key.
-      expect(keys.a).toEqual([`${runId}:a`]);
-      for (const id of ['b', 'c']) {
-        expect(keys[id].length).toBeGreaterThanOrEqual(1);
-        expect(keys[id].length).toBeLessThanOrEqual(2);
-        expect(new Set(keys[id])).toEqual(new Set([`${runId}:${id}`]));
+      // `a`'s result was in the snapshot: it never ran again. `b`'s and `c`'s were lost: each ran at most once more.
+      await expectEndedOnce(runs, runId, keys, ['a']);
+      expectNoUnhandledErrors(unhandled);
+    } finally {
+      unhandled.mockRestore();
+      await runs.close();
+    }
+  });
+
+  it('a lost journal write: the next write finds the store behind it, and the stream keeps each call once', async () => {
+    const unhandled = jest.spyOn(console, 'error');
+    const keys: Record<string, string[]> = { a: [], b: [], c: [] };
+    const inFlight = deferred();
+    const back = deferred();
+    const step = fakeTool('step', async (ctx) => {
+      keys[ctx.call.id].push(ctx.idempotencyKey ?? 'none');
+      if (ctx.call.id === 'b' && keys.b.length === 1) {
+        inFlight.resolve();
+        await back.promise;
       }
-      const all: RunEvent[] = [];
-      for await (const event of runs.events(runId)) all.push(event);
-      for (const id of ['a', 'b', 'c']) {
-        expect(all.filter((e) => e.type === 'tool_call' && e.call.id === id)).toHaveLength(1);
-        expect(all.filter((e) => e.type === 'tool_result' && e.callId === id)).toHaveLength(1);
+      return { response: `${ctx.call.id} done` };
+    });
+    const connection = { host: '127.0.0.1', port: redis.port };
+    const runs = new AgentRuns({ connection, queueName: 'lost-journal', prefix: 'lost-journal', backoffMs: 50 });
+    let started: Promise<{ runId: string }> | undefined;
+    let snapshotTaken = false;
+    const callOfTurn = ['a', 'b', 'c'];
+    const reply = async (request: RecordedRequest) => {
+      const turn = request.body.messages.filter((m) => m.role === 'tool').length;
+      if (turn === 1 && !snapshotTaken) {
+        snapshotTaken = true;
+        // The first turn's checkpoint rides alongside this request: once it is stored, the snapshot holds the run
+        // up to it and nothing of the second turn (its calls' journal write comes after this answer).
+        const { runId } = await started!;
+        while (!(await runs.get(runId)).state.messages.some((m) => m.role === 'tool')) await sleep(10);
+        await redis.snapshot();
       }
-      expect(all.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join('')).toBe('All done.');
-      const finals = all.filter((e) => e.type === 'status' && e.status === 'completed');
-      expect([finals.length, all.at(-1)]).toEqual([1, finals[0]]);
-      const messages = unhandled.mock.calls.map((args) => args.map(String).join(' '));
-      expect(messages.filter((m) => m.includes('Unhandled error event'))).toEqual([]);
+      return turn < callOfTurn.length
+        ? { toolCalls: [{ id: callOfTurn[turn], name: 'step', arguments: {} }] }
+        : { text: 'All done.' };
+    };
+    server.enqueue(...Array.from({ length: 12 }, () => reply));
+    try {
+      await runs.worker({ setup: async () => ({ client: server.client(), tools: [step] }) }).waitUntilReady();
+      started = runs.start({ body: { model: 'm', messages: [user('go')] } });
+      const { runId } = await started;
+
+      // `b` runs after its call's journal write was answered; Redis then comes back without that write.
+      await inFlight.promise;
+      await redis.crashToSnapshot();
+      back.resolve();
+
+      await expectEndedOnce(runs, runId, keys, ['a', 'c']);
+      expectNoUnhandledErrors(unhandled);
     } finally {
       unhandled.mockRestore();
       await runs.close();
     }
   });
 });
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * The run completed once with a valid history; each call in `once` ran once, the others at most once more, each
+ * under its own key; read from the start, the stream holds each call's `tool_call` and `tool_result` once, the
+ * answer's text once and one final status, last.
+ */
+async function expectEndedOnce(
+  runs: AgentRuns,
+  runId: string,
+  keys: Record<string, string[]>,
+  once: string[],
+): Promise<void> {
+  const done = await runs.wait(runId, { timeoutMs: 60_000 });
+  expect([done.status, done.text]).toEqual(['completed', 'All done.']);
+  assertValidHistory(done.state.messages);
+  for (const [id, used] of Object.entries(keys)) {
+    expect(used.length).toBeGreaterThanOrEqual(1);
+    expect(used.length).toBeLessThanOrEqual(once.includes(id) ? 1 : 2);
+    expect(new Set(used)).toEqual(new Set([`${runId}:${id}`]));
+  }
+  const all: RunEvent[] = [];
+  for await (const event of runs.events(runId)) all.push(event);
+  for (const id of Object.keys(keys)) {
+    expect(all.filter((e) => e.type === 'tool_call' && e.call.id === id)).toHaveLength(1);
+    expect(all.filter((e) => e.type === 'tool_result' && e.callId === id)).toHaveLength(1);
+  }
+  expect(all.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join('')).toBe('All done.');
+  const finals = all.filter((e) => e.type === 'status' && e.status === 'completed');
+  expect([finals.length, all.at(-1)]).toEqual([1, finals[0]]);
+}
+
+/** No library client left an `error` event unhandled while Redis was away. */
+function expectNoUnhandledErrors(consoleError: jest.SpyInstance): void {
+  const messages = consoleError.mock.calls.map((args: unknown[]) => args.map(String).join(' '));
+  expect(messages.filter((m) => m.includes('Unhandled error event'))).toEqual([]);
+}

@@ -13,9 +13,11 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
 
 /**
  * Redis with its AOF on (`appendfsync everysec`) crashes (SIGKILL) while a run's tool call is in flight and comes
- * back on the same port. A process crash loses no answered write (each is in the AOF file before Redis answers;
- * `everysec` is about the machine's own crash), so the run goes on as if nothing happened: the library's clients
- * reconnect and send what waited meanwhile, and none of them leaves an `error` event unhandled.
+ * back on the same port. A process crash loses no write Redis has written to its AOF file (the page cache outlives
+ * the process), so the run goes on as if nothing happened: the library's clients reconnect and send what waited
+ * meanwhile, and none of them leaves an `error` event unhandled. The crash comes once Redis wrote what it answered:
+ * on a busy disk `everysec` answers writes it holds back for up to two seconds, and a crash then loses them as a
+ * machine crash would (`lost-last-second.test.ts` is that case).
  */
 describe('Redis restarted mid-run, AOF on', () => {
   let redis: RedisServer;
@@ -56,6 +58,7 @@ describe('Redis restarted mid-run, AOF on', () => {
       })();
 
       await inFlight.promise;
+      await redis.written();
       await redis.crash();
       // Away long enough for every client's reconnection to be refused at least once.
       await new Promise((resolve) => setTimeout(resolve, 1500));
