@@ -314,6 +314,54 @@ export function runStoreConformance(makeStore: () => RunStore | Promise<RunStore
     );
 
     it(
+      'counts the run’s job writes, when it counts them: a write at another count writes nothing',
+      withStore(async (store) => {
+        const runId = await create(store);
+        const writes = (await store.claim(runId, 0, { attempt: 1, withJournal: false }))?.run.writes;
+        // A store that cannot lose writes it answered need not count them.
+        if (writes === undefined) return;
+        const text = (t: string) => [{ type: 'text' as const, text: t }];
+        const state = stateOf(runId, { turn: 1 });
+        await store.journal(runId, { a: '1' }, text('one'), writes);
+        await store.appendEvents(runId, text('two'), writes + 1);
+        // A count the store is past: a job that held the run before, which writes nothing now.
+        await store.journal(runId, { b: '2' }, text('stale'), writes);
+        await store.appendEvents(runId, text('stale'), writes);
+        assert.equal(
+          await store.checkpoint({ runId, seq: 0, state, status: 'running', events: text('stale'), writes }),
+          undefined,
+        );
+        // A count ahead of the store's: it lost writes it had answered, and says so rather than write past the gap.
+        await assert.rejects(store.journal(runId, {}, text('ahead'), writes + 5));
+        await assert.rejects(store.appendEvents(runId, text('ahead'), writes + 5));
+        await assert.rejects(
+          store.checkpoint({ runId, seq: 0, state, status: 'running', events: text('ahead'), writes: writes + 5 }),
+        );
+        const saved = { runId, seq: 0, state, status: 'running' as const, events: text('three'), writes: writes + 2 };
+        assert.equal(await store.checkpoint(saved), 1);
+        assert.equal((await store.read(runId)).run?.writes, writes + 3);
+        const texts = (await allEvents(store, runId)).flatMap((e) => (e.type === 'text' ? [e.text] : []));
+        assert.deepEqual(texts, ['one', 'two', 'three']);
+        // A later claim counts too: the job before it finds its next write refused.
+        assert.equal(
+          await store.checkpoint({
+            runId,
+            seq: 1,
+            state,
+            status: 'running',
+            events: [],
+            handOff: true,
+            writes: writes + 3,
+          }),
+          2,
+        );
+        assert.equal((await store.claim(runId, 2, { attempt: 1, withJournal: false }))?.run.writes, writes + 5);
+        await store.appendEvents(runId, text('stale'), writes + 4);
+        assert.ok(!(await allEvents(store, runId)).some((e) => e.type === 'text' && e.text === 'stale'));
+      }),
+    );
+
+    it(
       'stores a failed run’s error with its status event',
       withStore(async (store) => {
         const runId = await create(store);
