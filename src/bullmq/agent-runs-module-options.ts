@@ -1,5 +1,6 @@
 import type { ToolDefinition } from '../index';
-import type { AgentRunsOptions, RunSetup, RunWorkerOptions } from './types';
+import type { AgentRunsOptions } from './agent-runs-options';
+import type { RunSetup, RunWorkerOptions } from './types';
 
 /** Where the Nest worker's tools come from: the application's `ToolRegistry`. */
 export type ToolSource = { getTools(): ToolDefinition[] };

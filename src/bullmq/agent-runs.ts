@@ -25,8 +25,8 @@ import { type Heard, SettleWaiters } from './settle-waiters';
 import { ToolCallStore } from './store/tool-call-store';
 import { ToolCalls } from './tool-calls';
 import { TOOL_CALL_JOB, toolCallJobId, type ToolCallJobData } from './worker/tool-call-processor';
+import type { AgentRunsOptions } from './agent-runs-options';
 import type {
-  AgentRunsOptions,
   CallToolOptions,
   Decision,
   RunEvent,

@@ -29,8 +29,8 @@ export {
 export type { ResumeTokenProblem } from './errors';
 export { listRuns } from './store/list-runs';
 export type { ListRunsOptions, RunListing } from './store/list-runs';
+export type { AgentRunsOptions } from './agent-runs-options';
 export type {
-  AgentRunsOptions,
   CallToolOptions,
   QueuedRunClient,
   RunEvent,

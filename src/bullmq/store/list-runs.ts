@@ -1,5 +1,5 @@
 import { Cluster, type Redis } from 'ioredis';
-import type { RunStatus } from './run-data';
+import type { RunStatus } from '../run-data';
 
 /** One run of a listing: where it stands, and when it was made and last changed. */
 export type RunListing = {

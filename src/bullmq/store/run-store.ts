@@ -1,6 +1,6 @@
 import type { Decision, RunState } from '../../index';
 import type { RunListing } from './list-runs';
-import type { RunEvent, RunEventData, RunStatus } from './run-data';
+import type { RunEvent, RunEventData, RunStatus } from '../run-data';
 
 /** Why a failed run failed, as stored: masked and cut before it reaches a store. */
 export type StoredError = { name: string; message: string; status?: number };

@@ -1,5 +1,5 @@
 import type { ChatCompletionMessageFunctionToolCall as ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
-import type { ToolOutcome } from '../../index';
+import type { ToolOutcome } from '../index';
 
 /** Where a queued run stands. */
 export type RunStatus = 'queued' | 'running' | 'waiting' | 'completed' | 'failed' | 'cancelled';
