@@ -4,6 +4,7 @@ import { RedisRunStore } from '../../src/bullmq/store/redis-run-store';
 import { RunHold } from '../../src/bullmq/worker/run-hold';
 import type { RunEventData } from '../../src/bullmq/types';
 import { startRedis, type TestRedis } from '../helpers/redis';
+import { deferred } from '../helpers/deferred';
 
 let redis: TestRedis;
 let client: Redis;
@@ -19,13 +20,6 @@ afterAll(async () => {
   client.disconnect();
   await redis.stop();
 });
-
-/** A promise and its resolver. */
-function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
 
 describe('EventBuffer', () => {
   it('sends each event write once the one before it was answered, so the stream keeps the order events were made in', async () => {

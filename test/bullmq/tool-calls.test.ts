@@ -5,13 +5,7 @@ import { toolCallJobId } from '../../src/bullmq/worker/tool-call-processor';
 import type { ToolExecuteContext } from '../../src';
 import { useQueueTestbed } from '../helpers/queue-testbed';
 import { fakeTool } from '../helpers/tools';
-
-/** A promise and its resolver: what a test's tools wait on, so no verdict depends on timing. */
-function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((done) => (resolve = done));
-  return { promise, resolve };
-}
+import { deferred } from '../helpers/deferred';
 
 describe('runs.callTool: a durable single tool call on the run queue, on a real Redis', () => {
   const bed = useQueueTestbed();

@@ -4,24 +4,29 @@
  */
 
 /**
- * The check every write of a job makes first, given the run's key and the count of the run's job writes the job
- * expects (ARGV, '' for none): that count, the write is the next one and bumps it; fewer while the run is still
- * queued or running, the store lost writes it had answered (-3); otherwise another job or a cancel has the run (-1).
+ * The check every write of a job makes first, against the count of the run's job writes the job expects (ARGV, ''
+ * for none). `count_verdict` compares: that count holds (0); fewer while the run is still queued or running, the
+ * store lost writes it had answered (-3); otherwise another job or a cancel has the run (-1). `guard` reads the run,
+ * and bumps the count of a running run whose count holds (a checkpoint, which reads the run anyway, bumps it itself).
  * Redis answers a write before its AOF holds it (for up to two seconds under `appendfsync everysec` on a busy disk),
  * so a crash can take back a write the job built on; without this, the job's next write would land behind the gap.
  */
 const WRITE_GUARD = `
+local function count_verdict(status, stored, expected)
+  local want = tonumber(expected)
+  if stored == want then return 0 end
+  if stored < want and (status == 'running' or status == 'queued') then return -3 end
+  return -1
+end
 local function guard(run, expected)
   if expected == '' then return 0 end
   local f = redis.call('HMGET', run, 'status', 'writes')
   local stored = tonumber(f[2] or '0')
-  local want = tonumber(expected)
-  if stored == want and f[1] == 'running' then
-    redis.call('HSET', run, 'writes', stored + 1)
-    return 0
-  end
-  if stored < want and (f[1] == 'running' or f[1] == 'queued') then return -3 end
-  return -1
+  local verdict = count_verdict(f[1], stored, expected)
+  if verdict ~= 0 then return verdict end
+  if f[1] ~= 'running' then return -1 end
+  redis.call('HSET', run, 'writes', stored + 1)
+  return 0
 end
 `;
 
@@ -120,12 +125,12 @@ return out
  * root turn's results stay journaled), expected writes (as the guard reads it; '' for none), then (type, data) per
  * event. → the new sequence number, -1 (moved on), -2 (not running) or -3 (the store lost writes it had answered)
  */
-export const CHECKPOINT = `
+export const CHECKPOINT = `${WRITE_GUARD}
 local f = redis.call('HMGET', KEYS[1], 'seq', 'status', 'writes')
 local writes = tonumber(f[3] or '0')
-if ARGV[17] ~= '' and writes ~= tonumber(ARGV[17]) then
-  if writes < tonumber(ARGV[17]) and (f[2] == 'running' or f[2] == 'queued') then return -3 end
-  return -1
+if ARGV[17] ~= '' then
+  local verdict = count_verdict(f[2], writes, ARGV[17])
+  if verdict ~= 0 then return verdict end
 end
 if f[1] ~= ARGV[1] then return -1 end
 if f[2] ~= 'running' then return -2 end

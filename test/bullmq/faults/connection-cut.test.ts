@@ -5,13 +5,7 @@ import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '
 import { fakeTool, user } from '../../helpers/tools';
 import { startRedisServer, type RedisServer } from './redis-server';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
-
-/** A promise and its resolver. */
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
+import { deferred } from '../../helpers/deferred';
 
 /**
  * ioredis emits each connection error as an `error` event, and prints "Unhandled error event" for a client with no

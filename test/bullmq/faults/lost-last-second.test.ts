@@ -1,5 +1,6 @@
 import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { AgentRuns } from '../../../src/bullmq';
 import type { RunEvent } from '../../../src/bullmq';
@@ -8,13 +9,7 @@ import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '
 import { assertValidHistory } from '../../helpers/history';
 import { fakeTool, user } from '../../helpers/tools';
 import { startRedisServer } from './redis-server';
-
-/** A promise and its resolver. */
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
+import { deferred } from '../../helpers/deferred';
 
 /**
  * A Redis whose machine can crash: `snapshot` keeps what Redis holds at that moment, `crashToSnapshot` SIGKILLs it and
@@ -146,7 +141,7 @@ describe('Redis loses its last second of writes (a machine crash under appendfsy
         // The first turn's checkpoint rides alongside this request: once it is stored, the snapshot holds the run
         // up to it and nothing of the second turn (its calls' journal write comes after this answer).
         const { runId } = await started!;
-        while (!(await runs.get(runId)).state.messages.some((m) => m.role === 'tool')) await sleep(10);
+        while (!(await runs.get(runId)).state.messages.some((m) => m.role === 'tool')) await setTimeout(10);
         await redis.snapshot();
       }
       return turn < callOfTurn.length
@@ -172,10 +167,6 @@ describe('Redis loses its last second of writes (a machine crash under appendfsy
     }
   });
 });
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /**
  * The run completed once with a valid history; each call in `once` ran once, the others at most once more, each

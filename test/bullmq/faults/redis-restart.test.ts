@@ -3,13 +3,7 @@ import type { RunEvent } from '../../../src/bullmq';
 import { startScriptedServer, type RecordedRequest, type ScriptedServer } from '../../../src/testing';
 import { fakeTool, user } from '../../helpers/tools';
 import { startRedisServer, type RedisServer } from './redis-server';
-
-/** A promise and its resolver. */
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
+import { deferred } from '../../helpers/deferred';
 
 /**
  * Redis with its AOF on (`appendfsync everysec`) crashes (SIGKILL) while a run's tool call is in flight and comes
