@@ -4,6 +4,9 @@ import type { QueuedRunClient } from '../types';
 
 type Recording = { contentType: string; chunks: Uint8Array[]; saved: boolean };
 
+/** A journaled response as a replay gives it back. */
+type Recorded = { contentType: string; body: string };
+
 /** The field a recorded response is kept under in the journal: per sequence number and per response. */
 export function tapeField(seq: number, index: number): string {
   return `tape:${seq}:${index}`;
@@ -24,16 +27,15 @@ export class ModelTape {
 
   constructor(
     private seq: number,
-    private replay: ReadonlyMap<number, { contentType: string; body: string }>,
+    private replay: ReadonlyMap<number, Recorded>,
   ) {}
 
   /** The journaled responses of the turn at `seq`, from the journal hash. */
   static fromJournal(seq: number, journal: ReadonlyMap<string, string>): ModelTape {
-    const replay = new Map<number, { contentType: string; body: string }>();
+    const replay = new Map<number, Recorded>();
     const prefix = `tape:${seq}:`;
     for (const [field, value] of journal) {
-      if (field.startsWith(prefix))
-        replay.set(Number(field.slice(prefix.length)), JSON.parse(value) as { contentType: string; body: string });
+      if (field.startsWith(prefix)) replay.set(Number(field.slice(prefix.length)), decodeRecording(value));
     }
     return new ModelTape(seq, replay);
   }
@@ -80,8 +82,7 @@ export class ModelTape {
     this.recordings.forEach((recording, index) => {
       if (!recording || recording.saved) return;
       recording.saved = true;
-      const body = Buffer.concat(recording.chunks).toString();
-      fields[tapeField(this.seq, index)] = JSON.stringify({ contentType: recording.contentType, body });
+      fields[tapeField(this.seq, index)] = encodeRecording(recording);
     });
     return fields;
   }
@@ -104,6 +105,27 @@ export class ModelTape {
     this.recordings[this.count++] = recording;
     return tapped(response, recording.chunks);
   }
+}
+
+/**
+ * A response as the journal keeps it: its content type, a line break, then its body as read. Not JSON: escaping a
+ * whole event stream (every quote of every chunk) cost more than the rest of the write.
+ */
+function encodeRecording({ contentType, chunks }: Recording): string {
+  return `${contentType.replace(/[\r\n]/g, ' ')}\n${Buffer.concat(chunks).toString()}`;
+}
+
+/** A journaled response, as {@link encodeRecording} wrote it (or as JSON, as journals written before it did). */
+function decodeRecording(value: string): Recorded {
+  if (value.startsWith('{"contentType":')) {
+    try {
+      return JSON.parse(value) as Recorded;
+    } catch {
+      // An endpoint's content type that only looked like it.
+    }
+  }
+  const end = value.indexOf('\n');
+  return { contentType: value.slice(0, end), body: value.slice(end + 1) };
 }
 
 /**
