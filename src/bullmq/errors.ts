@@ -118,3 +118,19 @@ export class RunStartTooLargeError extends AgentcallError {
     super(`A run's start body and meta are at most ${maxBytes} bytes as JSON; these are ${bytes}`);
   }
 }
+
+/**
+ * Why a queued run's model request and tool calls were aborted when the run was cancelled (`runs.cancel`): the reason
+ * of the signal its running tools see (`ctx.signal.reason`). A run that only moves to another worker aborts with
+ * another reason, so a tool can tell the two apart: a remote MCP task kept under `taskIds` is cancelled
+ * (`tasks/cancel`) on a cancel alone, since no worker will poll it again. Its `name` is what other adapters check.
+ */
+export class RunCancelledError extends AgentcallError {
+  static {
+    this.defineName('RunCancelledError');
+  }
+
+  constructor() {
+    super('The run was cancelled');
+  }
+}

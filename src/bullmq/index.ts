@@ -22,6 +22,7 @@ export {
   InvalidDecisionsError,
   InvalidRunIdError,
   ResumeTokenError,
+  RunCancelledError,
   RunNotFoundError,
   RunStartTooLargeError,
   RunWaitTimeoutError,

@@ -65,7 +65,7 @@ export type RemoteTaskCall = {
  * 500 characters) is reported as progress, and with `taskIds` and a key, a call whose task was already started (a
  * run resumed after a crash) polls that task instead of starting the work again. An aborted call sends
  * `tasks/cancel`, unless its task is kept under a key: then the abort may be the run moving to another worker,
- * which polls the same task.
+ * which polls the same task; a cancelled queued run's is cancelled all the same.
  *
  * @internal
  */
@@ -86,7 +86,8 @@ export async function callRemoteTask(call: RemoteTaskCall): Promise<Record<strin
   try {
     task = await pollToEnd(call, taskId, task);
   } catch (error) {
-    if (call.signal?.aborted && !kept) cancel(request, taskId);
+    // A kept task is left for the worker that takes the run over, unless the run was cancelled: none will.
+    if (call.signal?.aborted && (!kept || cancelledRun(call.signal.reason))) cancel(request, taskId);
     throw error;
   }
   if (task.status === 'cancelled') throw new Error(`the remote task ${taskId} was cancelled`);
@@ -139,6 +140,14 @@ function outcomeOf(task: Record<string, unknown>, taskId: string): Record<string
   const message = typeof error?.message === 'string' ? error.message.slice(0, MAX_STATUS_CHARS) : undefined;
   if (task.status === 'failed') throw new Error(message || `the remote task ${taskId} failed`);
   throw new Error(`the remote task ${taskId} ended without a result`);
+}
+
+/**
+ * Whether an abort's reason is a queued run's cancel (`RunCancelledError` of `agentcall/bullmq`), known by its name:
+ * adapters do not import each other.
+ */
+function cancelledRun(reason: unknown): boolean {
+  return reason instanceof Error && reason.name === 'RunCancelledError';
 }
 
 /** Ask the server to stop a task its caller gave up on; the call has ended already, so nothing waits for this. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { QueueKeys } from 'bullmq';
 import type { Cluster } from 'ioredis';
-import { InvalidRunIdError, type RunEvent } from '../../src/bullmq';
+import { InvalidRunIdError, RunCancelledError, type RunEvent } from '../../src/bullmq';
 import { bullQueueName, runKeys } from '../../src/bullmq/store/keys';
 import { connectCluster, openClusterRuns } from '../../samples/queue/cluster';
 import type { RecordedRequest } from '../../src/testing';
@@ -164,6 +164,8 @@ describe('AgentRuns on a Redis Cluster of three masters', () => {
     const record = await runs.wait(runId, { timeoutMs: 20_000 });
     expect([record.status, record.stopReason]).toEqual(['cancelled', 'aborted']);
     expect(hold.calls[0].signal.aborted).toBe(true);
+    // A cancel, not a move to another worker: the tool can tell the two apart.
+    expect(hold.calls[0].signal.reason).toBeInstanceOf(RunCancelledError);
     expect(bed.server.requests).toHaveLength(1);
   });
 

@@ -100,4 +100,45 @@ describe('a remote task through the queue', () => {
     expect(model.requests).toHaveLength(2);
     expect(await client.lrange(`${prefix}:setup:${runId}`, 0, -1)).toEqual(['A', 'B']);
   });
+
+  it('cancels the task it kept when the run is cancelled: no worker will poll it again', async () => {
+    const crunching = await startScriptedServer({
+      turns: [{ toolCalls: [{ id: 'call_crunch', name: 'batch_crunch', arguments: { batch: 'c' } }] }],
+    });
+    const batch = await serveBatch();
+    try {
+      const prefix = `${redis.namespace}:cancel`;
+      const queueName = `${redis.namespace}-cancel`;
+      const env = { REDIS_PORT: String(redis.port), QUEUE: queueName, PREFIX: prefix, BASE_URL: crunching.baseURL };
+      const cancelling = new AgentRuns({
+        connection: { host: redis.host, port: redis.port },
+        queueName,
+        prefix,
+        secret: 'test-secret',
+      });
+      try {
+        const worker = await startWorker('C', { ...env, MCP_URL: batch.url.href }, FIXTURE);
+        workers.push(worker);
+        const { runId } = await cancelling.start({
+          runId: 'task-2',
+          body: { model: 'm', messages: [{ role: 'user', content: 'Crunch batch c.' }] },
+        });
+        const [, polled] = await Promise.all([batch.batch.started(1), worker.line('POLL ')]);
+        const taskId = polled.slice('POLL '.length);
+        expect(await client.get(`${prefix}:app:mcp-task:${runId}:call_crunch`)).toBe(taskId);
+
+        await cancelling.cancel(runId);
+        // The worker's call was aborted by the cancel, which no worker takes over: it cancels the remote task.
+        expect(await worker.line('CANCEL ')).toBe(`CANCEL ${taskId}`);
+        while (!batch.batch.aborted.includes('c')) await new Promise((resolve) => setTimeout(resolve, 10));
+        expect(batch.batch.starts).toBe(1);
+        expect((await cancelling.get(runId)).status).toBe('cancelled');
+      } finally {
+        await cancelling.close();
+      }
+    } finally {
+      await crunching.close();
+      await batch.close();
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { RunCancelledError } from '../errors';
 import type { CancelSubscription, RunStore } from '../store/run-store';
 
 /**
@@ -43,6 +44,6 @@ export class CancelBus {
     this.cancelled.add(runId);
     // Bounded: a run cancelled while no job of it runs here is forgotten after a while.
     if (this.cancelled.size > 10_000) this.cancelled.clear();
-    for (const controller of this.active.get(runId) ?? []) controller.abort(new Error('Run cancelled'));
+    for (const controller of this.active.get(runId) ?? []) controller.abort(new RunCancelledError());
   }
 }
