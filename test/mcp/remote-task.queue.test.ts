@@ -24,6 +24,36 @@ describe('a remote task through the queue', () => {
   let runs: AgentRuns;
   const workers: WorkerProcess[] = [];
 
+  /** A queue and key prefix named `name`, `AgentRuns` on them, and the environment of its worker processes. */
+  const queueOf = (name: string, scripted: ScriptedServer, mcp: BatchServer) => {
+    const queue = { prefix: `${redis.namespace}:${name}`, queueName: `${redis.namespace}-${name}` };
+    const env = {
+      REDIS_PORT: String(redis.port),
+      QUEUE: queue.queueName,
+      PREFIX: queue.prefix,
+      BASE_URL: scripted.baseURL,
+      MCP_URL: mcp.url.href,
+    };
+    const connection = { host: redis.host, port: redis.port };
+    return { ...queue, env, runs: new AgentRuns({ connection, ...queue, secret: 'test-secret' }) };
+  };
+
+  /**
+   * Start worker `name` and a run that has it crunch `batch` on `mcp`; resolves once the worker polls the task, with
+   * the task's id and the id the worker kept in Redis for the call.
+   */
+  const crunch = async (on: AgentRuns, name: string, env: Record<string, string>, mcp: BatchServer, batch: string) => {
+    const worker = await startWorker(name, env, FIXTURE);
+    workers.push(worker);
+    const { runId } = await on.start({
+      runId: `task-${batch}`,
+      body: { model: 'm', messages: [{ role: 'user', content: `Crunch batch ${batch}.` }] },
+    });
+    const [, polled] = await Promise.all([mcp.batch.started(1), worker.line('POLL ')]);
+    const kept = await client.get(`${env.PREFIX}:app:mcp-task:${runId}:call_crunch`);
+    return { worker, runId, taskId: polled.slice('POLL '.length), kept };
+  };
+
   beforeAll(async () => {
     redis = await startRedis();
     client = new Redis({ host: redis.host, port: redis.port });
@@ -45,32 +75,11 @@ describe('a remote task through the queue', () => {
       ],
     });
     remote = await serveBatch();
-    const prefix = `${redis.namespace}:task`;
-    const queueName = `${redis.namespace}-task`;
-    const env = {
-      REDIS_PORT: String(redis.port),
-      QUEUE: queueName,
-      PREFIX: prefix,
-      BASE_URL: model.baseURL,
-      MCP_URL: remote.url.href,
-    };
-    runs = new AgentRuns({
-      connection: { host: redis.host, port: redis.port },
-      queueName,
-      prefix,
-      secret: 'test-secret',
-    });
-    const first = await startWorker('A', env, FIXTURE);
-    workers.push(first);
-
-    const { runId } = await runs.start({
-      runId: 'task-1',
-      body: { model: 'm', messages: [{ role: 'user', content: 'Crunch batch b.' }] },
-    });
+    const queue = queueOf('task', model, remote);
+    const { prefix, queueName, env } = queue;
+    runs = queue.runs;
     // Worker A started the task and polls it: the work runs on the remote server, its id kept before the first poll.
-    const [, polled] = await Promise.all([remote.batch.started(1), first.line('POLL ')]);
-    const taskId = polled.slice('POLL '.length);
-    const kept = await client.get(`${prefix}:app:mcp-task:${runId}:call_crunch`);
+    const { worker: first, runId, taskId, kept } = await crunch(runs, 'A', env, remote, 'b');
 
     await first.kill();
     // The dead worker's lock would expire on its own (it is never renewed): removed, so no verdict waits for a clock.
@@ -107,25 +116,10 @@ describe('a remote task through the queue', () => {
     });
     const batch = await serveBatch();
     try {
-      const prefix = `${redis.namespace}:cancel`;
-      const queueName = `${redis.namespace}-cancel`;
-      const env = { REDIS_PORT: String(redis.port), QUEUE: queueName, PREFIX: prefix, BASE_URL: crunching.baseURL };
-      const cancelling = new AgentRuns({
-        connection: { host: redis.host, port: redis.port },
-        queueName,
-        prefix,
-        secret: 'test-secret',
-      });
+      const { env, runs: cancelling } = queueOf('cancel', crunching, batch);
       try {
-        const worker = await startWorker('C', { ...env, MCP_URL: batch.url.href }, FIXTURE);
-        workers.push(worker);
-        const { runId } = await cancelling.start({
-          runId: 'task-2',
-          body: { model: 'm', messages: [{ role: 'user', content: 'Crunch batch c.' }] },
-        });
-        const [, polled] = await Promise.all([batch.batch.started(1), worker.line('POLL ')]);
-        const taskId = polled.slice('POLL '.length);
-        expect(await client.get(`${prefix}:app:mcp-task:${runId}:call_crunch`)).toBe(taskId);
+        const { worker, runId, taskId, kept } = await crunch(cancelling, 'C', env, batch, 'c');
+        expect(kept).toBe(taskId);
 
         await cancelling.cancel(runId);
         // The worker's call was aborted by the cancel, which no worker takes over: it cancels the remote task.
