@@ -16,7 +16,7 @@ afterEach(() => {
 });
 afterAll(() => redis.stop());
 
-async function ready(client: Redis): Promise<Redis> {
+async function ready<T extends Redis>(client: T): Promise<T> {
   open.push(client);
   if (client.status !== 'ready') await new Promise((resolve) => client.once('ready', resolve));
   return client;
@@ -49,6 +49,25 @@ describe('CoalescedRedis', () => {
     // The next turn's commands go out on their own write.
     await client.get(key);
     expect(writes()).toBe(2);
+  });
+
+  it('sends what it holds back at once when told to, and holds the commands after that for the end of the turn', async () => {
+    const client = await ready(new CoalescedRedis({ host: redis.host, port: redis.port }));
+    const key = `${redis.namespace}:now`;
+    const writes = countWrites(client);
+    const held = client.set(key, '1');
+    const waited = client.incr(key);
+    client.sendNow();
+    expect(writes()).toBe(1);
+    const later = client.incr(key);
+    client.sendNow();
+    const last = client.get(key);
+    expect(writes()).toBe(2);
+    expect(await Promise.all([held, waited, later, last])).toEqual(['OK', 2, 3, '3']);
+    expect(writes()).toBe(3);
+    // Told with nothing held back, it has nothing to send.
+    client.sendNow();
+    expect(writes()).toBe(3);
   });
 
   it('writes each command on its own, as ioredis does, for a plain client', async () => {

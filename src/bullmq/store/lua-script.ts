@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sendNow } from './coalesced-redis';
 import type { RunsClient } from './connections';
 
 /** A Lua script sent by its SHA1 (one round-trip), and in full only when Redis does not know it yet. */
@@ -12,12 +13,16 @@ export class LuaScript {
     this.sha = createHash('sha1').update(source).digest('hex');
   }
 
-  async run(redis: RunsClient, keys: string[], args: (string | number)[]): Promise<unknown> {
+  /**
+   * Run the script. `now`: its command leaves at once, with what the connection held back before it, instead of at
+   * the end of the turn (see `CoalescedRedis.sendNow`), for a write its caller waits on.
+   */
+  async run(redis: RunsClient, keys: string[], args: (string | number)[], now = false): Promise<unknown> {
     try {
-      return await redis.evalsha(this.sha, this.keyCount, ...keys, ...args);
+      return await sent(redis.evalsha(this.sha, this.keyCount, ...keys, ...args), redis, now);
     } catch (error) {
       if (!(error instanceof Error) || !error.message.includes('NOSCRIPT')) throw error;
-      return redis.eval(this.source, this.keyCount, ...keys, ...args);
+      return sent(redis.eval(this.source, this.keyCount, ...keys, ...args), redis, now);
     }
   }
 
@@ -29,4 +34,10 @@ export class LuaScript {
   runInOrder(redis: RunsClient, keys: string[], args: (string | number)[]): Promise<unknown> {
     return redis.eval(this.source, this.keyCount, ...keys, ...args);
   }
+}
+
+/** `reply`, its command sent at once when `now`. */
+function sent<T>(reply: Promise<T>, redis: RunsClient, now: boolean): Promise<T> {
+  if (now) sendNow(redis);
+  return reply;
 }

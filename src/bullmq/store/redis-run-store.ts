@@ -122,10 +122,12 @@ export class RedisRunStore implements RunStore {
   ): Promise<Claimed | undefined> {
     const k = this.keys(runId);
     const event = options.attempt > 1 ? JSON.stringify({ status: 'running', attempt: options.attempt }) : '';
+    // The job waits on its claim before it does anything else: it leaves now, not at the end of the turn.
     const reply = (await claim.run(
       this.redis,
       [k.run, k.events, k.journal, k.provisional],
       [jobSeq, Date.now(), event, options.withJournal ? '1' : '0'],
+      true,
     )) as string[];
     if (reply[0] !== 'ok') return undefined;
     const runLength = Number(reply[1]);
@@ -178,9 +180,10 @@ export class RedisRunStore implements RunStore {
     const args: (string | number)[] = [this.limits.maxEvents, writes ?? '', fields.length];
     for (const [field, value] of fields) args.push(field, value);
     pushEvents(args, events);
+    // A tool call waits on it (its response is journaled before it runs): it leaves now, not at the end of the turn.
     refused(
       runId,
-      (await journal.run(this.redis, [k.journal, k.events, k.provisional, k.run], args)) as number,
+      (await journal.run(this.redis, [k.journal, k.events, k.provisional, k.run], args, true)) as number,
       writes,
     );
   }
