@@ -3,7 +3,8 @@ import type { Cluster, Command, RedisOptions } from 'ioredis';
 
 /**
  * An ioredis client whose commands of one turn of the event loop leave in one write: its socket is corked at the
- * turn's first command and uncorked once the turn's callbacks have run (`setImmediate`). Under load, the commands
+ * turn's first command and uncorked once the turn's callbacks have run (`setImmediate`), or sooner by
+ * {@link CoalescedRedis.sendNow} for a write its caller waits on. Under load, the commands
  * every run of a process sends in a turn share one write, and Redis answers them in one; each write to an idle
  * Redis wakes it, and on a virtual machine the wake costs both sides more than the command (`docs/queue.md`,
  * "Measured cost"). Commands still reach Redis in the order they were sent: a corked socket keeps its writes in order.
