@@ -121,7 +121,9 @@ export async function queuedRuns(): Promise<void> {
     const paced = await pacedThroughput(runs, server.client, tools, messages);
     const recovery = await crashRecovery(connection, server.client.baseURL, model, messages, tools);
 
-    console.log(`queued runs: ${TURNS} turns per run (${TOOL_TURNS} with a tool call), Redis on loopback`);
+    console.log(
+      `queued runs: ${TURNS} turns per run (${TOOL_TURNS} with a tool call), Redis on loopback, node ${process.version}`,
+    );
     line('in-process run, one at a time', inLatency, 'ms per run');
     line('queued run, one at a time', queuedLatency, 'ms per run');
     line('added by the queue, per turn', added / TURNS, 'ms (median of the paired differences)');
